@@ -41,7 +41,11 @@ const fn ring_table(dist: i32) -> [u64; CELLS] {
         while df <= dist {
             let mut dr = -dist;
             while dr <= dist {
-                let cheb = if df.abs() > dr.abs() { df.abs() } else { dr.abs() };
+                let cheb = if df.abs() > dr.abs() {
+                    df.abs()
+                } else {
+                    dr.abs()
+                };
                 let (nf, nr) = (f + df, r + dr);
                 if cheb == dist && nf >= 0 && nf < 7 && nr >= 0 && nr < 7 {
                     t[sq] |= 1 << (nr * 7 + nf);
@@ -87,7 +91,10 @@ pub struct Move {
 const PASS_SQ: u8 = 255;
 
 impl Move {
-    pub const PASS: Move = Move { from: PASS_SQ, to: PASS_SQ };
+    pub const PASS: Move = Move {
+        from: PASS_SQ,
+        to: PASS_SQ,
+    };
 
     pub fn clone_to(to: u8) -> Move {
         Move { from: to, to }
@@ -135,8 +142,21 @@ pub fn sq_of(index: u8) -> Square {
 
 impl Ataxx {
     /// Builds a position from bitboards, computing its hash.
-    pub fn from_parts(pieces: [u64; 2], blocked: u64, side: Side, halfmove: u16, fullmove: u16) -> Ataxx {
-        let mut p = Ataxx { pieces, blocked, side, halfmove, fullmove, hash: 0 };
+    pub fn from_parts(
+        pieces: [u64; 2],
+        blocked: u64,
+        side: Side,
+        halfmove: u16,
+        fullmove: u16,
+    ) -> Ataxx {
+        let mut p = Ataxx {
+            pieces,
+            blocked,
+            side,
+            halfmove,
+            fullmove,
+            hash: 0,
+        };
         p.hash = p.compute_hash();
         p
     }
@@ -302,7 +322,10 @@ impl Game for Ataxx {
 
     #[inline]
     fn count_moves(&self) -> u64 {
-        let (us, them) = (self.pieces[self.side.index()], self.pieces[self.side.other().index()]);
+        let (us, them) = (
+            self.pieces[self.side.index()],
+            self.pieces[self.side.other().index()],
+        );
         if us == 0 || them == 0 || self.halfmove >= HALFMOVE_LIMIT {
             return 0;
         }
@@ -415,7 +438,10 @@ impl Game for Ataxx {
             return Ok(Move::PASS);
         }
         if !t.is_ascii() {
-            return Err(ParseError::new(format!("'{}' is not an Ataxx move", text.trim())));
+            return Err(ParseError::new(format!(
+                "'{}' is not an Ataxx move",
+                text.trim()
+            )));
         }
         match t.len() {
             2 => Ok(Move::clone_to(sq_index(parse_square(&t, SIZE, SIZE)?))),
@@ -423,7 +449,9 @@ impl Game for Ataxx {
                 let from = sq_index(parse_square(&t[..2], SIZE, SIZE)?);
                 let to = sq_index(parse_square(&t[2..], SIZE, SIZE)?);
                 let (a, b) = (sq_of(from), sq_of(to));
-                let dist = (a.x as i32 - b.x as i32).abs().max((a.y as i32 - b.y as i32).abs());
+                let dist = (a.x as i32 - b.x as i32)
+                    .abs()
+                    .max((a.y as i32 - b.y as i32).abs());
                 match dist {
                     1 => Ok(Move::clone_to(to)),
                     2 => Ok(Move::jump(from, to)),
@@ -445,7 +473,11 @@ impl Game for Ataxx {
         } else if mv.is_clone() {
             square_text(sq_of(mv.to))
         } else {
-            format!("{}{}", square_text(sq_of(mv.from)), square_text(sq_of(mv.to)))
+            format!(
+                "{}{}",
+                square_text(sq_of(mv.from)),
+                square_text(sq_of(mv.to))
+            )
         }
     }
 
@@ -454,7 +486,10 @@ impl Game for Ataxx {
         let board = parts.next().ok_or_else(|| ParseError::new("empty FEN"))?;
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != 7 {
-            return Err(ParseError::new(format!("FEN board has {} ranks, an Ataxx board has 7", ranks.len())));
+            return Err(ParseError::new(format!(
+                "FEN board has {} ranks, an Ataxx board has 7",
+                ranks.len()
+            )));
         }
         let mut pieces = [0u64; 2];
         let mut blocked = 0u64;
@@ -463,7 +498,10 @@ impl Game for Ataxx {
             let mut f = 0usize;
             for ch in rank.chars() {
                 if f >= 7 {
-                    return Err(ParseError::new(format!("FEN rank {} is longer than 7 squares", r + 1)));
+                    return Err(ParseError::new(format!(
+                        "FEN rank {} is longer than 7 squares",
+                        r + 1
+                    )));
                 }
                 match ch {
                     '1'..='7' => f += ch as usize - '0' as usize,
@@ -480,12 +518,18 @@ impl Game for Ataxx {
                         f += 1;
                     }
                     other => {
-                        return Err(ParseError::new(format!("FEN rank {} has '{other}', not x, o, - or a digit", r + 1)));
+                        return Err(ParseError::new(format!(
+                            "FEN rank {} has '{other}', not x, o, - or a digit",
+                            r + 1
+                        )));
                     }
                 }
             }
             if f != 7 {
-                return Err(ParseError::new(format!("FEN rank {} covers {f} squares, not 7", r + 1)));
+                return Err(ParseError::new(format!(
+                    "FEN rank {} covers {f} squares, not 7",
+                    r + 1
+                )));
             }
         }
         let side = match parts.next() {
@@ -495,16 +539,28 @@ impl Game for Ataxx {
         };
         let halfmove = match parts.next() {
             None => 0,
-            Some(s) => s.parse::<u16>().map_err(|_| ParseError::new(format!("halfmove clock '{s}' is not a number")))?,
+            Some(s) => s
+                .parse::<u16>()
+                .map_err(|_| ParseError::new(format!("halfmove clock '{s}' is not a number")))?,
         };
         let fullmove = match parts.next() {
             None => 1,
-            Some(s) => s.parse::<u16>().map_err(|_| ParseError::new(format!("fullmove number '{s}' is not a number")))?,
+            Some(s) => s
+                .parse::<u16>()
+                .map_err(|_| ParseError::new(format!("fullmove number '{s}' is not a number")))?,
         };
         if let Some(extra) = parts.next() {
-            return Err(ParseError::new(format!("unexpected '{extra}' after the FEN")));
+            return Err(ParseError::new(format!(
+                "unexpected '{extra}' after the FEN"
+            )));
         }
-        Ok(Ataxx::from_parts(pieces, blocked, side, halfmove.min(HALFMOVE_LIMIT), fullmove.max(1)))
+        Ok(Ataxx::from_parts(
+            pieces,
+            blocked,
+            side,
+            halfmove.min(HALFMOVE_LIMIT),
+            fullmove.max(1),
+        ))
     }
 
     fn to_text(&self) -> String {
@@ -542,7 +598,10 @@ impl Game for Ataxx {
         if mv.is_pass() {
             MoveSquares::default()
         } else {
-            MoveSquares { from: Some(sq_of(mv.from)), to: Some(sq_of(mv.to)) }
+            MoveSquares {
+                from: Some(sq_of(mv.from)),
+                to: Some(sq_of(mv.to)),
+            }
         }
     }
 }
@@ -584,7 +643,10 @@ mod tests {
         q.play(q.parse_move("a1b3").unwrap()).unwrap();
         assert_eq!(q.to_text(), "7/7/7/7/1x5/2x4/7 o 6 9");
         assert!(q.parse_move("a1d4").is_err());
-        assert!(q.play(q.parse_move("b3b4").unwrap()).is_err(), "o has no piece next to b4");
+        assert!(
+            q.play(q.parse_move("b3b4").unwrap()).is_err(),
+            "o has no piece next to b4"
+        );
     }
 
     #[test]
@@ -593,15 +655,23 @@ mod tests {
         let p = Ataxx::from_text("7/7/7/7/-------/-------/x5o x 0 1").unwrap();
         let mut v = Vec::new();
         p.legal_moves(&mut v);
-        assert_eq!(v.iter().map(|m| p.move_to_text(*m)).collect::<Vec<_>>(), vec!["b1", "a1c1"]);
+        assert_eq!(
+            v.iter().map(|m| p.move_to_text(*m)).collect::<Vec<_>>(),
+            vec!["b1", "a1c1"]
+        );
         // x cannot reach g1 (three ranks away), o can: x must pass, and only pass.
-        let full = Ataxx::from_text("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/oooooo1 x 0 1").unwrap();
+        let full =
+            Ataxx::from_text("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/oooooo1 x 0 1")
+                .unwrap();
         full.legal_moves(&mut v);
         assert_eq!(v, vec![Move::PASS]);
         assert!(full.is_legal(Move::PASS));
         let mut after = full;
         after.play(Move::PASS).unwrap();
-        assert_eq!(after.to_text(), "xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/oooooo1 o 1 1");
+        assert_eq!(
+            after.to_text(),
+            "xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/oooooo1 o 1 1"
+        );
         // a side that can move may not pass
         assert!(!Ataxx::start().is_legal(Move::PASS));
     }
@@ -612,12 +682,16 @@ mod tests {
         assert_eq!(none.outcome(), Some(Outcome::Win(Side::Black)));
         let clock = Ataxx::from_text("x5o/7/7/7/7/7/o5x x 100 60").unwrap();
         assert_eq!(clock.outcome(), Some(Outcome::Draw));
-        let full = Ataxx::from_text("xxxxxxx/xxxxxxx/xxxxxxx/xxxxooo/ooooooo/ooooooo/ooooooo o 3 40").unwrap();
+        let full =
+            Ataxx::from_text("xxxxxxx/xxxxxxx/xxxxxxx/xxxxooo/ooooooo/ooooooo/ooooooo o 3 40")
+                .unwrap();
         assert_eq!(full.outcome(), Some(Outcome::Win(Side::Black)));
         // neither side can move although the board is not full: over, more pieces wins
         let stuck = Ataxx::from_text("x6/7/7/-------/-------/7/5oo x 0 1").unwrap();
         assert_eq!(stuck.outcome(), None, "x can still clone");
-        let stuck = Ataxx::from_text("x------/-------/-------/-------/-------/------o/-----oo x 0 1").unwrap();
+        let stuck =
+            Ataxx::from_text("x------/-------/-------/-------/-------/------o/-----oo x 0 1")
+                .unwrap();
         assert_eq!(stuck.outcome(), Some(Outcome::Win(Side::White)));
         let mut v = Vec::new();
         stuck.legal_moves(&mut v);
@@ -626,7 +700,15 @@ mod tests {
 
     #[test]
     fn fen_errors() {
-        for bad in ["", "x5o/7/7", "x5o/7/7/7/7/7/o5y x", "x5o/7/7/7/7/7/o6x x", "x5o/7/7/7/7/7/o5x z", "x5o/7/7/7/7/7/o5x x a", "x5o/7/7/7/7/7/o5x x 0 1 9"] {
+        for bad in [
+            "",
+            "x5o/7/7",
+            "x5o/7/7/7/7/7/o5y x",
+            "x5o/7/7/7/7/7/o6x x",
+            "x5o/7/7/7/7/7/o5x z",
+            "x5o/7/7/7/7/7/o5x x a",
+            "x5o/7/7/7/7/7/o5x x 0 1 9",
+        ] {
             assert!(Ataxx::from_text(bad).is_err(), "{bad}");
         }
     }

@@ -9,7 +9,9 @@ use std::hash::Hash;
 
 /// The two sides. `Black` moves first in every game: Reversi's `X`, Ataxx's `x`, Go and Gomoku's
 /// Black. `White` is Reversi's `O`, Ataxx's `o`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Side {
     Black,
     White,
@@ -65,7 +67,9 @@ pub enum Cell {
 }
 
 /// Which game a position belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum GameKind {
     Ataxx,
     Reversi,
@@ -74,7 +78,12 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 4] = [GameKind::Ataxx, GameKind::Reversi, GameKind::Gomoku, GameKind::Go];
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Ataxx,
+        GameKind::Reversi,
+        GameKind::Gomoku,
+        GameKind::Go,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -118,7 +127,9 @@ impl std::str::FromStr for GameKind {
 
 /// A square given as 0-based column `x` (from the left, `a` = 0) and row `y` (from the bottom,
 /// rank `1` = 0), the way the app lays out its cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Square {
     pub x: u8,
     pub y: u8,
@@ -216,7 +227,10 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
             self.make(mv);
             Ok(())
         } else {
-            Err(IllegalMove(format!("{} is not legal here", self.move_to_text(mv))))
+            Err(IllegalMove(format!(
+                "{} is not legal here",
+                self.move_to_text(mv)
+            )))
         }
     }
 
@@ -252,16 +266,24 @@ pub fn parse_square(text: &str, width: u8, height: u8) -> Result<Square, ParseEr
         .ok_or_else(|| ParseError::new("empty square name"))?
         .to_ascii_lowercase();
     if !file.is_ascii_lowercase() {
-        return Err(ParseError::new(format!("'{t}' is not a square: it must start with a column letter")));
+        return Err(ParseError::new(format!(
+            "'{t}' is not a square: it must start with a column letter"
+        )));
     }
     let x = file as u32 - 'a' as u32;
     let rank: &str = chars.as_str();
     if rank.is_empty() || rank.len() > 2 || !rank.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ParseError::new(format!("'{t}' is not a square: a row number must follow the column")));
+        return Err(ParseError::new(format!(
+            "'{t}' is not a square: a row number must follow the column"
+        )));
     }
-    let r: u32 = rank.parse().map_err(|_| ParseError::new(format!("'{t}' has a bad row")))?;
+    let r: u32 = rank
+        .parse()
+        .map_err(|_| ParseError::new(format!("'{t}' has a bad row")))?;
     if x >= width as u32 || r == 0 || r > height as u32 {
-        return Err(ParseError::new(format!("'{t}' is off the {width}x{height} board")));
+        return Err(ParseError::new(format!(
+            "'{t}' is off the {width}x{height} board"
+        )));
     }
     Ok(Square::new(x as u8, (r - 1) as u8))
 }

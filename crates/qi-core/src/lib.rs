@@ -2,6 +2,7 @@
 //! notation, AI, game records and engine protocols. It knows nothing of Bevy.
 
 pub mod ataxx;
+pub mod engine;
 pub mod game;
 pub mod reversi;
 pub mod zobrist;

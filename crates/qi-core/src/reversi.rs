@@ -103,13 +103,21 @@ pub fn sq_of(index: u8) -> Square {
 
 impl Reversi {
     pub fn from_parts(discs: [u64; 2], side: Side) -> Reversi {
-        let mut r = Reversi { discs, side, hash: 0 };
+        let mut r = Reversi {
+            discs,
+            side,
+            hash: 0,
+        };
         r.hash = r.compute_hash();
         r
     }
 
     pub fn compute_hash(&self) -> u64 {
-        let mut h = if self.side == Side::White { SIDE_KEY } else { 0 };
+        let mut h = if self.side == Side::White {
+            SIDE_KEY
+        } else {
+            0
+        };
         for s in Side::BOTH {
             let mut bb = self.discs[s.index()];
             while bb != 0 {
@@ -287,13 +295,19 @@ impl Game for Reversi {
     }
 
     fn move_to_text(&self, mv: Move) -> String {
-        if mv == PASS { "pass".to_string() } else { square_text(sq_of(mv)) }
+        if mv == PASS {
+            "pass".to_string()
+        } else {
+            square_text(sq_of(mv))
+        }
     }
 
     fn from_text(text: &str) -> Result<Reversi, ParseError> {
         let t = text.trim();
         let mut parts = t.split_whitespace();
-        let board = parts.next().ok_or_else(|| ParseError::new("empty Reversi position"))?;
+        let board = parts
+            .next()
+            .ok_or_else(|| ParseError::new("empty Reversi position"))?;
         if board.chars().count() != 64 {
             return Err(ParseError::new(format!(
                 "a Reversi board has 64 squares, this one {}",
@@ -338,7 +352,14 @@ impl Game for Reversi {
     }
 
     fn move_squares(&self, mv: Move) -> MoveSquares {
-        if mv == PASS { MoveSquares::default() } else { MoveSquares { from: None, to: Some(sq_of(mv)) } }
+        if mv == PASS {
+            MoveSquares::default()
+        } else {
+            MoveSquares {
+                from: None,
+                to: Some(sq_of(mv)),
+            }
+        }
     }
 }
 
@@ -350,7 +371,16 @@ mod tests {
     fn slow_flips(p: u64, o: u64, sq: u8) -> u64 {
         let (x0, y0) = ((sq % 8) as i32, (sq / 8) as i32);
         let mut f = 0;
-        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        for (dx, dy) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
             let (mut x, mut y, mut line) = (x0 + dx, y0 + dy, 0u64);
             while (0..8).contains(&x) && (0..8).contains(&y) {
                 let b = 1u64 << (y * 8 + x);
@@ -420,7 +450,13 @@ mod tests {
         let mut v = Vec::new();
         p.legal_moves(&mut v);
         assert_eq!(v, vec![PASS]);
-        for bad in ["", "XO X", &format!("{}Z X", "-".repeat(63)), &format!("{} Q", "-".repeat(64)), &"-".repeat(64)] {
+        for bad in [
+            "",
+            "XO X",
+            &format!("{}Z X", "-".repeat(63)),
+            &format!("{} Q", "-".repeat(64)),
+            &"-".repeat(64),
+        ] {
             assert!(Reversi::from_text(bad).is_err(), "{bad}");
         }
         assert!(p.parse_move("i1").is_err());

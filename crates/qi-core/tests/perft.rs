@@ -13,7 +13,10 @@ fn data(name: &str) -> String {
 fn ataxx_perft_table_depths_1_to_5() {
     let text = data("ataxx-perft.txt");
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let (fen, counts) = line.split_once(';').unwrap();
         let mut pos = Ataxx::from_text(fen.trim()).unwrap();
         assert_eq!(pos.to_text(), fen.trim(), "FEN round trip");
@@ -31,10 +34,24 @@ fn ataxx_perft_table_depths_1_to_5() {
 fn reversi_perft_depths_1_to_9() {
     let text = data("reversi-perft.txt");
     let line = text.lines().find(|l| l.starts_with("finished=0")).unwrap();
-    let counts: Vec<u64> = line.split_once(';').unwrap().1.split_whitespace().map(|s| s.parse().unwrap()).collect();
+    let counts: Vec<u64> = line
+        .split_once(';')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .map(|s| s.parse().unwrap())
+        .collect();
     let mut pos = Reversi::start();
     for depth in 1..=9 {
-        assert_eq!(perft(&mut pos, depth), counts[depth as usize - 1], "depth {depth}");
+        assert_eq!(
+            perft(&mut pos, depth),
+            counts[depth as usize - 1],
+            "depth {depth}"
+        );
     }
-    assert_eq!(pos, Reversi::start(), "perft leaves the position as it found it");
+    assert_eq!(
+        pos,
+        Reversi::start(),
+        "perft leaves the position as it found it"
+    );
 }
