@@ -1,6 +1,7 @@
 //! Qi's core: the rules of Ataxx, Reversi, Gomoku and Go behind one [`game::Game`] interface,
 //! notation, AI, game records and engine protocols. It knows nothing of Bevy.
 
+pub mod any;
 pub mod ataxx;
 pub mod engine;
 pub mod game;

@@ -1,0 +1,293 @@
+//! One type for "a position of any of the games", so that the app and the records can hold a
+//! game without being generic: [`AnyPosition`] and [`AnyMove`] delegate to the [`Game`] impls.
+
+use crate::ataxx::{self, Ataxx};
+use crate::game::{Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square};
+use crate::reversi::{self, Reversi};
+
+/// A position of one of the games.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyPosition {
+    Ataxx(Ataxx),
+    Reversi(Reversi),
+}
+
+/// A move of one of the games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnyMove {
+    Ataxx(ataxx::Move),
+    Reversi(reversi::Move),
+}
+
+/// Runs `$body` with `$p` bound to the concrete position.
+macro_rules! with_pos {
+    ($self:expr, $p:ident => $body:expr) => {
+        match $self {
+            AnyPosition::Ataxx($p) => $body,
+            AnyPosition::Reversi($p) => $body,
+        }
+    };
+}
+
+/// Runs `$body` with `$p` the concrete position and `$m` the move of the same game; a move of
+/// another game gives `$mismatch`.
+macro_rules! with_pos_move {
+    ($self:expr, $mv:expr, $p:ident, $m:ident => $body:expr, $mismatch:expr) => {
+        match ($self, $mv) {
+            (AnyPosition::Ataxx($p), AnyMove::Ataxx($m)) => $body,
+            (AnyPosition::Reversi($p), AnyMove::Reversi($m)) => $body,
+            #[allow(unreachable_patterns)]
+            _ => $mismatch,
+        }
+    };
+}
+
+impl AnyPosition {
+    /// The standard start of a game.
+    pub fn start(kind: GameKind) -> Result<AnyPosition, ParseError> {
+        Ok(match kind {
+            GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::start()),
+            GameKind::Reversi => AnyPosition::Reversi(Reversi::start()),
+            other => return Err(ParseError::new(format!("{} is not playable yet", other.title()))),
+        })
+    }
+
+    /// Reads a position of `kind` in that game's text form.
+    pub fn from_text(kind: GameKind, text: &str) -> Result<AnyPosition, ParseError> {
+        Ok(match kind {
+            GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::from_text(text)?),
+            GameKind::Reversi => AnyPosition::Reversi(Reversi::from_text(text)?),
+            other => return Err(ParseError::new(format!("{} is not playable yet", other.title()))),
+        })
+    }
+
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyPosition::Ataxx(_) => GameKind::Ataxx,
+            AnyPosition::Reversi(_) => GameKind::Reversi,
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        with_pos!(self, p => p.to_text())
+    }
+
+    pub fn dimensions(&self) -> (u8, u8) {
+        with_pos!(self, p => p.dimensions())
+    }
+
+    pub fn cell(&self, sq: Square) -> Cell {
+        with_pos!(self, p => p.cell(sq))
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        with_pos!(self, p => p.side_to_move())
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        with_pos!(self, p => p.outcome())
+    }
+
+    pub fn piece_counts(&self) -> [u32; 2] {
+        with_pos!(self, p => p.piece_counts())
+    }
+
+    pub fn hash(&self) -> u64 {
+        with_pos!(self, p => p.hash())
+    }
+
+    pub fn legal_moves(&self) -> Vec<AnyMove> {
+        match self {
+            AnyPosition::Ataxx(p) => {
+                let mut v = Vec::new();
+                p.legal_moves(&mut v);
+                v.into_iter().map(AnyMove::Ataxx).collect()
+            }
+            AnyPosition::Reversi(p) => {
+                let mut v = Vec::new();
+                p.legal_moves(&mut v);
+                v.into_iter().map(AnyMove::Reversi).collect()
+            }
+        }
+    }
+
+    pub fn is_legal(&self, mv: AnyMove) -> bool {
+        with_pos_move!(self, mv, p, m => p.is_legal(m), false)
+    }
+
+    /// Plays a move after checking it.
+    pub fn play(&mut self, mv: AnyMove) -> Result<(), IllegalMove> {
+        with_pos_move!(self, mv, p, m => p.play(m), Err(IllegalMove("a move of another game".into())))
+    }
+
+    pub fn parse_move(&self, text: &str) -> Result<AnyMove, ParseError> {
+        Ok(match self {
+            AnyPosition::Ataxx(p) => AnyMove::Ataxx(p.parse_move(text)?),
+            AnyPosition::Reversi(p) => AnyMove::Reversi(p.parse_move(text)?),
+        })
+    }
+
+    pub fn move_to_text(&self, mv: AnyMove) -> String {
+        with_pos_move!(self, mv, p, m => p.move_to_text(m), format!("{mv:?}"))
+    }
+
+    pub fn move_squares(&self, mv: AnyMove) -> MoveSquares {
+        with_pos_move!(self, mv, p, m => p.move_squares(m), MoveSquares::default())
+    }
+
+    /// The pass, when it is the only legal move or otherwise legal.
+    pub fn legal_pass(&self) -> Option<AnyMove> {
+        self.legal_moves().into_iter().find(|&m| self.move_squares(m).to.is_none())
+    }
+
+    /// The squares whose piece changes side, appears or disappears when `mv` is played, with
+    /// what stands there afterwards: for the app's animations. Works for every game by comparing
+    /// the boards before and after.
+    pub fn changes(&self, mv: AnyMove) -> Vec<(Square, Cell, Cell)> {
+        let mut after = self.clone();
+        if after.play(mv).is_err() {
+            return Vec::new();
+        }
+        let (w, h) = self.dimensions();
+        let mut out = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let sq = Square::new(x, y);
+                let (a, b) = (self.cell(sq), after.cell(sq));
+                if a != b {
+                    out.push((sq, a, b));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A game as it is played: the start position, the moves, and a cursor for undo and redo.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameHistory {
+    start: AnyPosition,
+    /// Positions after each move: `positions[0]` is the start.
+    positions: Vec<AnyPosition>,
+    moves: Vec<AnyMove>,
+    /// How many of `moves` are played (the rest can be redone).
+    cursor: usize,
+}
+
+impl GameHistory {
+    pub fn new(start: AnyPosition) -> GameHistory {
+        GameHistory { positions: vec![start.clone()], start, moves: Vec::new(), cursor: 0 }
+    }
+
+    pub fn start(&self) -> &AnyPosition {
+        &self.start
+    }
+
+    /// The position now.
+    pub fn current(&self) -> &AnyPosition {
+        &self.positions[self.cursor]
+    }
+
+    /// The moves played so far (not the undone ones).
+    pub fn moves(&self) -> &[AnyMove] {
+        &self.moves[..self.cursor]
+    }
+
+    pub fn ply(&self) -> usize {
+        self.cursor
+    }
+
+    pub fn last_move(&self) -> Option<AnyMove> {
+        self.cursor.checked_sub(1).map(|i| self.moves[i])
+    }
+
+    /// The position before the last move, if any.
+    pub fn previous(&self) -> Option<&AnyPosition> {
+        self.cursor.checked_sub(1).map(|i| &self.positions[i])
+    }
+
+    /// Plays a move; the moves that could be redone are dropped.
+    pub fn play(&mut self, mv: AnyMove) -> Result<(), IllegalMove> {
+        let mut next = self.current().clone();
+        next.play(mv)?;
+        self.moves.truncate(self.cursor);
+        self.positions.truncate(self.cursor + 1);
+        self.moves.push(mv);
+        self.positions.push(next);
+        self.cursor += 1;
+        Ok(())
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.cursor > 0
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.cursor < self.moves.len()
+    }
+
+    /// Takes back one move; returns it.
+    pub fn undo(&mut self) -> Option<AnyMove> {
+        if self.cursor == 0 {
+            return None;
+        }
+        self.cursor -= 1;
+        Some(self.moves[self.cursor])
+    }
+
+    /// Plays again the move undone last; returns it.
+    pub fn redo(&mut self) -> Option<AnyMove> {
+        if !self.can_redo() {
+            return None;
+        }
+        self.cursor += 1;
+        Some(self.moves[self.cursor - 1])
+    }
+
+    /// The moves played so far, as text.
+    pub fn move_texts(&self) -> Vec<String> {
+        (0..self.cursor).map(|i| self.positions[i].move_to_text(self.moves[i])).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_undo_redo() {
+        let mut h = GameHistory::new(AnyPosition::start(GameKind::Reversi).unwrap());
+        let d3 = h.current().parse_move("d3").unwrap();
+        h.play(d3).unwrap();
+        let c3 = h.current().parse_move("c3").unwrap();
+        h.play(c3).unwrap();
+        assert_eq!(h.move_texts(), vec!["d3", "c3"]);
+        let after = h.current().clone();
+        assert_eq!(h.undo(), Some(c3));
+        assert_eq!(h.undo(), Some(d3));
+        assert_eq!(h.undo(), None);
+        assert_eq!(h.current(), &AnyPosition::start(GameKind::Reversi).unwrap());
+        assert_eq!(h.redo(), Some(d3));
+        assert_eq!(h.redo(), Some(c3));
+        assert_eq!(h.current(), &after);
+        h.undo();
+        let e3 = h.current().parse_move("e3").unwrap();
+        h.play(e3).unwrap();
+        assert!(!h.can_redo(), "a new move drops the redo list");
+        assert_eq!(h.move_texts(), vec!["d3", "e3"]);
+        let bad = h.current().parse_move("a1").unwrap();
+        assert!(h.play(bad).is_err());
+        assert_eq!(h.ply(), 2);
+    }
+
+    #[test]
+    fn changes_list_flips_and_placements() {
+        let p = AnyPosition::start(GameKind::Reversi).unwrap();
+        let mv = p.parse_move("d3").unwrap();
+        let ch = p.changes(mv);
+        assert_eq!(ch.len(), 2); // d3 placed, d4 flipped
+        let a = AnyPosition::start(GameKind::Ataxx).unwrap();
+        let jump = a.parse_move("g1e3").unwrap();
+        assert_eq!(a.changes(jump).len(), 2); // g1 emptied, e3 filled
+    }
+}
