@@ -4,6 +4,7 @@
 pub mod ataxx;
 pub mod engine;
 pub mod game;
+pub mod gomoku;
 pub mod reversi;
 pub mod zobrist;
 
