@@ -607,10 +607,9 @@ impl Gomoku {
 
     /// The winning row through the stone of `side` on `(x, y)`, if that stone completes one.
     fn win_through(&self, side: Side, x: u8, y: u8) -> Option<WinLine> {
-        for d in 0..4 {
+        for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
             let (before, len) = self.board.run(side.index(), x, y, d);
             if self.rule.wins(side, len) {
-                let (dx, dy) = DIRECTIONS[d];
                 return Some(WinLine {
                     x: (x as i32 - before as i32 * dx as i32) as u8,
                     y: (y as i32 - before as i32 * dy as i32) as u8,
@@ -645,8 +644,7 @@ impl Gomoku {
                     if self.board.at(x, y) != Some(side) {
                         continue;
                     }
-                    for d in 0..4 {
-                        let (dx, dy) = DIRECTIONS[d];
+                    for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
                         let (px, py) = (x as i32 - dx as i32, y as i32 - dy as i32);
                         if self.board.on_board(px, py)
                             && self.board.at(px as u8, py as u8) == Some(side)
