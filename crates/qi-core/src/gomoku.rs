@@ -335,24 +335,35 @@ impl Board {
         (down - 1, up + down - 1)
     }
 
-    /// Whether Black may not play on the empty point `(x, y)` under Renju rules, and why.
+    /// Whether a Black stone on `(x, y)` is surely not forbidden, from a count of the Black
+    /// stones near it: every forbidden shape needs two lines with at least two other Black
+    /// stones within four points, or one line with four (an overline, two fours on one line).
+    #[inline]
+    fn surely_allowed(&self, x: u8, y: u8) -> bool {
+        let mut lines_with_two = 0;
+        for d in 0..4 {
+            let (l, p) = line_pos(self.n, x, y, d);
+            let near = ((self.stones[0][d][l] >> p) & NEAR_OTHERS).count_ones();
+            if near >= 4 {
+                return false;
+            }
+            lines_with_two += (near >= 2) as u32;
+        }
+        lines_with_two < 2
+    }
+
+    /// Whether Black may not play on the empty point `(x, y)` under Renju rules, and why. The
+    /// board is changed during the recursive three check and restored before returning.
     fn forbidden(&mut self, x: u8, y: u8) -> Option<Forbidden> {
+        if self.surely_allowed(x, y) {
+            return None;
+        }
         let mut o = [0u32; 4];
         let mut e = [0u32; 4];
-        let mut lines_with_two = 0;
-        let mut crowded = false;
         for d in 0..4 {
             let (oo, ee) = self.window(0, x, y, d);
-            let near = (oo & NEAR_OTHERS).count_ones();
-            lines_with_two += (near >= 2) as u32;
-            crowded |= near >= 4;
             o[d] = oo | CENTER;
             e[d] = ee & !CENTER;
-        }
-        // Every forbidden shape needs two lines with two other stones within four, or one line
-        // with four (an overline, or two fours on one line).
-        if lines_with_two < 2 && !crowded {
-            return None;
         }
         if o.iter().any(|&w| run_c(w) == 5) {
             return None;
@@ -521,6 +532,9 @@ impl Gomoku {
         {
             return None;
         }
+        if self.board.surely_allowed(sq.x, sq.y) {
+            return None;
+        }
         let mut b = self.board;
         b.forbidden(sq.x, sq.y)
     }
@@ -531,11 +545,12 @@ impl Gomoku {
         if self.rule != GomokuRule::Renju {
             return out;
         }
-        let mut b = self.board;
-        for y in 0..b.n {
-            for x in 0..b.n {
-                if b.is_empty(x, y)
-                    && let Some(f) = b.forbidden(x, y)
+        let mut scratch = None;
+        for y in 0..self.board.n {
+            for x in 0..self.board.n {
+                if self.board.is_empty(x, y)
+                    && !self.board.surely_allowed(x, y)
+                    && let Some(f) = scratch.get_or_insert(self.board).forbidden(x, y)
                 {
                     out.push((Square::new(x, y), f));
                 }
@@ -623,10 +638,13 @@ impl Gomoku {
 
     /// Under Renju, Black to move, whether some empty point is not forbidden.
     fn black_can_move(&self) -> bool {
-        let mut b = self.board;
-        for y in 0..b.n {
-            for x in 0..b.n {
-                if b.is_empty(x, y) && b.forbidden(x, y).is_none() {
+        let mut scratch = None;
+        for y in 0..self.board.n {
+            for x in 0..self.board.n {
+                if self.board.is_empty(x, y)
+                    && (self.board.surely_allowed(x, y)
+                        || scratch.get_or_insert(self.board).forbidden(x, y).is_none())
+                {
                     return true;
                 }
             }
@@ -741,13 +759,16 @@ impl Game for Gomoku {
             return;
         }
         let renju_black = self.rule == GomokuRule::Renju && self.side == Side::Black;
-        let mut b = self.board;
-        for y in 0..b.n {
-            let mut row = b.empty[0][y as usize] >> OFF;
+        let mut scratch = None;
+        for y in 0..self.board.n {
+            let mut row = self.board.empty[0][y as usize] >> OFF;
             while row != 0 {
                 let x = row.trailing_zeros() as u8;
                 row &= row - 1;
-                if !renju_black || b.forbidden(x, y).is_none() {
+                if !renju_black
+                    || self.board.surely_allowed(x, y)
+                    || scratch.get_or_insert(self.board).forbidden(x, y).is_none()
+                {
                     out.push(y as u16 * STRIDE + x as u16);
                 }
             }
@@ -773,8 +794,7 @@ impl Game for Gomoku {
         }
         if self.rule == GomokuRule::Renju && self.side == Side::Black {
             let sq = move_square(mv);
-            let mut b = self.board;
-            return b.forbidden(sq.x, sq.y).is_none();
+            return self.is_forbidden(sq).is_none();
         }
         true
     }
