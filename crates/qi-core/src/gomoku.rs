@@ -48,6 +48,23 @@
 //! `a`: `x` a black stone, `o` a white one, a number that many empty points (`.` is also read as
 //! one empty point). `<side>` is `x` (Black) or `o` (White) to move. The text written is always
 //! the compact form above, so it round-trips.
+//!
+//! ```
+//! use qi_core::game::Game;
+//! use qi_core::gomoku::{Forbidden, Gomoku, GomokuRule};
+//!
+//! let mut g = Gomoku::new(15, GomokuRule::Renju);
+//! g.play(g.parse_move("h8").unwrap()).unwrap();
+//! assert_eq!(g.to_text(), "15 renju 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 o");
+//! assert_eq!(g.to_gomocup(g.parse_move("h8").unwrap()), "7,7");
+//!
+//! // Black's f8 g8 and h6 h7: h8 would make two open threes.
+//! let p = Gomoku::from_text("15 renju 15/15/15/15/15/15/15/5xx8/7x7/7x7/15/15/15/15/o14 x").unwrap();
+//! let h8 = p.parse_move("h8").unwrap();
+//! assert_eq!(p.is_forbidden(qi_core::gomoku::move_square(h8)), Some(Forbidden::DoubleThree));
+//! assert!(!p.is_legal(h8));
+//! assert_eq!(p.outcome(), None);
+//! ```
 
 use std::fmt;
 
