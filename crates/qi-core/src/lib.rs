@@ -5,6 +5,7 @@ pub mod any;
 pub mod ataxx;
 pub mod engine;
 pub mod game;
+pub mod gomoku;
 pub mod reversi;
 pub mod zobrist;
 
