@@ -121,24 +121,24 @@ impl Ai for Ataxx {
 
     fn eval_for_level(level: u8, seed: u64) -> AtaxxEval {
         let (w, noise) = match level {
+            // noise below one piece: it only breaks ties, so that games vary
             0..=2 => (AtaxxWeights::PIECES, 10),
-            3 => (AtaxxWeights::FULL, 60),
-            4 => (AtaxxWeights::FULL, 20),
+            3 | 4 => (AtaxxWeights::FULL, 10),
             _ => (AtaxxWeights::FULL, 0),
         };
         AtaxxEval { w, noise, seed }
     }
 
     fn limits_for_level(level: u8, movetime: Duration) -> Limits {
-        let (depth, frac) = match level {
-            0..=2 => (Some(3), 1.0),
-            3 => (Some(4), 1.0),
-            4 => (Some(6), 1.0),
-            5 => (None, 0.2),
-            _ => (None, 1.0),
+        let depth = match level {
+            0..=2 => Some(3),
+            3 => Some(4),
+            4 => Some(5),
+            5 => Some(7),
+            _ => None,
         };
         Limits {
-            time: Some(movetime.mul_f64(frac)),
+            time: Some(movetime),
             depth,
             nodes: None,
         }

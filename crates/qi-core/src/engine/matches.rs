@@ -105,6 +105,27 @@ impl Tally {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
 
+    /// A text of the Elo difference A - B with its 95% interval; when one side won every
+    /// game only a bound can be given.
+    pub fn elo_text(&self) -> String {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return "Elo n/a".into();
+        }
+        if self.draws == 0 && (self.wins == 0 || self.losses == 0) {
+            // all games won (or lost): p^n = 0.05 bounds the true score at 95%
+            let p = 0.05f64.powf(1.0 / n);
+            let bound = -400.0 * (1.0 / p - 1.0).log10();
+            return if self.losses == 0 {
+                format!("Elo > +{bound:.0} (95%)")
+            } else {
+                format!("Elo < -{bound:.0} (95%)")
+            };
+        }
+        let (e, err) = self.elo();
+        format!("Elo {e:+.0} +/- {err:.0}")
+    }
+
     /// The Elo difference A - B and the half-width of its 95% interval.
     pub fn elo(&self) -> (f64, f64) {
         let n = self.games().max(1) as f64;
@@ -215,4 +236,44 @@ pub fn bench<G: Ai>(depth: u32, positions: u32, seed: u64) -> (u64, f64) {
         total += r.info.nodes;
     }
     (total, t0.elapsed().as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configs_parse() {
+        let c: Config = "level=3,frontier=5".parse().unwrap();
+        assert_eq!(c.level, 3);
+        assert_eq!(c.settings, vec![("frontier".to_string(), 5)]);
+        assert!("level=9".parse::<Config>().is_err());
+        assert!("level".parse::<Config>().is_err());
+        assert!("frontier=x".parse::<Config>().is_err());
+    }
+
+    #[test]
+    fn elo_figures() {
+        let even = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        assert_eq!(even.score(), 0.5);
+        let (e, err) = even.elo();
+        assert!(e.abs() < 1e-9 && err > 100.0 && err < 300.0, "{e} {err}");
+        let t = Tally {
+            wins: 15,
+            draws: 0,
+            losses: 5,
+        };
+        let (e, _) = t.elo();
+        assert!((e - 190.8).abs() < 0.5, "{e}");
+        let all = Tally {
+            wins: 20,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(all.elo_text(), "Elo > +317 (95%)");
+    }
 }

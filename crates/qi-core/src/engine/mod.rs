@@ -2,6 +2,7 @@
 //! its own module here and is one subcommand.
 
 pub mod matches;
+pub mod uai;
 
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
@@ -63,6 +64,8 @@ pub enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Speak the UAI protocol (UCI for Ataxx) on stdin/stdout.
+    Uai,
     /// Search speed: fixed-depth searches of a fixed set of positions; nodes/s last.
     Bench {
         /// ataxx or reversi
@@ -128,7 +131,6 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 other => return Err(format!("match is not available for {other}")),
             };
-            let (elo, err) = t.elo();
             println!(
                 "{kind} A({}) vs B({}) {} games at {movetime} ms/move, {openings} random plies",
                 describe(&a),
@@ -136,14 +138,16 @@ fn run(cli: Cli) -> Result<(), String> {
                 t.games()
             );
             println!(
-                "W/D/L {}/{}/{}  score {:.1}%  Elo {elo:+.0} +/- {err:.0}",
+                "W/D/L {}/{}/{}  score {:.1}%  {}",
                 t.wins,
                 t.draws,
                 t.losses,
-                100.0 * t.score()
+                100.0 * t.score(),
+                t.elo_text()
             );
             Ok(())
         }
+        Command::Uai => uai::run(),
         Command::Bench {
             game,
             depth,
