@@ -13,6 +13,8 @@
 //! ```
 
 pub mod ataxx;
+pub mod endgame;
+pub mod reversi;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -2,6 +2,8 @@
 //! its own module here and is one subcommand.
 
 pub mod matches;
+pub mod nboard;
+pub mod solve;
 pub mod uai;
 
 use std::ffi::OsString;
@@ -64,6 +66,19 @@ pub enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Solve a Reversi endgame exactly; the last line is `<best move> <score>`.
+    Solve {
+        /// reversi
+        game: String,
+        /// The position: 64 squares a1..h8 (X, O, -) and the side to move.
+        #[arg(long, allow_hyphen_values = true)]
+        fen: String,
+        /// Table size in megabytes.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+    /// Speak the NBoard protocol (Reversi) on stdin/stdout.
+    Nboard,
     /// Speak the UAI protocol (UCI for Ataxx) on stdin/stdout.
     Uai,
     /// Search speed: fixed-depth searches of a fixed set of positions; nodes/s last.
@@ -129,6 +144,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 GameKind::Ataxx => {
                     matches::run_match::<Ataxx>(&a, &b, games, mt, openings, seed, verbose)?
                 }
+                GameKind::Reversi => {
+                    matches::run_match::<Reversi>(&a, &b, games, mt, openings, seed, verbose)?
+                }
                 other => return Err(format!("match is not available for {other}")),
             };
             println!(
@@ -148,6 +166,14 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Uai => uai::run(),
+        Command::Nboard => nboard::run(),
+        Command::Solve { game, fen, hash } => {
+            let kind: GameKind = game.parse().map_err(|e: ParseError| e.0)?;
+            match kind {
+                GameKind::Reversi => solve::run(&fen, hash),
+                other => Err(format!("solve is not available for {other}")),
+            }
+        }
         Command::Bench {
             game,
             depth,
@@ -156,6 +182,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let kind: GameKind = game.parse().map_err(|e: ParseError| e.0)?;
             let (nodes, secs) = match kind {
                 GameKind::Ataxx => matches::bench::<Ataxx>(depth, positions, 7),
+                GameKind::Reversi => matches::bench::<Reversi>(depth, positions, 7),
                 other => return Err(format!("bench is not available for {other}")),
             };
             println!(
