@@ -1,12 +1,14 @@
 //! Qi's core: the rules of Ataxx, Reversi, Gomoku and Go behind one [`game::Game`] interface,
 //! notation, AI, game records and engine protocols. It knows nothing of Bevy.
 
+pub mod ai;
 pub mod any;
 pub mod ataxx;
 pub mod engine;
 pub mod game;
 pub mod gomoku;
 pub mod reversi;
+pub mod search;
 pub mod zobrist;
 
 pub use game::{Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square};

@@ -58,3 +58,15 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
     let (_, _, err) = engine(&["perft", "ataxx", "3", "--fen", "x5o/7/7"]);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+#[test]
+fn solve_prints_move_and_score_last() {
+    // FFO #40 (20 empties)
+    let fen = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let (code, out, err) = engine(&["solve", "reversi", "--fen", fen]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().last(), Some("a2 +38"));
+    assert!(err.contains("nodes"), "{err}");
+    let (code, _, _) = engine(&["solve", "reversi", "--fen", "garbage"]);
+    assert_eq!(code, 2);
+}

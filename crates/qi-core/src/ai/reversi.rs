@@ -1,0 +1,332 @@
+//! Reversi evaluation, move ordering and levels (with the exact endgame solver at the end).
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::ai::endgame::{Solver, stable_discs};
+use crate::ai::{Ai, pick_best};
+use crate::game::Game;
+use crate::reversi::{Move, PASS, Reversi, flips, mobility};
+use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher, hash_noise};
+
+/// The classic square weights (report 003's kind of weight matrix), a1..h8.
+pub const SQUARE_WEIGHTS: [i32; 64] = [
+    100, -20, 10, 5, 5, 10, -20, 100, //
+    -20, -50, -2, -2, -2, -2, -50, -20, //
+    10, -2, -1, -1, -1, -1, -2, 10, //
+    5, -2, -1, -1, -1, -1, -2, 5, //
+    5, -2, -1, -1, -1, -1, -2, 5, //
+    10, -2, -1, -1, -1, -1, -2, 10, //
+    -20, -50, -2, -2, -2, -2, -50, -20, //
+    100, -20, 10, 5, 5, 10, -20, 100, //
+];
+
+/// The squares grouped by weight, so that the positional sum is a few popcounts.
+const WEIGHT_GROUPS: [(i32, u64); 8] = {
+    const VALUES: [i32; 8] = [100, -20, 10, 5, -50, -2, -1, 0];
+    let mut out = [(0i32, 0u64); 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut m = 0u64;
+        let mut sq = 0;
+        while sq < 64 {
+            if SQUARE_WEIGHTS[sq] == VALUES[i] {
+                m |= 1 << sq;
+            }
+            sq += 1;
+        }
+        out[i] = (VALUES[i], m);
+        i += 1;
+    }
+    out
+};
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// X-squares (diagonally next to a corner) and their corners.
+const X_SQUARES: [(u8, u8); 4] = [(9, 0), (14, 7), (49, 56), (54, 63)];
+
+/// Weights of the Reversi evaluation. Scores are roughly hundredths of a disc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReversiWeights {
+    /// Multiplier of the square weight matrix.
+    pub squares: i32,
+    /// Per move of mobility, ours minus theirs.
+    pub mobility: i32,
+    /// Per empty square next to the opponent's discs minus next to ours (potential mobility).
+    pub potential: i32,
+    /// Per corner held.
+    pub corner: i32,
+    /// Per X-square held next to an empty corner (a penalty when positive).
+    pub xsquare: i32,
+    /// Per stable disc.
+    pub stable: i32,
+}
+
+impl ReversiWeights {
+    /// The weight matrix alone (the floor).
+    pub const SQUARES: ReversiWeights = ReversiWeights {
+        squares: 10,
+        mobility: 0,
+        potential: 0,
+        corner: 0,
+        xsquare: 0,
+        stable: 0,
+    };
+    /// The full-strength evaluation.
+    pub const FULL: ReversiWeights = ReversiWeights {
+        squares: 4,
+        mobility: 60,
+        potential: 20,
+        corner: 300,
+        xsquare: 150,
+        stable: 60,
+    };
+}
+
+#[derive(Clone, Debug)]
+pub struct ReversiEval {
+    pub w: ReversiWeights,
+    pub noise: i32,
+    pub seed: u64,
+}
+
+impl ReversiEval {
+    pub fn new(w: ReversiWeights) -> ReversiEval {
+        ReversiEval {
+            w,
+            noise: 0,
+            seed: 0,
+        }
+    }
+}
+
+impl Default for ReversiEval {
+    fn default() -> ReversiEval {
+        ReversiEval::new(ReversiWeights::FULL)
+    }
+}
+
+#[inline(always)]
+fn neighbours(bb: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let row = ((bb << 1) & NOT_A) | ((bb >> 1) & NOT_H);
+    let all = bb | row;
+    row | (all << 8) | (all >> 8)
+}
+
+impl Evaluator for ReversiEval {
+    type G = Reversi;
+
+    fn evaluate(&self, pos: &Reversi) -> i32 {
+        let (p, o) = (pos.own(), pos.opp());
+        let empty = !(p | o);
+        let w = &self.w;
+        let mut s = 0;
+        if w.squares != 0 {
+            let mut sq = 0;
+            for (v, m) in WEIGHT_GROUPS {
+                sq += v * ((p & m).count_ones() as i32 - (o & m).count_ones() as i32);
+            }
+            s += w.squares * sq;
+        }
+        let mp = mobility(p, o);
+        let mo = mobility(o, p);
+        if mp == 0 && mo == 0 {
+            // over: the disc difference, far above any positional score
+            let d = crate::ai::endgame::final_score(p, o);
+            return d * 1000;
+        }
+        if w.mobility != 0 {
+            s += w.mobility * (mp.count_ones() as i32 - mo.count_ones() as i32);
+        }
+        if w.potential != 0 {
+            s += w.potential
+                * ((neighbours(o) & empty).count_ones() as i32
+                    - (neighbours(p) & empty).count_ones() as i32);
+        }
+        if w.corner != 0 {
+            s += w.corner * ((p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32);
+        }
+        if w.xsquare != 0 {
+            for (x, c) in X_SQUARES {
+                if empty & (1u64 << c) != 0 {
+                    if p & (1u64 << x) != 0 {
+                        s -= w.xsquare;
+                    } else if o & (1u64 << x) != 0 {
+                        s += w.xsquare;
+                    }
+                }
+            }
+        }
+        if w.stable != 0 && (p | o) & CORNERS != 0 {
+            s += w.stable
+                * (stable_discs(p, o).count_ones() as i32 - stable_discs(o, p).count_ones() as i32);
+        }
+        s + hash_noise(pos.hash(), self.seed, self.noise)
+    }
+
+    #[inline]
+    fn move_order(&self, _pos: &Reversi, mv: Move) -> i32 {
+        if mv == PASS {
+            0
+        } else {
+            SQUARE_WEIGHTS[mv as usize]
+        }
+    }
+
+    #[inline]
+    fn move_key(&self, mv: Move) -> usize {
+        mv as usize
+    }
+
+    fn move_keys(&self) -> usize {
+        65
+    }
+
+    fn terminal(&self, pos: &Reversi, _outcome: crate::game::Outcome) -> i32 {
+        // a decided game, scored so that bigger wins are preferred
+        let d = crate::ai::endgame::final_score(pos.own(), pos.opp());
+        match d.cmp(&0) {
+            std::cmp::Ordering::Greater => crate::search::MATE - 100 + d,
+            std::cmp::Ordering::Less => -crate::search::MATE + 100 + d,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+}
+
+/// Empty squares on the board.
+pub fn empties(pos: &Reversi) -> u32 {
+    64 - (pos.discs[0] | pos.discs[1]).count_ones()
+}
+
+/// The most empties at which a level solves the endgame exactly.
+pub fn solve_empties(level: u8) -> u32 {
+    match level {
+        0..=2 => 0,
+        3 => 8,
+        4 => 12,
+        5 => 16,
+        _ => 24,
+    }
+}
+
+impl Ai for Reversi {
+    type Eval = ReversiEval;
+
+    fn eval_for_level(level: u8, seed: u64) -> ReversiEval {
+        let (w, noise) = match level {
+            0..=2 => (ReversiWeights::SQUARES, 5),
+            3 | 4 => (ReversiWeights::FULL, 10),
+            _ => (ReversiWeights::FULL, 0),
+        };
+        ReversiEval { w, noise, seed }
+    }
+
+    fn limits_for_level(level: u8, movetime: Duration) -> Limits {
+        let depth = match level {
+            0..=2 => Some(3),
+            3 => Some(4),
+            4 => Some(6),
+            5 => Some(8),
+            _ => None,
+        };
+        Limits {
+            time: Some(movetime),
+            depth,
+            nodes: None,
+        }
+    }
+
+    /// Most discs turned now (ties broken by `seed`).
+    fn greedy_move(&self, seed: u64) -> Option<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let (p, o) = (self.own(), self.opp());
+        pick_best(
+            &moves,
+            |m| {
+                if m == PASS {
+                    0
+                } else {
+                    flips(p, o, m).count_ones() as i32
+                }
+            },
+            seed,
+        )
+    }
+
+    fn search_at_level(
+        searcher: &mut Searcher<ReversiEval>,
+        pos: &Reversi,
+        level: u8,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<Move> {
+        let e = empties(pos);
+        if e > solve_empties(level) {
+            return searcher.search(pos, limits, stop, on_info);
+        }
+        let start = Instant::now();
+        let budget = limits.time.unwrap_or(Duration::from_secs(3600));
+        // a quick midgame search first when the solve may not finish in time
+        let fallback = if e > 14 {
+            let l = Limits {
+                time: Some(budget.mul_f64(0.3)),
+                ..limits.clone()
+            };
+            Some(searcher.search(pos, &l, stop, on_info))
+        } else {
+            None
+        };
+        let mut solver = Solver::new(16);
+        match solver.solve(pos, Some(stop), Some(start + budget)) {
+            Some(sol) => {
+                let elapsed = start.elapsed();
+                let info = SearchInfo {
+                    depth: e,
+                    score: sol.score * 100,
+                    nodes: solver.nodes,
+                    nps: (solver.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                    pv: sol.best.iter().map(|&m| pos.move_to_text(m)).collect(),
+                    elapsed,
+                };
+                on_info(&info);
+                SearchResult {
+                    best: sol.best,
+                    score: info.score,
+                    info,
+                }
+            }
+            None => match fallback {
+                Some(r) => r,
+                None => searcher.search(pos, &Limits::nodes(2000), stop, on_info),
+            },
+        }
+    }
+}
+
+impl crate::engine::matches::Tunable for Reversi {
+    fn tune(eval: &mut ReversiEval, key: &str, value: i32) -> Result<(), String> {
+        let w = &mut eval.w;
+        match key {
+            "squares" => w.squares = value,
+            "mobility" => w.mobility = value,
+            "potential" => w.potential = value,
+            "corner" => w.corner = value,
+            "xsquare" => w.xsquare = value,
+            "stable" => w.stable = value,
+            "noise" => eval.noise = value,
+            _ => {
+                return Err(format!(
+                    "unknown Reversi setting '{key}' (squares, mobility, potential, corner, \
+                     xsquare, stable, noise)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,240 @@
+//! `qi-engine nboard`: the NBoard protocol, so that the engine runs inside the NBoard GUI.
+//!
+//! Commands: `nboard <version>`, `set depth <n>`, `set game <GGF>`, `set contempt <n>`,
+//! `move <mv>[/<eval>[/<time>]]`, `hint <n>`, `go`, `ping <n>`, `learn`, `analyze`, `quit`.
+//! Answers: `=== <move>/<eval>/<seconds>` to `go`, `search <move> <eval> 0 <depth>` lines to
+//! `hint`, `pong <n>`, `learned`, and `status …` lines. A line the engine cannot use gets a
+//! `status error: …` line and is otherwise ignored.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::ai::endgame::Solver;
+use crate::ai::reversi::{ReversiEval, empties};
+use crate::game::{Game, Side};
+use crate::reversi::Reversi;
+use crate::search::{Limits, Searcher, is_decided};
+
+/// Solve exactly from this many empties.
+const SOLVE_EMPTIES: u32 = 18;
+/// A cap on any one search, whatever the depth asked for.
+const MAX_TIME: Duration = Duration::from_secs(10);
+
+fn say(line: &str) {
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn error(msg: &str) {
+    say(&format!("status error: {msg}"));
+}
+
+/// Reads a GGF game record: the start board and the moves played from it.
+pub fn parse_ggf(text: &str) -> Result<Reversi, String> {
+    let t = text.trim();
+    let body = t
+        .strip_prefix("(;")
+        .and_then(|b| b.strip_suffix(";)"))
+        .ok_or("a GGF game starts with '(;' and ends with ';)'")?;
+    let mut pos: Option<Reversi> = None;
+    let mut rest = body;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            break;
+        }
+        let name_len = rest
+            .find('[')
+            .ok_or_else(|| format!("GGF: no '[' after '{rest}'"))?;
+        let name = rest[..name_len].trim();
+        let after = &rest[name_len + 1..];
+        let close = after
+            .find(']')
+            .ok_or_else(|| format!("GGF: property {name} is not closed"))?;
+        let value = &after[..close];
+        rest = &after[close + 1..];
+        match name {
+            "BO" => {
+                let mut parts = value.split_whitespace();
+                if parts.next() != Some("8") {
+                    return Err("GGF: only 8x8 boards".into());
+                }
+                let board: String = parts.next().ok_or("GGF: BO without a board")?.to_string();
+                let side = parts.next().ok_or("GGF: BO without a side to move")?;
+                let p = Reversi::from_text(&format!("{board} {side}"))
+                    .map_err(|e| format!("GGF board: {e}"))?;
+                pos = Some(p);
+            }
+            "B" | "W" => {
+                let p = pos.as_mut().ok_or("GGF: a move before the board (BO)")?;
+                let mv_text = value.split('/').next().unwrap_or("");
+                let side = if name == "B" {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                play_as(p, side, mv_text)?;
+            }
+            _ => {}
+        }
+    }
+    pos.ok_or_else(|| "GGF: no board (BO)".to_string())
+}
+
+/// Plays `text` for `side`, passing for the other side first if the record skips a pass.
+fn play_as(p: &mut Reversi, side: Side, text: &str) -> Result<(), String> {
+    let mv = p
+        .parse_move(text)
+        .map_err(|e| format!("move '{text}': {e}"))?;
+    if p.side_to_move() != side {
+        let pass = p.pass_move().expect("reversi passes");
+        p.play(pass)
+            .map_err(|_| format!("move '{text}': it is not {side:?}'s turn"))?;
+    }
+    p.play(mv).map_err(|e| format!("move '{text}': {e}"))
+}
+
+struct Engine {
+    pos: Reversi,
+    depth: u32,
+    searcher: Searcher<ReversiEval>,
+    solver: Solver,
+}
+
+impl Engine {
+    /// The best move, its value in discs (side to move's view) and the depth reached.
+    fn think(&mut self) -> Option<(String, f64, String)> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let e = empties(&self.pos);
+        if e <= SOLVE_EMPTIES {
+            let deadline = Instant::now() + MAX_TIME;
+            if let Some(sol) = self.solver.solve(&self.pos, Some(&stop), Some(deadline)) {
+                let mv = sol.best?;
+                return Some((
+                    self.pos.move_to_text(mv),
+                    sol.score as f64,
+                    format!("{e}@100%"),
+                ));
+            }
+        }
+        let limits = Limits {
+            time: Some(MAX_TIME),
+            depth: Some(self.depth),
+            nodes: None,
+        };
+        let r = self.searcher.search(&self.pos, &limits, &stop, &mut |_| {});
+        let mv = r.best?;
+        let eval = if is_decided(r.score) {
+            // a decided game: the disc margin is not known, only the winner
+            if r.score > 0 { 64.0 } else { -64.0 }
+        } else {
+            r.score as f64 / 100.0
+        };
+        Some((self.pos.move_to_text(mv), eval, r.info.depth.to_string()))
+    }
+}
+
+/// Runs the protocol on stdin/stdout until `quit` or the end of input.
+pub fn run() -> Result<(), String> {
+    let mut e = Engine {
+        pos: Reversi::start(),
+        depth: 10,
+        searcher: Searcher::new(ReversiEval::default(), 64),
+        solver: Solver::new(64),
+    };
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        let t = line.trim();
+        let (cmd, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+        let rest = rest.trim();
+        match cmd {
+            "" => {}
+            "nboard" => {
+                if rest != "1" && rest != "2" {
+                    error(&format!("protocol version '{rest}' (1 expected)"));
+                }
+                say("set myname Qi");
+            }
+            "set" => {
+                let (what, val) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+                match what {
+                    "depth" => match val.trim().parse::<u32>() {
+                        Ok(d) if (1..=60).contains(&d) => e.depth = d,
+                        _ => error(&format!("depth must be 1-60, not '{val}'")),
+                    },
+                    "game" => match parse_ggf(val) {
+                        Ok(p) => {
+                            e.pos = p;
+                        }
+                        Err(m) => error(&m),
+                    },
+                    "contempt" => {}
+                    other => error(&format!("unknown setting '{other}'")),
+                }
+            }
+            "move" => {
+                let mv_text = rest.split('/').next().unwrap_or("");
+                let side = e.pos.side_to_move();
+                let mut p = e.pos;
+                match play_as(&mut p, side, mv_text) {
+                    Ok(()) => e.pos = p,
+                    Err(m) => error(&m),
+                }
+            }
+            "go" => {
+                say("status thinking");
+                let t0 = Instant::now();
+                match e.think() {
+                    Some((mv, eval, _)) => say(&format!(
+                        "=== {mv}/{eval:.2}/{:.2}",
+                        t0.elapsed().as_secs_f64()
+                    )),
+                    None => error("the game is over"),
+                }
+                say("status");
+            }
+            "hint" => {
+                say("status thinking");
+                match e.think() {
+                    Some((mv, eval, depth)) => say(&format!("search {mv} {eval:.2} 0 {depth}")),
+                    None => error("the game is over"),
+                }
+                say("status");
+            }
+            "ping" => say(&format!("pong {rest}")),
+            "learn" => say("learned"),
+            "analyze" => {}
+            "quit" => return Ok(()),
+            _ => error(&format!("unknown command '{t}'")),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "---------------------------O*------*O--------------------------- *";
+
+    #[test]
+    fn ggf_games_parse() {
+        let g = format!(
+            "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 {START}]B[d3//1.2]W[c5];)"
+        );
+        let p = parse_ggf(&g).unwrap();
+        let mut q = Reversi::start();
+        for m in ["d3", "c5"] {
+            q.play(q.parse_move(m).unwrap()).unwrap();
+        }
+        assert_eq!(p, q);
+        assert!(parse_ggf("(;GM[Othello];)").is_err());
+        assert!(parse_ggf(&format!("(;BO[8 {START}]B[a1];)")).is_err());
+        assert!(parse_ggf("garbage").is_err());
+    }
+}

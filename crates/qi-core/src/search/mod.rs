@@ -1,0 +1,578 @@
+//! The alpha-beta search shared by the two-player perfect-information games.
+//!
+//! Negamax with principal variation search, iterative deepening, a transposition table sized in
+//! megabytes, and move ordering by hash move, killer moves, the history heuristic and a cheap
+//! per-game ordering score. A game takes part by implementing [`Evaluator`] for it.
+//!
+//! Scores are from the side to move's view, in hundredths of a piece (100 = one piece or disc).
+//! A decided game scores `MATE - ply` (won) or `-(MATE - ply)` (lost); see [`is_decided`].
+
+pub mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Outcome};
+use tt::{Bound, Table};
+
+/// The score of a won game at the root; a win found `n` plies deep scores `MATE - n`.
+pub const MATE: i32 = 1_000_000;
+/// Scores beyond ±`MATE_BOUND` are decided games.
+pub const MATE_BOUND: i32 = MATE - 10_000;
+const INF: i32 = MATE + 1;
+const MAX_PLY: usize = 128;
+
+/// Whether a score says the game is decided (won or lost with best play).
+pub fn is_decided(score: i32) -> bool {
+    score.abs() > MATE_BOUND
+}
+
+/// What ends a search: whichever limit is reached first. No limit at all searches until the
+/// stop flag is raised (or to the maximum depth).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock budget for this move.
+    pub time: Option<Duration>,
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    pub fn movetime(t: Duration) -> Limits {
+        Limits {
+            time: Some(t),
+            ..Limits::default()
+        }
+    }
+
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+}
+
+/// A report on a running search, sent after each finished iteration (and once at the end).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The last completed depth.
+    pub depth: u32,
+    /// Side to move's view, 100 = one piece; beyond ±[`MATE_BOUND`] a decided game.
+    pub score: i32,
+    pub nodes: u64,
+    pub nps: u64,
+    /// The principal variation in the game's move notation.
+    pub pv: Vec<String>,
+    pub elapsed: Duration,
+}
+
+/// The move chosen and how the search saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// `None` only when the position has no legal move (the game is over).
+    pub best: Option<M>,
+    pub score: i32,
+    pub info: SearchInfo,
+}
+
+/// What a game supplies to the search: a static evaluation and cheap move ordering.
+pub trait Evaluator: Clone + Send + Sync + 'static {
+    type G: Game;
+
+    /// The value of a position, from the side to move's view (100 = one piece). Called at the
+    /// leaves of the search, also on positions that may be over.
+    fn evaluate(&self, pos: &Self::G) -> i32;
+
+    /// A cheap guess at how good a move is, for ordering (higher is searched first).
+    fn move_order(&self, pos: &Self::G, mv: <Self::G as Game>::Move) -> i32;
+
+    /// A dense index of a move for the history table, below [`Evaluator::move_keys`].
+    fn move_key(&self, mv: <Self::G as Game>::Move) -> usize;
+
+    fn move_keys(&self) -> usize;
+
+    /// The value of a finished game from the side to move's view, before the ply adjustment:
+    /// by default `MATE` for a win, `-MATE` for a loss, 0 for a draw.
+    fn terminal(&self, pos: &Self::G, outcome: Outcome) -> i32 {
+        match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(s) if s == pos.side_to_move() => MATE,
+            Outcome::Win(_) => -MATE,
+        }
+    }
+
+    /// Late move reductions: whether a quiet late move (of `pos`, not yet played) may be
+    /// searched shallower first.
+    fn reducible(&self, _pos: &Self::G, _mv: <Self::G as Game>::Move) -> bool {
+        false
+    }
+}
+
+type MoveOf<E> = <<E as Evaluator>::G as Game>::Move;
+
+/// A reusable searcher: keep one per game and call [`Searcher::search`] for each move; its
+/// transposition table and history carry over between moves.
+pub struct Searcher<E: Evaluator> {
+    pub eval: E,
+    tt: Table<MoveOf<E>>,
+    killers: Vec<[Option<MoveOf<E>>; 2]>,
+    history: Vec<i32>,
+    move_bufs: Vec<Vec<MoveOf<E>>>,
+    score_bufs: Vec<Vec<i32>>,
+    // the running search
+    nodes: u64,
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    stopped: bool,
+    stop: Arc<AtomicBool>,
+    /// Late move reductions on/off (on by default where the evaluator allows them).
+    pub lmr: bool,
+}
+
+impl<E: Evaluator> Searcher<E> {
+    /// A searcher with a transposition table of about `hash_mb` megabytes.
+    pub fn new(eval: E, hash_mb: usize) -> Searcher<E> {
+        let keys = eval.move_keys();
+        Searcher {
+            eval,
+            tt: Table::new(hash_mb),
+            killers: vec![[None, None]; MAX_PLY + 1],
+            history: vec![0; keys],
+            move_bufs: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            score_bufs: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            nodes: 0,
+            start: Instant::now(),
+            deadline: None,
+            node_limit: u64::MAX,
+            stopped: false,
+            stop: Arc::new(AtomicBool::new(false)),
+            lmr: true,
+        }
+    }
+
+    /// Resizes the transposition table (clearing it).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.tt = Table::new(mb);
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+    }
+
+    /// Nodes visited by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches `pos` until a limit is reached or `stop` is raised, calling `on_info` after
+    /// each completed iteration. Always returns a legal move when there is one.
+    pub fn search(
+        &mut self,
+        pos: &E::G,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<MoveOf<E>> {
+        self.start = Instant::now();
+        self.deadline = limits.time.map(|t| self.start + t);
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.nodes = 0;
+        self.stopped = false;
+        self.stop = stop.clone();
+        self.tt.new_search();
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+        for h in &mut self.history {
+            *h /= 8;
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .clamp(1, MAX_PLY as u32 - 4);
+
+        let mut pos = pos.clone();
+        let mut root: Vec<MoveOf<E>> = Vec::new();
+        pos.legal_moves(&mut root);
+        let mut info = SearchInfo::default();
+        if root.is_empty() {
+            let score = pos
+                .outcome()
+                .map(|o| self.eval.terminal(&pos, o))
+                .unwrap_or(0);
+            info.score = score;
+            on_info(&info);
+            return SearchResult {
+                best: None,
+                score,
+                info,
+            };
+        }
+        // Initial order: hash move, then the ordering score.
+        let hash_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
+        let mut keyed: Vec<(i32, MoveOf<E>)> = root
+            .iter()
+            .map(|&m| {
+                let s = if Some(m) == hash_move {
+                    i32::MAX
+                } else {
+                    self.eval.move_order(&pos, m)
+                };
+                (s, m)
+            })
+            .collect();
+        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        root = keyed.into_iter().map(|(_, m)| m).collect();
+
+        let mut best = root[0];
+        let mut best_score = -INF;
+        let mut depth = 1u32;
+        loop {
+            let (iter_best, iter_score, complete) = self.root_search(&mut pos, &mut root, depth);
+            if complete || iter_best.is_some() {
+                if let Some(m) = iter_best {
+                    best = m;
+                    best_score = iter_score;
+                }
+            }
+            if complete {
+                // the best move goes first next time
+                if let Some(i) = root.iter().position(|&m| m == best) {
+                    let m = root.remove(i);
+                    root.insert(0, m);
+                }
+                info = self.make_info(&pos, depth, best_score, best);
+                on_info(&info);
+            }
+            if self.stopped || !complete {
+                break;
+            }
+            if depth >= max_depth || root.len() == 1 && depth >= 1 && limits.depth.is_none() {
+                break;
+            }
+            if is_decided(best_score) && depth as i32 > MATE - best_score.abs() + 2 {
+                break;
+            }
+            if let Some(t) = limits.time {
+                // a new iteration costs several times the last one: don't start what can't end
+                if self.start.elapsed() > t.mul_f64(0.45) {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        if best_score == -INF {
+            best_score = 0;
+        }
+        let mut final_info = self.make_info(&pos, info.depth, best_score, best);
+        final_info.depth = info.depth;
+        on_info(&final_info);
+        SearchResult {
+            best: Some(best),
+            score: best_score,
+            info: final_info,
+        }
+    }
+
+    fn make_info(&self, pos: &E::G, depth: u32, score: i32, best: MoveOf<E>) -> SearchInfo {
+        let elapsed = self.start.elapsed();
+        SearchInfo {
+            depth,
+            score,
+            nodes: self.nodes,
+            nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            pv: self.pv(pos, best, depth as usize + 4),
+            elapsed,
+        }
+    }
+
+    /// The principal variation: the best move, then the hash moves while they are legal.
+    fn pv(&self, pos: &E::G, best: MoveOf<E>, max_len: usize) -> Vec<String> {
+        let mut p = pos.clone();
+        let mut out = vec![p.move_to_text(best)];
+        p.make(best);
+        let mut seen = vec![pos.hash(), p.hash()];
+        while out.len() < max_len {
+            let Some(m) = self.tt.probe(p.hash()).and_then(|e| e.mv) else {
+                break;
+            };
+            if !p.is_legal(m) {
+                break;
+            }
+            out.push(p.move_to_text(m));
+            p.make(m);
+            if seen.contains(&p.hash()) {
+                break;
+            }
+            seen.push(p.hash());
+        }
+        out
+    }
+
+    /// One iteration at the root. Returns the best move whose search finished (if any), its
+    /// score, and whether the whole iteration finished.
+    fn root_search(
+        &mut self,
+        pos: &mut E::G,
+        root: &mut [MoveOf<E>],
+        depth: u32,
+    ) -> (Option<MoveOf<E>>, i32, bool) {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best: Option<MoveOf<E>> = None;
+        let d = depth as i32;
+        for (i, &mv) in root.iter().enumerate() {
+            self.nodes += 1;
+            let undo = pos.make(mv);
+            let score = if i == 0 {
+                -self.pvs(pos, d - 1, 1, -beta, -alpha, true)
+            } else {
+                let s = -self.pvs(pos, d - 1, 1, -alpha - 1, -alpha, false);
+                if s > alpha && !self.stopped {
+                    -self.pvs(pos, d - 1, 1, -beta, -alpha, true)
+                } else {
+                    s
+                }
+            };
+            pos.unmake(undo);
+            if self.stopped {
+                return (best, alpha, false);
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(mv);
+            }
+        }
+        if let Some(b) = best {
+            self.tt
+                .store(pos.hash(), Some(b), to_tt(alpha, 0), d as i16, Bound::Exact);
+        }
+        (best, alpha, true)
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if let Some(d) = self.deadline {
+            if Instant::now() >= d {
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn pvs(
+        &mut self,
+        pos: &mut E::G,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        is_pv: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.stopped {
+            return 0;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.eval.evaluate(pos);
+        }
+        let key = pos.hash();
+        let mut hash_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            hash_move = e.mv;
+            if !is_pv && e.depth as i32 >= depth {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.move_bufs[ply] = moves;
+            let o = pos.outcome().unwrap_or(Outcome::Draw);
+            let t = self.eval.terminal(pos, o);
+            return if t > MATE_BOUND {
+                t - ply as i32
+            } else if t < -MATE_BOUND {
+                t + ply as i32
+            } else {
+                t
+            };
+        }
+        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        scores.clear();
+        let killers = self.killers[ply];
+        for &m in moves.iter() {
+            let s = if Some(m) == hash_move {
+                1 << 30
+            } else if Some(m) == killers[0] {
+                1 << 25
+            } else if Some(m) == killers[1] {
+                (1 << 25) - 1
+            } else {
+                self.eval.move_order(pos, m) * 1024 + self.history[self.eval.move_key(m)].min(1023)
+            };
+            scores.push(s);
+        }
+
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let n = moves.len();
+        for i in 0..n {
+            // selection sort step: bring the best remaining move to i
+            let mut bi = i;
+            for j in i + 1..n {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            moves.swap(i, bi);
+            scores.swap(i, bi);
+            let mv = moves[i];
+            let reducible = self.lmr
+                && depth >= 3
+                && i >= 3
+                && scores[i] < (1 << 25) - 1
+                && self.eval.reducible(pos, mv);
+            let undo = pos.make(mv);
+            let score = if i == 0 {
+                -self.pvs(pos, depth - 1, ply + 1, -beta, -alpha, is_pv)
+            } else {
+                let reduction = match reducible {
+                    false => 0,
+                    true if i >= 8 && depth >= 5 => 2,
+                    true => 1,
+                };
+                let mut s = -self.pvs(
+                    pos,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                );
+                if s > alpha && reduction > 0 && !self.stopped {
+                    s = -self.pvs(pos, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if s > alpha && s < beta && is_pv && !self.stopped {
+                    s = -self.pvs(pos, depth - 1, ply + 1, -beta, -alpha, true);
+                }
+                s
+            };
+            pos.unmake(undo);
+            if self.stopped {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        if Some(mv) != hash_move && Some(mv) != killers[0] {
+                            self.killers[ply] = [Some(mv), killers[0]];
+                        }
+                        let k = self.eval.move_key(mv);
+                        self.history[k] += depth * depth;
+                        if self.history[k] > 1 << 20 {
+                            self.history.iter_mut().for_each(|h| *h /= 2);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scores;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), depth as i16, bound);
+        best
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64) for noise and openings.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x5DEE_CE66_D1CE_5EED)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let (s, v) = crate::zobrist::splitmix64(self.0);
+        self.0 = s;
+        v
+    }
+
+    /// Uniform in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+}
+
+/// Mixes a position hash with a seed into noise in `-amp..=amp`, the same for the same
+/// position and seed (so transposition table entries stay consistent).
+#[inline]
+pub fn hash_noise(hash: u64, seed: u64, amp: i32) -> i32 {
+    if amp <= 0 {
+        return 0;
+    }
+    let (_, v) = crate::zobrist::splitmix64(hash ^ seed);
+    (v % (2 * amp as u64 + 1)) as i32 - amp
+}

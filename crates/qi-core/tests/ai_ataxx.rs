@@ -1,0 +1,286 @@
+//! The Ataxx CPU: legal moves always, obvious wins found, stop flag and limits honoured, and the
+//! search equal to a plain minimax where it must be.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use qi_core::ai::ataxx::{AtaxxEval, AtaxxWeights};
+use qi_core::ai::{Ai, Cpu, best_move_at_level};
+use qi_core::ataxx::{Ataxx, Move};
+use qi_core::engine::matches::random_opening;
+use qi_core::search::{Evaluator, Limits, MATE, Rng, Searcher, is_decided};
+use qi_core::{Game, Outcome, Side};
+
+fn no_stop() -> Arc<AtomicBool> {
+    Arc::new(AtomicBool::new(false))
+}
+
+/// Random positions from all stages of the game, finished ones left out.
+fn positions(n: usize, seed: u64) -> Vec<Ataxx> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let plies = rng.below(120) as u32;
+        let p: Ataxx = random_opening(plies, &mut rng);
+        out.push(p);
+    }
+    out
+}
+
+#[test]
+fn every_move_is_legal_over_thousands_of_positions() {
+    let stop = no_stop();
+    let mut s = Searcher::new(AtaxxEval::default(), 4);
+    for (i, p) in positions(3000, 11).iter().enumerate() {
+        let r = s.search(
+            p,
+            &Limits::nodes(300 + (i as u64 % 7) * 100),
+            &stop,
+            &mut |_| {},
+        );
+        let m = r.best.expect("a move");
+        assert!(p.is_legal(m), "{} in {}", p.move_to_text(m), p.to_text());
+        let g = p.greedy_move(i as u64).expect("a move");
+        assert!(
+            p.is_legal(g),
+            "greedy {} in {}",
+            p.move_to_text(g),
+            p.to_text()
+        );
+    }
+}
+
+#[test]
+fn every_level_plays_legal_moves() {
+    let stop = no_stop();
+    for level in 1..=6u8 {
+        let mut cpu = Cpu::<Ataxx>::new(level, 2);
+        for (i, p) in positions(60, level as u64).iter().enumerate() {
+            let r = cpu.choose(p, Duration::from_millis(3), &stop, i as u64, &mut |_| {});
+            let m = r.best.expect("a move");
+            assert!(p.is_legal(m), "level {level}: {}", p.to_text());
+        }
+    }
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    let p = Ataxx::from_text("7/7/7/7/7/7/x6 o 0 1").unwrap();
+    let r = best_move_at_level(&p, 6, Duration::from_millis(10), &no_stop(), 0, &mut |_| {});
+    assert_eq!(r.best, None);
+}
+
+#[test]
+fn takes_the_last_enemy_piece() {
+    // o's only piece is at b2: cloning next to it wins at once.
+    let p = Ataxx::from_text("7/7/7/7/2x4/1o5/7 x 0 1").unwrap();
+    for level in 2..=6 {
+        let r = best_move_at_level(
+            &p,
+            level,
+            Duration::from_millis(200),
+            &no_stop(),
+            3,
+            &mut |_| {},
+        );
+        let mut q = p;
+        q.play(r.best.unwrap()).unwrap();
+        assert_eq!(
+            q.outcome(),
+            Some(Outcome::Win(Side::Black)),
+            "level {level}"
+        );
+    }
+    let mut s = Searcher::new(AtaxxEval::default(), 4);
+    let r = s.search(&p, &Limits::depth(4), &no_stop(), &mut |_| {});
+    assert_eq!(r.score, MATE - 1);
+    assert!(is_decided(r.score));
+}
+
+#[test]
+fn sees_a_forced_win_three_plies_deep() {
+    // x: a1, b1. o: d1 and a3... o has two pieces far apart; x to move can take one now but
+    // must also see that the other falls next turn.
+    let p = Ataxx::from_text("7/7/7/7/o6/7/xx1o3 x 0 1").unwrap();
+    let mut s = Searcher::new(AtaxxEval::default(), 4);
+    let r = s.search(&p, &Limits::depth(6), &no_stop(), &mut |_| {});
+    assert!(r.score > 0);
+    // whatever is found, a decided score must be a real forced win: check with a plain
+    // minimax that proves the win within the same number of plies.
+    if is_decided(r.score) {
+        let plies = (MATE - r.score) as u32;
+        assert!(forced_win(&p, plies, Side::Black), "claimed win in {plies}");
+    }
+}
+
+fn forced_win(p: &Ataxx, plies: u32, me: Side) -> bool {
+    if let Some(o) = p.outcome() {
+        return o == Outcome::Win(me);
+    }
+    if plies == 0 {
+        return false;
+    }
+    let mut v = Vec::new();
+    p.legal_moves(&mut v);
+    if p.side_to_move() == me {
+        v.iter().any(|&m| {
+            let mut q = *p;
+            q.make(m);
+            forced_win(&q, plies - 1, me)
+        })
+    } else {
+        v.iter().all(|&m| {
+            let mut q = *p;
+            q.make(m);
+            forced_win(&q, plies - 1, me)
+        })
+    }
+}
+
+/// Plain negamax with the same evaluation and the same scoring of finished games.
+fn minimax(e: &AtaxxEval, p: &mut Ataxx, depth: u32, ply: i32) -> i32 {
+    if depth == 0 {
+        return e.evaluate(p);
+    }
+    let mut v = Vec::new();
+    p.legal_moves(&mut v);
+    if v.is_empty() {
+        let t = e.terminal(p, p.outcome().unwrap());
+        return if t > 0 {
+            t - ply
+        } else if t < 0 {
+            t + ply
+        } else {
+            0
+        };
+    }
+    let mut best = i32::MIN;
+    for m in v {
+        let u = p.make(m);
+        best = best.max(-minimax(e, p, depth - 1, ply + 1));
+        p.unmake(u);
+    }
+    best
+}
+
+#[test]
+fn alpha_beta_equals_plain_minimax() {
+    let e = AtaxxEval::new(AtaxxWeights {
+        piece: 100,
+        frontier: 7,
+        tempo: 0,
+    });
+    let mut rng = Rng::new(5);
+    let mut checked = 0;
+    while checked < 40 {
+        let plies = 10 + rng.below(60) as u32;
+        let p: Ataxx = random_opening(plies, &mut rng);
+        let mut s = Searcher::new(e.clone(), 4);
+        s.lmr = false;
+        let r = s.search(&p, &Limits::depth(3), &no_stop(), &mut |_| {});
+        let mut q = p;
+        assert_eq!(r.score, minimax(&e, &mut q, 3, 0), "{}", p.to_text());
+        // the chosen move reaches that score
+        let mut q = p;
+        q.make(r.best.unwrap());
+        assert_eq!(-minimax(&e, &mut q, 2, 1), r.score, "{}", p.to_text());
+        checked += 1;
+    }
+}
+
+#[test]
+fn greedy_prefers_most_gain_then_a_clone() {
+    // x at a1 and e1, o at c3 and d3... a clone to b2 takes c3? b2 touches c3 (yes) and gains 2;
+    // the jump e1c2 takes c3 and d3 (gain 2) — the clone is preferred.
+    let p = Ataxx::from_text("7/7/7/7/2oo3/7/x3x2 x 0 1").unwrap();
+    for seed in 0..20 {
+        let m = p.greedy_move(seed).unwrap();
+        let gain = p.captures(m).count_ones() + m.is_clone() as u32;
+        let mut v = Vec::new();
+        p.legal_moves(&mut v);
+        let top = v
+            .iter()
+            .map(|&m| p.captures(m).count_ones() + m.is_clone() as u32)
+            .max()
+            .unwrap();
+        assert_eq!(gain, top);
+        let clone_with_top = v
+            .iter()
+            .any(|&c| c.is_clone() && p.captures(c).count_ones() + 1 == top);
+        if clone_with_top {
+            assert!(m.is_clone(), "seed {seed}: {}", p.move_to_text(m));
+        }
+    }
+    // here a jump takes three and no clone gains as much: the jump is chosen
+    let j = Ataxx::from_text("7/7/7/2ooo2/7/7/3x3 x 0 1").unwrap();
+    let m = j.greedy_move(0).unwrap();
+    assert_eq!(j.move_to_text(m), "d1d3");
+}
+
+#[test]
+fn stop_flag_cancels_at_once() {
+    let p = Ataxx::start();
+    let stop = Arc::new(AtomicBool::new(false));
+    let s2 = stop.clone();
+    let h = std::thread::spawn(move || {
+        let mut s = Searcher::new(AtaxxEval::default(), 8);
+        let t = Instant::now();
+        let r = s.search(&p, &Limits::default(), &s2, &mut |_| {});
+        (r, t.elapsed())
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    stop.store(true, Ordering::Relaxed);
+    let (r, took) = h.join().unwrap();
+    assert!(Ataxx::start().is_legal(r.best.unwrap()));
+    // cancelled within a short while of the flag (generous for a loaded machine)
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+    // a flag already raised: still a legal move, and no search to speak of
+    let raised = Arc::new(AtomicBool::new(true));
+    let mut s = Searcher::new(AtaxxEval::default(), 1);
+    let r = s.search(&Ataxx::start(), &Limits::default(), &raised, &mut |_| {});
+    assert!(Ataxx::start().is_legal(r.best.unwrap()));
+    assert!(r.info.nodes < 5000);
+}
+
+#[test]
+fn node_and_depth_limits_hold() {
+    let mut s = Searcher::new(AtaxxEval::default(), 4);
+    let r = s.search(
+        &Ataxx::start(),
+        &Limits::nodes(5000),
+        &no_stop(),
+        &mut |_| {},
+    );
+    assert!(r.info.nodes <= 5000 + 1024, "{}", r.info.nodes);
+    let mut depths = Vec::new();
+    let r = s.search(&Ataxx::start(), &Limits::depth(4), &no_stop(), &mut |i| {
+        depths.push(i.depth)
+    });
+    assert_eq!(r.info.depth, 4);
+    assert_eq!(&depths[..4], &[1, 2, 3, 4]);
+    assert!(!r.info.pv.is_empty());
+    // the PV is a legal line
+    let mut q = Ataxx::start();
+    for t in &r.info.pv {
+        let m: Move = q.parse_move(t).unwrap();
+        q.play(m).unwrap();
+    }
+}
+
+#[test]
+fn time_limit_is_kept() {
+    let mut s = Searcher::new(AtaxxEval::default(), 8);
+    let p = Ataxx::from_text("x5o/7/2x4/3o3/4x2/7/o5x x 0 1").unwrap();
+    let t = Instant::now();
+    let r = s.search(
+        &p,
+        &Limits::movetime(Duration::from_millis(200)),
+        &no_stop(),
+        &mut |_| {},
+    );
+    let took = t.elapsed();
+    assert!(r.best.is_some());
+    // the budget plus a margin for a loaded machine
+    assert!(took < Duration::from_millis(200 + 300), "{took:?}");
+}

@@ -1,0 +1,129 @@
+//! The Reversi CPU and endgame solver: legal moves always, exact FFO endgame results.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use qi_core::Game;
+use qi_core::ai::endgame::Solver;
+use qi_core::ai::reversi::ReversiEval;
+use qi_core::ai::{Ai, Cpu};
+use qi_core::engine::matches::random_opening;
+use qi_core::reversi::Reversi;
+use qi_core::search::{Limits, Rng, Searcher};
+
+fn no_stop() -> Arc<AtomicBool> {
+    Arc::new(AtomicBool::new(false))
+}
+
+fn positions(n: usize, seed: u64) -> Vec<Reversi> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| random_opening::<Reversi>(rng.below(58) as u32, &mut rng))
+        .collect()
+}
+
+#[test]
+fn every_move_is_legal_over_thousands_of_positions() {
+    let stop = no_stop();
+    let mut s = Searcher::new(ReversiEval::default(), 4);
+    for (i, p) in positions(3000, 21).iter().enumerate() {
+        let r = s.search(
+            p,
+            &Limits::nodes(200 + (i as u64 % 5) * 100),
+            &stop,
+            &mut |_| {},
+        );
+        let m = r.best.expect("a move");
+        assert!(p.is_legal(m), "{} in {}", p.move_to_text(m), p.to_text());
+        let g = p.greedy_move(i as u64).unwrap();
+        assert!(p.is_legal(g));
+    }
+}
+
+#[test]
+fn every_level_plays_legal_moves_including_the_solver() {
+    let stop = no_stop();
+    for level in 1..=6u8 {
+        let mut cpu = Cpu::<Reversi>::new(level, 2);
+        for (i, p) in positions(40, 100 + level as u64).iter().enumerate() {
+            let r = cpu.choose(p, Duration::from_millis(5), &stop, i as u64, &mut |_| {});
+            let m = r.best.expect("a move");
+            assert!(p.is_legal(m), "level {level}: {}", p.to_text());
+        }
+    }
+}
+
+#[test]
+fn greedy_turns_most_discs() {
+    let p = Reversi::start();
+    let mut moves = Vec::new();
+    let mut q = p;
+    for m in ["f5", "d6", "c5", "f4", "e3"] {
+        q.play(q.parse_move(m).unwrap()).unwrap();
+    }
+    q.legal_moves(&mut moves);
+    let (own, opp) = (q.own(), q.opp());
+    let top = moves
+        .iter()
+        .map(|&m| qi_core::reversi::flips(own, opp, m).count_ones())
+        .max()
+        .unwrap();
+    for seed in 0..10 {
+        let g = q.greedy_move(seed).unwrap();
+        assert_eq!(qi_core::reversi::flips(own, opp, g).count_ones(), top);
+    }
+}
+
+/// The FFO positions: (number, position, best moves, score).
+fn ffo() -> Vec<(u32, Reversi, Vec<String>, i32)> {
+    let text = include_str!("data/reversi-ffo40-59.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let pos = Reversi::from_text(&format!("{} {}", w[0], w[1])).unwrap();
+            let best = w[2].split('/').map(str::to_string).collect();
+            (40 + i as u32, pos, best, w[3].parse().unwrap())
+        })
+        .collect()
+}
+
+fn check_ffo(numbers: &[u32]) -> Duration {
+    let mut solver = Solver::new(64);
+    let mut total = Duration::ZERO;
+    for (n, pos, best, score) in ffo() {
+        if !numbers.contains(&n) {
+            continue;
+        }
+        solver.clear();
+        let t = Instant::now();
+        let sol = solver.solve(&pos, None, None).unwrap();
+        let took = t.elapsed();
+        total += took;
+        let mv = pos.move_to_text(sol.best.unwrap());
+        eprintln!(
+            "FFO #{n}: {mv} {:+} ({} nodes, {:.2} s)",
+            sol.score,
+            solver.nodes,
+            took.as_secs_f64()
+        );
+        assert_eq!(sol.score, score, "FFO #{n}");
+        assert!(best.contains(&mv), "FFO #{n}: {mv} not in {best:?}");
+    }
+    total
+}
+
+#[test]
+fn ffo_40_is_solved_exactly() {
+    check_ffo(&[40]);
+}
+
+/// All of FFO #40-#59: run with `cargo test --release -p qi-core --test ai_reversi -- --ignored`.
+#[test]
+#[ignore]
+fn ffo_40_to_59_are_solved_exactly() {
+    let total = check_ffo(&(40..=59).collect::<Vec<_>>());
+    eprintln!("FFO #40-#59 total {:.1} s", total.as_secs_f64());
+}
