@@ -1,15 +1,23 @@
 //! One type for "a position of any of the games", so that the app and the records can hold a
 //! game without being generic: [`AnyPosition`] and [`AnyMove`] delegate to the [`Game`] impls.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::ai::Cpu;
 use crate::ataxx::{self, Ataxx};
 use crate::game::{Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square};
+use crate::gomoku::{self, Gomoku};
 use crate::reversi::{self, Reversi};
+use crate::search::SearchInfo;
 
 /// A position of one of the games.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyPosition {
     Ataxx(Ataxx),
     Reversi(Reversi),
+    Gomoku(Box<Gomoku>),
 }
 
 /// A move of one of the games.
@@ -17,6 +25,7 @@ pub enum AnyPosition {
 pub enum AnyMove {
     Ataxx(ataxx::Move),
     Reversi(reversi::Move),
+    Gomoku(gomoku::Move),
 }
 
 /// Runs `$body` with `$p` bound to the concrete position.
@@ -25,6 +34,7 @@ macro_rules! with_pos {
         match $self {
             AnyPosition::Ataxx($p) => $body,
             AnyPosition::Reversi($p) => $body,
+            AnyPosition::Gomoku($p) => $body,
         }
     };
 }
@@ -36,6 +46,7 @@ macro_rules! with_pos_move {
         match ($self, $mv) {
             (AnyPosition::Ataxx($p), AnyMove::Ataxx($m)) => $body,
             (AnyPosition::Reversi($p), AnyMove::Reversi($m)) => $body,
+            (AnyPosition::Gomoku($p), AnyMove::Gomoku($m)) => $body,
             #[allow(unreachable_patterns)]
             _ => $mismatch,
         }
@@ -48,6 +59,7 @@ impl AnyPosition {
         Ok(match kind {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::start()),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::start()),
+            GameKind::Gomoku => AnyPosition::Gomoku(Box::new(Gomoku::start())),
             other => return Err(ParseError::new(format!("{} is not playable yet", other.title()))),
         })
     }
@@ -57,6 +69,7 @@ impl AnyPosition {
         Ok(match kind {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::from_text(text)?),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::from_text(text)?),
+            GameKind::Gomoku => AnyPosition::Gomoku(Box::new(Gomoku::from_text(text)?)),
             other => return Err(ParseError::new(format!("{} is not playable yet", other.title()))),
         })
     }
@@ -65,6 +78,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Ataxx(_) => GameKind::Ataxx,
             AnyPosition::Reversi(_) => GameKind::Reversi,
+            AnyPosition::Gomoku(_) => GameKind::Gomoku,
         }
     }
 
@@ -108,6 +122,11 @@ impl AnyPosition {
                 p.legal_moves(&mut v);
                 v.into_iter().map(AnyMove::Reversi).collect()
             }
+            AnyPosition::Gomoku(p) => {
+                let mut v = Vec::new();
+                p.legal_moves(&mut v);
+                v.into_iter().map(AnyMove::Gomoku).collect()
+            }
         }
     }
 
@@ -124,6 +143,7 @@ impl AnyPosition {
         Ok(match self {
             AnyPosition::Ataxx(p) => AnyMove::Ataxx(p.parse_move(text)?),
             AnyPosition::Reversi(p) => AnyMove::Reversi(p.parse_move(text)?),
+            AnyPosition::Gomoku(p) => AnyMove::Gomoku(p.parse_move(text)?),
         })
     }
 
@@ -137,7 +157,11 @@ impl AnyPosition {
 
     /// The pass, when it is the only legal move or otherwise legal.
     pub fn legal_pass(&self) -> Option<AnyMove> {
-        self.legal_moves().into_iter().find(|&m| self.move_squares(m).to.is_none())
+        match self {
+            AnyPosition::Ataxx(p) => p.pass_move().filter(|m| p.is_legal(*m)).map(AnyMove::Ataxx),
+            AnyPosition::Reversi(p) => p.pass_move().filter(|m| p.is_legal(*m)).map(AnyMove::Reversi),
+            AnyPosition::Gomoku(p) => p.pass_move().filter(|m| p.is_legal(*m)).map(AnyMove::Gomoku),
+        }
     }
 
     /// The squares whose piece changes side, appears or disappears when `mv` is played, with
@@ -160,6 +184,42 @@ impl AnyPosition {
             }
         }
         out
+    }
+}
+
+/// A CPU player for any game that has one, keeping its search tables between moves.
+pub enum AnyCpu {
+    Ataxx(Cpu<Ataxx>),
+    Reversi(Cpu<Reversi>),
+}
+
+impl AnyCpu {
+    /// The CPU for `kind` at `level` (1-6), with a 32 MB table.
+    pub fn new(kind: GameKind, level: u8) -> Result<AnyCpu, ParseError> {
+        Ok(match kind {
+            GameKind::Ataxx => AnyCpu::Ataxx(Cpu::new(level, 32)),
+            GameKind::Reversi => AnyCpu::Reversi(Cpu::new(level, 32)),
+            other => return Err(ParseError::new(format!("no CPU for {} yet", other.title()))),
+        })
+    }
+
+    /// Chooses a move for `pos` within `movetime`; `None` when the game is over, the stop flag
+    /// was raised before any move was found, or `pos` is of another game.
+    pub fn choose(
+        &mut self,
+        pos: &AnyPosition,
+        movetime: Duration,
+        stop: &Arc<AtomicBool>,
+        seed: u64,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<AnyMove> {
+        match (self, pos) {
+            (AnyCpu::Ataxx(c), AnyPosition::Ataxx(p)) => c.choose(p, movetime, stop, seed, on_info).best.map(AnyMove::Ataxx),
+            (AnyCpu::Reversi(c), AnyPosition::Reversi(p)) => {
+                c.choose(p, movetime, stop, seed, on_info).best.map(AnyMove::Reversi)
+            }
+            _ => None,
+        }
     }
 }
 
@@ -278,6 +338,22 @@ mod tests {
         let bad = h.current().parse_move("a1").unwrap();
         assert!(h.play(bad).is_err());
         assert_eq!(h.ply(), 2);
+    }
+
+    #[test]
+    fn any_cpu_returns_a_legal_move_and_honours_stop() {
+        for kind in [GameKind::Ataxx, GameKind::Reversi] {
+            let pos = AnyPosition::start(kind).unwrap();
+            let mut cpu = AnyCpu::new(kind, 3).unwrap();
+            let stop = Arc::new(AtomicBool::new(false));
+            let mv = cpu.choose(&pos, Duration::from_millis(50), &stop, 1, &mut |_| {}).unwrap();
+            assert!(pos.is_legal(mv), "{kind}");
+        }
+        assert!(AnyCpu::new(GameKind::Go, 3).is_err());
+        let gomoku = AnyPosition::start(GameKind::Gomoku).unwrap();
+        let mut cpu = AnyCpu::new(GameKind::Ataxx, 3).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        assert_eq!(cpu.choose(&gomoku, Duration::from_millis(10), &stop, 1, &mut |_| {}), None, "a move of another game is never returned");
     }
 
     #[test]
