@@ -4,6 +4,7 @@
 pub mod ataxx;
 pub mod engine;
 pub mod game;
+pub mod go;
 pub mod reversi;
 pub mod zobrist;
 
