@@ -3,7 +3,7 @@
 //! positive for Black and negative for White. Influence reaching the edge is reflected back
 //! whole (reflection rate 1: the point beyond the edge folds onto the edge point, which is why
 //! corners and sides are easier to hold), and passing through another stone costs two extra steps
-//! (a quarter). A point whose total exceeds [`INFLUENCE_TERRITORY`] belongs to that side.
+//! (a quarter) for the points beyond it. A point whose total exceeds [`INFLUENCE_TERRITORY`] belongs to that side.
 
 use super::{Go, STRIDE};
 use crate::game::Side;
@@ -21,8 +21,11 @@ pub struct Influence {
     pub value: Vec<i32>,
     /// The map the app draws: per point −1 (White's) ..= 1 (Black's).
     pub ownership: Vec<f32>,
-    /// Points counted for each side: stones (unless they stand in the other side's
-    /// influence beyond the threshold, as dead stones do) and empty points past the threshold.
+    /// Who each point counts for (`None`: undecided): an empty point past the threshold goes
+    /// to that side; a stone to its own side, unless the influence of the other stones (its own
+    /// 64 left out) is past the threshold for the other side, as around dead stones.
+    pub owner: Vec<Option<Side>>,
+    /// Points counted for each side in [`Influence::owner`].
     pub black_area: u32,
     pub white_area: u32,
     pub komi: f32,
@@ -36,14 +39,7 @@ impl Influence {
 
     /// Who the estimate gives a point to (`None`: undecided).
     pub fn owner(&self, x: u8, y: u8) -> Option<Side> {
-        let v = self.value[y as usize * self.size as usize + x as usize];
-        if v > INFLUENCE_TERRITORY {
-            Some(Side::Black)
-        } else if v < -INFLUENCE_TERRITORY {
-            Some(Side::White)
-        } else {
-            None
-        }
+        self.owner[y as usize * self.size as usize + x as usize]
     }
 }
 
@@ -76,7 +72,7 @@ impl Go {
             };
             let sign = if side == Side::Black { 1 } else { -1 };
             let (sx, sy) = ((p % STRIDE - 1) as i32, (p / STRIDE - 1) as i32);
-            // shortest steps from the stone over the unfolded plane: 1 a step, 3 into a stone
+            // shortest steps from the stone over the unfolded plane: 1 a step, 3 out of a stone
             let mut dist = [[u8::MAX; WIN]; WIN];
             let mut buckets: Vec<Vec<(i32, i32)>> = vec![Vec::new(); REACH as usize + 1];
             dist[REACH as usize][REACH as usize] = 0;
@@ -91,15 +87,16 @@ impl Go {
                     }
                     let (bx, by) = (fold(sx + dx, n), fold(sy + dy, n));
                     value[(by * n + bx) as usize] += sign << (REACH as usize - d);
+                    // passing through a stone (not the source) costs two steps more
+                    let cost = if d > 0 && occupied(fold(sx + dx, n), fold(sy + dy, n)) {
+                        3
+                    } else {
+                        1
+                    };
                     for (ex, ey) in [(dx + 1, dy), (dx - 1, dy), (dx, dy + 1), (dx, dy - 1)] {
                         if ex.abs() + ey.abs() > REACH {
                             continue;
                         }
-                        let cost = if occupied(fold(sx + ex, n), fold(sy + ey, n)) {
-                            3
-                        } else {
-                            1
-                        };
                         let nd = d + cost;
                         let cell = &mut dist[(ey + REACH) as usize][(ex + REACH) as usize];
                         if nd <= REACH as usize && (nd as u8) < *cell {
@@ -111,6 +108,7 @@ impl Go {
             }
         }
         let mut ownership = vec![0f32; nn];
+        let mut owner = vec![None; nn];
         let (mut black_area, mut white_area) = (0, 0);
         for y in 0..n {
             for x in 0..n {
@@ -119,14 +117,15 @@ impl Go {
                 ownership[i] = (v as f32 / 64.0).clamp(-1.0, 1.0);
                 let stone = self.stone_at(((y + 1) as usize) * STRIDE + (x + 1) as usize);
                 let who = match stone {
-                    Some(Side::Black) if v >= -INFLUENCE_TERRITORY => Some(Side::Black),
-                    Some(Side::White) if v <= INFLUENCE_TERRITORY => Some(Side::White),
                     // a stone deep in the other side's influence counts as theirs
-                    Some(s) => Some(s.other()),
+                    Some(Side::Black) if v - 64 < -INFLUENCE_TERRITORY => Some(Side::White),
+                    Some(Side::White) if v + 64 > INFLUENCE_TERRITORY => Some(Side::Black),
+                    Some(s) => Some(s),
                     None if v > INFLUENCE_TERRITORY => Some(Side::Black),
                     None if v < -INFLUENCE_TERRITORY => Some(Side::White),
                     None => None,
                 };
+                owner[i] = who;
                 match who {
                     Some(Side::Black) => black_area += 1,
                     Some(Side::White) => white_area += 1,
@@ -138,6 +137,7 @@ impl Go {
             size: self.size,
             value,
             ownership,
+            owner,
             black_area,
             white_area,
             komi: self.komi,

@@ -221,12 +221,16 @@ impl Go {
         self.estimate_dead_with(DEAD_PLAYOUTS, DEAD_SEED)
     }
 
-    /// Dead stones estimated from `playouts` random games played out from here (a playout
-    /// never fills its own eyes, captures a chain left in atari and saves its own): a chain
-    /// is dead when the opponent owned its points at the end of most playouts. The same seed
-    /// gives the same answer. Sorted.
+    /// Dead stones estimated from two views of each group ([`Go::dead_group`]): how often its
+    /// points end up its own in `playouts` random games played out from here (a playout never
+    /// fills its own eyes, captures a chain left in atari and saves its own), and the influence
+    /// ([`Go::influence`]) on its points, each stone's own left out. Each view gives −1..1 from the
+    /// group's side; the group is dead when their sum is below zero. A group with two real eyes
+    /// always ends its own in playouts, so it is never marked. The same seed gives the same
+    /// answer. Sorted.
     pub fn estimate_dead_with(&self, playouts: u32, seed: u64) -> Vec<Square> {
         let own = self.playout_ownership(playouts, seed);
+        let inf = self.influence();
         let n = self.size as usize;
         let mut dead = Vec::new();
         let mut done = [false; super::POINTS];
@@ -237,22 +241,23 @@ impl Go {
             if done[p] {
                 continue;
             }
-            let chain = self.chain_points(p);
+            let sq0 = Go::square_of(p as Move).expect("a point");
+            let group = self.dead_group(sq0);
             let sign = if side == Side::Black { 1.0 } else { -1.0 };
-            let mean: f32 = chain
+            let idx = |s: &Square| s.y as usize * n + s.x as usize;
+            let by_playouts: f32 =
+                group.iter().map(|s| own[idx(s)]).sum::<f32>() / group.len() as f32;
+            // the influence on the group's points, each stone's own 64 left out
+            let by_influence: f32 = group
                 .iter()
-                .map(|&s| own[(s / STRIDE - 1) * n + (s % STRIDE - 1)])
+                .map(|s| ((inf.value[idx(s)] as f32 - sign * 64.0) / 64.0).clamp(-1.0, 1.0))
                 .sum::<f32>()
-                / chain.len() as f32;
-            for &s in &chain {
-                done[s] = true;
+                / group.len() as f32;
+            for s in &group {
+                done[Go::point_of(*s)] = true;
             }
-            if sign * mean < -0.2 {
-                dead.extend(
-                    chain
-                        .iter()
-                        .map(|&s| Go::square_of(s as Move).expect("a point")),
-                );
+            if sign * (by_playouts + by_influence) < 0.0 {
+                dead.extend(group);
             }
         }
         dead.sort();
