@@ -6,6 +6,7 @@ pub mod engine;
 pub mod game;
 pub mod go;
 pub mod reversi;
+pub mod sgf;
 pub mod zobrist;
 
 pub use game::{Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square};

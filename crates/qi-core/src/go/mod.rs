@@ -514,6 +514,12 @@ impl Go {
         self.passes >= 2 || self.resigned.is_some()
     }
 
+    /// Goes on after two passes (a disputed end, or a record that plays on): the pass count
+    /// starts again. A resignation stays.
+    pub fn resume(&mut self) {
+        self.passes = 0;
+    }
+
     /// Gives the move to `side` without a move being played (GTP lets either colour play;
     /// SGF's `PL`). The superko history is about stones only and stays as it is.
     pub fn set_to_move(&mut self, side: Side) {
