@@ -1,6 +1,8 @@
 //! The `qi-engine` command line: perft and the engine protocols. Each protocol or tool lives in
 //! its own module here and is one subcommand.
 
+pub mod gtp;
+
 use std::ffi::OsString;
 use std::time::Instant;
 
@@ -36,6 +38,8 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play Go over the Go Text Protocol (version 2) on stdin/stdout.
+    Gtp,
 }
 
 /// Runs the command line; returns the process exit code (2 for bad input).
@@ -71,6 +75,10 @@ fn run(cli: Cli) -> Result<(), String> {
                 GameKind::Reversi => run_perft::<Reversi>(fen.as_deref(), depth, divide),
                 other => Err(format!("perft is not available for {other}")),
             }
+        }
+        Command::Gtp => {
+            let stdin = std::io::stdin();
+            gtp::run_gtp(stdin.lock(), std::io::stdout().lock()).map_err(|e| format!("gtp: {e}"))
         }
     }
 }
