@@ -656,7 +656,7 @@ impl GameRecord {
                 self.moves().next().map(|(s, _)| s).unwrap_or(Side::Black)
             }
         });
-        Go::from_setup(self.width, komi, &stones, first).map_err(|e| sgf_error(e))
+        Go::from_setup(self.width, komi, &stones, first).map_err(sgf_error)
     }
 
     /// Replays the main line as Go: the start position and the moves, each checked. A move by

@@ -240,3 +240,24 @@ fn engine_binary_speaks_gtp_through_garbage() {
     // nothing after quit
     assert_eq!(r.len(), 11, "{text}");
 }
+
+#[test]
+fn interim_policy_passes_when_won_and_keeps_its_eyes() {
+    use qi_core::go::InterimPolicy;
+    // Black leads the settled walls position by 1.5; after White's pass Black passes too
+    let rows = ["....XO..."; 9].join("/");
+    let mut g = Go::from_text(&format!("9 7.5 w {rows}")).unwrap();
+    g.make(g.pass_move().unwrap());
+    assert_eq!(InterimPolicy::new(1).choose(&g), qi_core::go::PASS);
+    // with komi 10.5 Black is behind and plays on
+    g.set_komi(10.5).unwrap();
+    assert_ne!(InterimPolicy::new(1).choose(&g), qi_core::go::PASS);
+    // the only empty points are Black's two eyes: Black passes rather than fill one
+    let g = Go::from_text("5 0.5 b .XXXX/XXXXX/XXXXX/XXXXX/XXXX.").unwrap();
+    let mut legal = Vec::new();
+    g.legal_moves(&mut legal);
+    assert_eq!(legal.len(), 3);
+    for seed in 0..5 {
+        assert_eq!(InterimPolicy::new(seed).choose(&g), qi_core::go::PASS);
+    }
+}

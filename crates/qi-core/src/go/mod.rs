@@ -260,7 +260,11 @@ pub fn handicap_points(size: u8, n: u8) -> Result<Vec<Square>, ParseError> {
             "no fixed handicap on a {size}x{size} board (7x7 or larger)"
         )));
     }
-    let max = if size % 2 == 0 || size == 7 { 4 } else { 9 };
+    let max = if size.is_multiple_of(2) || size == 7 {
+        4
+    } else {
+        9
+    };
     if n < 2 || n > max {
         return Err(ParseError::new(format!(
             "a fixed handicap on {size}x{size} is 2 to {max} stones, not {n}"
@@ -675,7 +679,7 @@ impl Go {
         if self.filter[a] == 0 || self.filter[b] == 0 {
             return false;
         }
-        self.history.iter().any(|&x| x == h)
+        self.history.contains(&h)
     }
 
     /// Whether a stone of the side to move on point `p` is legal: empty on-board point, not

@@ -314,5 +314,5 @@ impl Go {
 pub(super) fn rand_below(state: &mut u64, n: usize) -> usize {
     let (s, r) = splitmix64(*state);
     *state = s;
-    ((r >> 32) * n as u64 >> 32) as usize
+    (((r >> 32) * n as u64) >> 32) as usize
 }
