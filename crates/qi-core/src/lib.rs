@@ -6,9 +6,11 @@ pub mod any;
 pub mod ataxx;
 pub mod engine;
 pub mod game;
+pub mod go;
 pub mod gomoku;
 pub mod reversi;
 pub mod search;
+pub mod sgf;
 pub mod zobrist;
 
 pub use game::{Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square};

@@ -5,6 +5,7 @@ pub mod matches;
 pub mod nboard;
 pub mod solve;
 pub mod uai;
+pub mod gtp;
 
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
@@ -90,6 +91,8 @@ pub enum Command {
         #[arg(long, default_value_t = 8)]
         positions: u32,
     },
+    /// Play Go over the Go Text Protocol (version 2) on stdin/stdout.
+    Gtp,
 }
 
 /// Runs the command line; returns the process exit code (2 for bad input).
@@ -190,6 +193,10 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             println!("{:.0} nodes/s", nodes as f64 / secs.max(1e-9));
             Ok(())
+        }
+        Command::Gtp => {
+            let stdin = std::io::stdin();
+            gtp::run_gtp(stdin.lock(), std::io::stdout().lock()).map_err(|e| format!("gtp: {e}"))
         }
     }
 }

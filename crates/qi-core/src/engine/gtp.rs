@@ -1,0 +1,480 @@
+//! GTP version 2 for Go (`qi-engine gtp`): the standard commands, `list_stones`, handicap,
+//! `loadsgf` and scoring with the dead-stone estimate. `genmove` answers with the interim
+//! policy ([`InterimPolicy`]) until the Go AI's search replaces it.
+//!
+//! Every reply is `=[id] result` or `?[id] error` followed by an empty line. Garbage, unknown
+//! commands and illegal moves get `? <reason>` and the engine goes on.
+
+use std::io::{self, BufRead, Write};
+
+use crate::game::{Game, Side, Square};
+use crate::go::{self, Go, InterimPolicy, handicap_points, vertex_text};
+use crate::sgf::GameRecord;
+
+/// Every command the engine knows, in the order `list_commands` gives them.
+pub const COMMANDS: [&str; 24] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "final_status_list",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "loadsgf",
+    "time_settings",
+    "time_left",
+    "list_stones",
+    "get_komi",
+    "estimate_score",
+];
+
+/// Time settings as the controller gave them (Canadian byo-yomi, seconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeControl {
+    pub main: u64,
+    pub byo_yomi: u64,
+    pub byo_stones: u64,
+}
+
+/// The state of one GTP session.
+#[derive(Clone, Debug)]
+pub struct GtpEngine {
+    pos: Go,
+    /// Positions before each move, for `undo`.
+    undo: Vec<Go>,
+    policy: InterimPolicy,
+    pub time: TimeControl,
+    /// `time_left` per side: seconds and stones.
+    pub time_left: [Option<(u64, u64)>; 2],
+    quit: bool,
+}
+
+impl Default for GtpEngine {
+    fn default() -> Self {
+        GtpEngine::new()
+    }
+}
+
+type Reply = Result<String, String>;
+
+fn parse_color(t: &str) -> Result<Side, String> {
+    match t.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Side::Black),
+        "w" | "white" => Ok(Side::White),
+        _ => Err(format!("syntax error: '{t}' is not a color")),
+    }
+}
+
+fn color_name(s: Side) -> &'static str {
+    if s == Side::Black { "black" } else { "white" }
+}
+
+impl GtpEngine {
+    /// A 19×19 board with komi 7.5.
+    pub fn new() -> GtpEngine {
+        GtpEngine {
+            pos: Go::start(),
+            undo: Vec::new(),
+            policy: InterimPolicy::new(0x6770),
+            time: TimeControl::default(),
+            time_left: [None, None],
+            quit: false,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Go {
+        &self.pos
+    }
+
+    /// Whether `quit` was received.
+    pub fn has_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Handles one input line; returns the full reply (ending in an empty line), or `None` for
+    /// a line that is empty or only a comment.
+    pub fn handle_line(&mut self, raw: &str) -> Option<String> {
+        // control characters other than tab and newline go; tabs are spaces; '#' starts a
+        // comment
+        let clean: String = raw
+            .chars()
+            .filter(|&c| !c.is_control() || c == '\t')
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .collect();
+        let line = clean.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            return None;
+        }
+        let mut words = line.split_whitespace();
+        let first = words.next()?;
+        let (id, cmd) = if first.bytes().all(|b| b.is_ascii_digit()) {
+            match words.next() {
+                Some(c) => (first.to_string(), c),
+                None => {
+                    return Some(format!(
+                        "?{first} syntax error: no command after the id\n\n"
+                    ));
+                }
+            }
+        } else {
+            (String::new(), first)
+        };
+        let args: Vec<&str> = words.collect();
+        let reply = self.run(cmd, &args);
+        Some(match reply {
+            Ok(text) if text.is_empty() => format!("={id}\n\n"),
+            Ok(text) if text.starts_with('\n') => format!("={id}{text}\n\n"),
+            Ok(text) => format!("={id} {text}\n\n"),
+            Err(msg) => format!("?{id} {msg}\n\n"),
+        })
+    }
+
+    fn run(&mut self, cmd: &str, args: &[&str]) -> Reply {
+        let arg = |i: usize| -> Result<&str, String> {
+            args.get(i)
+                .copied()
+                .ok_or_else(|| format!("syntax error: {cmd} needs more arguments"))
+        };
+        let num = |i: usize| -> Result<u64, String> {
+            let t = arg(i)?;
+            t.parse()
+                .map_err(|_| format!("syntax error: '{t}' is not a number"))
+        };
+        match cmd {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("Qi".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => Ok(COMMANDS.contains(&arg(0)?).to_string()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            "boardsize" => {
+                let n = num(0)?;
+                if !(go::MIN_SIZE as u64..=go::MAX_SIZE as u64).contains(&n) {
+                    return Err("unacceptable size".into());
+                }
+                self.pos = Go::new(n as u8, self.pos.komi()).map_err(|e| e.0)?;
+                self.undo.clear();
+                Ok(String::new())
+            }
+            "clear_board" => {
+                self.pos = Go::new(self.pos.size(), self.pos.komi()).map_err(|e| e.0)?;
+                self.undo.clear();
+                Ok(String::new())
+            }
+            "komi" => {
+                let t = arg(0)?;
+                let k: f32 = t
+                    .parse()
+                    .map_err(|_| format!("syntax error: komi '{t}' is not a number"))?;
+                self.pos.set_komi(k).map_err(|e| e.0)?;
+                for p in &mut self.undo {
+                    let _ = p.set_komi(k);
+                }
+                Ok(String::new())
+            }
+            "get_komi" => Ok(go::komi_text(self.pos.komi())),
+            "play" => {
+                let side = parse_color(arg(0)?)?;
+                let mv = self
+                    .pos
+                    .parse_move(arg(1)?)
+                    .map_err(|e| format!("syntax error: {e}"))?;
+                self.play(side, mv).map(|_| String::new())
+            }
+            "genmove" => {
+                let side = parse_color(arg(0)?)?;
+                let mut p = self.pos.clone();
+                p.set_to_move(side);
+                if p.is_over() && p.resigned().is_none() {
+                    p.resume();
+                }
+                let mv = self.policy.choose(&p);
+                self.play(side, mv)?;
+                Ok(self.pos.move_to_text(mv))
+            }
+            "undo" => match self.undo.pop() {
+                Some(p) => {
+                    self.pos = p;
+                    Ok(String::new())
+                }
+                None => Err("cannot undo".into()),
+            },
+            "showboard" => Ok(format!("\n{}", self.pos.diagram())),
+            "final_score" | "estimate_score" => {
+                let dead = self.pos.estimate_dead();
+                let s = self.pos.score_with_dead(&dead);
+                Ok(if s.margin() == 0.0 {
+                    "0".into()
+                } else {
+                    s.result_text()
+                })
+            }
+            "final_status_list" => {
+                let want = arg(0)?.to_ascii_lowercase();
+                if !["alive", "dead", "seki"].contains(&want.as_str()) {
+                    return Err(format!("syntax error: unknown status '{want}'"));
+                }
+                Ok(self.status_list(&want))
+            }
+            "fixed_handicap" => {
+                let n = num(0)?;
+                let pts = handicap_points(self.pos.size(), n.min(255) as u8)
+                    .map_err(|e| format!("invalid number of stones: {e}"))?;
+                self.set_handicap(&pts)
+            }
+            "place_free_handicap" => {
+                let n = num(0)? as usize;
+                let total = (self.pos.size() as usize).pow(2);
+                if n < 2 || n >= total {
+                    return Err("invalid number of stones".into());
+                }
+                let pts = free_handicap_points(self.pos.size(), n);
+                self.set_handicap(&pts)
+            }
+            "set_free_handicap" => {
+                if args.is_empty() {
+                    return Err("syntax error: set_free_handicap needs vertices".into());
+                }
+                let mut pts = Vec::new();
+                for t in args {
+                    let sq = go::parse_vertex(t, self.pos.size())
+                        .map_err(|e| format!("bad vertex list: {e}"))?;
+                    if pts.contains(&sq) {
+                        return Err(format!("bad vertex list: {t} is given twice"));
+                    }
+                    pts.push(sq);
+                }
+                self.set_handicap(&pts).map(|_| String::new())
+            }
+            "loadsgf" => {
+                let file = arg(0)?;
+                let stop = match args.get(1) {
+                    None => None,
+                    Some(_) => Some(num(1)? as usize),
+                };
+                self.load_sgf(file, stop)
+            }
+            "time_settings" => {
+                self.time = TimeControl {
+                    main: num(0)?,
+                    byo_yomi: num(1)?,
+                    byo_stones: num(2)?,
+                };
+                Ok(String::new())
+            }
+            "time_left" => {
+                let side = parse_color(arg(0)?)?;
+                self.time_left[side.index()] = Some((num(1)?, num(2)?));
+                Ok(String::new())
+            }
+            "list_stones" => {
+                let side = parse_color(arg(0)?)?;
+                let n = self.pos.size();
+                let mut v = Vec::new();
+                for y in 0..n {
+                    for x in 0..n {
+                        let sq = Square::new(x, y);
+                        if self.pos.cell(sq) == crate::game::Cell::Piece(side) {
+                            v.push(vertex_text(sq));
+                        }
+                    }
+                }
+                Ok(v.join(" "))
+            }
+            _ => Err(format!("unknown command '{cmd}'")),
+        }
+    }
+
+    fn play(&mut self, side: Side, mv: go::Move) -> Result<(), String> {
+        let mut p = self.pos.clone();
+        p.set_to_move(side);
+        if p.is_over() && p.resigned().is_none() {
+            p.resume();
+        }
+        if !p.is_legal(mv) {
+            return Err("illegal move".into());
+        }
+        p.make(mv);
+        self.undo.push(std::mem::replace(&mut self.pos, p));
+        Ok(())
+    }
+
+    fn set_handicap(&mut self, pts: &[Square]) -> Reply {
+        if self.pos.piece_counts() != [0, 0] || !self.undo.is_empty() {
+            return Err("board not empty".into());
+        }
+        let mut p = self.pos.clone();
+        p.set_handicap_stones(pts)
+            .map_err(|e| format!("bad vertex list: {e}"))?;
+        self.pos = p;
+        Ok(pts
+            .iter()
+            .map(|&s| vertex_text(s))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// Stones by status, one chain per line: dead from the estimate, seki for live chains whose
+    /// liberties all lie in dame, alive for the rest.
+    fn status_list(&self, want: &str) -> String {
+        let dead = self.pos.estimate_dead();
+        let score = self.pos.score_with_dead(&dead);
+        let n = self.pos.size() as usize;
+        let mut lines = Vec::new();
+        let mut seen = vec![false; go::POINTS];
+        for p in self.pos.points() {
+            if self.pos.stone_at(p).is_none() || seen[p] {
+                continue;
+            }
+            let chain = self.pos.chain_points(p);
+            for &s in &chain {
+                seen[s] = true;
+            }
+            let sq = Go::square_of(p as go::Move).expect("a point");
+            let status = if dead.contains(&sq) {
+                "dead"
+            } else if self.pos.liberty_points(p).iter().all(|&l| {
+                let ls = Go::square_of(l as go::Move).expect("a point");
+                score.owner[ls.y as usize * n + ls.x as usize].is_none()
+            }) {
+                "seki"
+            } else {
+                "alive"
+            };
+            if status == want {
+                let mut v: Vec<Square> = chain
+                    .iter()
+                    .filter_map(|&s| Go::square_of(s as go::Move))
+                    .collect();
+                v.sort();
+                lines.push(v.into_iter().map(vertex_text).collect::<Vec<_>>().join(" "));
+            }
+        }
+        if lines.is_empty() {
+            String::new()
+        } else {
+            format!("\n{}", lines.join("\n"))
+        }
+    }
+
+    fn load_sgf(&mut self, file: &str, stop: Option<usize>) -> Reply {
+        let text =
+            std::fs::read_to_string(file).map_err(|e| format!("cannot load file '{file}': {e}"))?;
+        let rec = GameRecord::from_sgf(&text).map_err(|e| format!("cannot load file: {e}"))?;
+        let (start, moves) = rec
+            .replay_go()
+            .map_err(|e| format!("cannot load file: {e}"))?;
+        let sides: Vec<Side> = rec.moves().map(|(s, _)| s).collect();
+        let upto = match stop {
+            Some(k) => k.saturating_sub(1).min(moves.len()),
+            None => moves.len(),
+        };
+        self.pos = start;
+        self.undo.clear();
+        for i in 0..upto {
+            self.play(sides[i], moves[i])
+                .map_err(|e| format!("cannot load file: move {}: {e}", i + 1))?;
+        }
+        // the side to move after the last move played, or the record's next mover
+        if let Some(&next) = sides.get(upto) {
+            self.pos.set_to_move(next);
+        }
+        Ok(color_name(self.pos.side_to_move()).into())
+    }
+}
+
+/// `n` free handicap points: the fixed ones as far as they go, then points on the third and
+/// fourth lines and inside, each as far as possible from the stones already chosen.
+pub fn free_handicap_points(size: u8, n: usize) -> Vec<Square> {
+    let max_fixed = (2..=9u8)
+        .rev()
+        .find(|&k| handicap_points(size, k).is_ok())
+        .unwrap_or(0);
+    let mut pts = if max_fixed >= 2 {
+        handicap_points(size, (n as u8).min(max_fixed)).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let margin = if size >= 9 { 2 } else { 1 };
+    while pts.len() < n {
+        let mut best: Option<(u32, Square)> = None;
+        for y in 0..size {
+            for x in 0..size {
+                let sq = Square::new(x, y);
+                if pts.contains(&sq) {
+                    continue;
+                }
+                let inner = x >= margin && y >= margin && x + margin < size && y + margin < size;
+                let d = pts
+                    .iter()
+                    .map(|p| (p.x.abs_diff(x) as u32) + (p.y.abs_diff(y) as u32))
+                    .min()
+                    .unwrap_or(u32::MAX / 2);
+                let key = if inner { d * 2 + 1 } else { d * 2 };
+                if best.is_none_or(|(b, _)| key > b) {
+                    best = Some((key, sq));
+                }
+            }
+        }
+        match best {
+            Some((_, sq)) => pts.push(sq),
+            None => break,
+        }
+    }
+    pts
+}
+
+/// Runs a GTP session from `input` to `output` until `quit` or the end of input.
+pub fn run_gtp<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
+    let mut engine = GtpEngine::new();
+    let mut input = input;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        // bytes that are not UTF-8 become U+FFFD and the line is answered as garbage
+        let line = String::from_utf8_lossy(&buf);
+        if let Some(reply) = engine.handle_line(&line) {
+            output.write_all(reply.as_bytes())?;
+            output.flush()?;
+        }
+        if engine.has_quit() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn free_points_extend_the_fixed_ones() {
+        let p = free_handicap_points(19, 12);
+        assert_eq!(p.len(), 12);
+        let mut q = p.clone();
+        q.sort();
+        q.dedup();
+        assert_eq!(q.len(), 12);
+        assert_eq!(&p[..9], &handicap_points(19, 9).unwrap()[..]);
+        assert_eq!(free_handicap_points(5, 3).len(), 3);
+    }
+}

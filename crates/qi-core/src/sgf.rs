@@ -1,0 +1,785 @@
+//! SGF FF\[4\] game records for Go (GM\[1\]), Reversi (GM\[2\]) and Gomoku (GM\[4\]).
+//!
+//! Reading goes through the `sgf-parse` crate (tokens, escapes, the tree, FF\[3\] identifiers),
+//! then into a plain tree of raw properties, [`SgfNode`], that keeps every property of every
+//! node. [`GameRecord`] reads the main line of such a tree into what the app needs (game, size,
+//! setup stones, players, result, date, rules, komi, moves as points, a comment per node) and
+//! keeps everything else: unknown properties per node and the variations (the other children
+//! of each main-line node) as raw subtrees, so a file read and written back loses nothing but
+//! formatting.
+//!
+//! Points are the same two letters in all three games: `aa` is the top-left point, the first
+//! letter the column from the left, the second the row from the top; a [`Square`] counts rows
+//! from the bottom, so `aa` on a 19×19 board is `Square(0, 18)`, on a Reversi board a8. A pass
+//! is an empty value (`B[]`); `tt` is read as a pass on Go boards up to 19×19. Go records
+//! replay into [`Go`] positions with [`GameRecord::replay_go`] and are made from a game with
+//! [`GameRecord::from_go`]; Reversi and Gomoku converters use [`GameRecord::moves`] and
+//! [`GameRecord::push_move`] with the same points.
+
+use std::fmt;
+
+use crate::game::{Game, GameKind, ParseError, Side, Square};
+use crate::go::{self, Go};
+
+/// One property as the file has it: identifier and values, escapes removed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SgfProperty {
+    pub id: String,
+    pub values: Vec<String>,
+}
+
+impl SgfProperty {
+    pub fn new(id: &str, values: Vec<String>) -> SgfProperty {
+        SgfProperty {
+            id: id.to_string(),
+            values,
+        }
+    }
+
+    pub fn one(id: &str, value: impl Into<String>) -> SgfProperty {
+        SgfProperty::new(id, vec![value.into()])
+    }
+}
+
+/// A node of an SGF game tree with its subtrees; the first child is the main line.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct SgfNode {
+    pub props: Vec<SgfProperty>,
+    pub children: Vec<SgfNode>,
+}
+
+impl SgfNode {
+    /// The values of property `id`, if the node has it.
+    pub fn get(&self, id: &str) -> Option<&[String]> {
+        self.props
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| p.values.as_slice())
+    }
+
+    /// The first value of property `id`.
+    pub fn value(&self, id: &str) -> Option<&str> {
+        self.get(id).and_then(|v| v.first()).map(|s| s.as_str())
+    }
+
+    /// The whole tree as SGF text, `(;…)`.
+    pub fn to_sgf(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        out.push('(');
+        let mut node = self;
+        loop {
+            out.push(';');
+            for p in &node.props {
+                out.push_str(&p.id);
+                if p.values.is_empty() {
+                    out.push_str("[]");
+                }
+                for v in &p.values {
+                    out.push('[');
+                    for c in v.chars() {
+                        if c == ']' || c == '\\' {
+                            out.push('\\');
+                        }
+                        out.push(c);
+                    }
+                    out.push(']');
+                }
+            }
+            match node.children.len() {
+                0 => break,
+                1 => {
+                    out.push('\n');
+                    node = &node.children[0];
+                }
+                _ => {
+                    for c in &node.children {
+                        out.push('\n');
+                        c.write(out);
+                    }
+                    break;
+                }
+            }
+        }
+        out.push(')');
+    }
+
+    /// Nodes along the main line, this one first.
+    pub fn main_line(&self) -> impl Iterator<Item = &SgfNode> {
+        let mut cur = Some(self);
+        std::iter::from_fn(move || {
+            let n = cur?;
+            cur = n.children.first();
+            Some(n)
+        })
+    }
+}
+
+impl fmt::Display for SgfNode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_sgf())
+    }
+}
+
+fn sgf_error(msg: impl fmt::Display) -> ParseError {
+    ParseError::new(format!("SGF: {msg}"))
+}
+
+/// Splits `ID[v1][v2]` (as `sgf-parse` prints a property) into identifier and raw values.
+fn split_printed(text: &str) -> SgfProperty {
+    let id: String = text.chars().take_while(|&c| c != '[').collect();
+    let mut values = Vec::new();
+    let mut cur = String::new();
+    let mut inside = false;
+    let mut escaped = false;
+    for c in text[id.len()..].chars() {
+        if !inside {
+            if c == '[' {
+                inside = true;
+                cur.clear();
+            }
+        } else if escaped {
+            cur.push(c);
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == ']' {
+            inside = false;
+            values.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+    }
+    // `sgf-parse` keeps lists in hash sets: sort them so output is the same on every run
+    if values.len() > 1 {
+        values.sort();
+    }
+    SgfProperty { id, values }
+}
+
+macro_rules! convert_tree {
+    ($name:ident, $($prop:ident)::+) => {
+        fn $name(node: &sgf_parse::SgfNode<$($prop)::+>) -> SgfNode {
+            use $($prop)::+ as P;
+            let props = node
+                .properties()
+                .map(|p| match p {
+                    P::Unknown(id, v) | P::Invalid(id, v) => SgfProperty {
+                        id: id.clone(),
+                        values: v.clone(),
+                    },
+                    other => {
+                        let mut p = split_printed(&other.to_string());
+                        // `sgf-parse` prints a square SZ as `19:19`
+                        if p.id == "SZ" && p.values.len() == 1 {
+                            if let Some((a, b)) = p.values[0].split_once(':') {
+                                if a == b {
+                                    p.values[0] = a.to_string();
+                                }
+                            }
+                        }
+                        p
+                    }
+                })
+                .collect();
+            SgfNode {
+                props,
+                children: node.children().map($name).collect(),
+            }
+        }
+    };
+}
+
+convert_tree!(convert_go, sgf_parse::go::Prop);
+convert_tree!(convert_other, sgf_parse::unknown_game::Prop);
+
+/// Reads every game tree of an SGF collection.
+pub fn parse_collection(text: &str) -> Result<Vec<SgfNode>, ParseError> {
+    if !text.contains("(;") && !text.contains("( ;") {
+        return Err(sgf_error(
+            "no game tree found (an SGF file starts with '(;')",
+        ));
+    }
+    let trees = sgf_parse::parse(text).map_err(|e| match e {
+        sgf_parse::SgfParseError::NoGameTrees => {
+            sgf_error("no game tree found (an SGF file starts with '(;')")
+        }
+        sgf_parse::SgfParseError::InvalidGameType => sgf_error("the game type GM is not a number"),
+        other => sgf_error(format!("the file is not well formed: {other}")),
+    })?;
+    Ok(trees
+        .iter()
+        .map(|t| match t {
+            sgf_parse::GameTree::GoGame(n) => convert_go(n),
+            sgf_parse::GameTree::Unknown(n) => convert_other(n),
+        })
+        .collect())
+}
+
+/// Writes game trees as an SGF collection.
+pub fn write_collection(trees: &[SgfNode]) -> String {
+    let mut s: String = trees
+        .iter()
+        .map(|t| t.to_sgf())
+        .collect::<Vec<_>>()
+        .join("\n");
+    s.push('\n');
+    s
+}
+
+/// The `GM` number of a game, `None` for Ataxx (its records are PGN).
+pub fn game_number(kind: GameKind) -> Option<u32> {
+    match kind {
+        GameKind::Go => Some(1),
+        GameKind::Reversi => Some(2),
+        GameKind::Gomoku => Some(4),
+        GameKind::Ataxx => None,
+    }
+}
+
+/// The board a game's record has when `SZ` is missing.
+pub fn default_size(kind: GameKind) -> u8 {
+    match kind {
+        GameKind::Go => 19,
+        GameKind::Reversi => 8,
+        GameKind::Gomoku => 15,
+        GameKind::Ataxx => 7,
+    }
+}
+
+/// Writes a point the SGF way (`aa` top left) on a board `height` rows high.
+pub fn point_to_sgf(sq: Square, height: u8) -> String {
+    let letter = |v: u8| {
+        if v < 26 {
+            (b'a' + v) as char
+        } else {
+            (b'A' + v - 26) as char
+        }
+    };
+    format!("{}{}", letter(sq.x), letter(height - 1 - sq.y))
+}
+
+/// Reads an SGF point of a `kind` game on a `width` × `height` board: `None` for a pass (an
+/// empty value, or `tt` on Go boards up to 19×19).
+pub fn point_from_sgf(
+    kind: GameKind,
+    width: u8,
+    height: u8,
+    text: &str,
+) -> Result<Option<Square>, String> {
+    let t = text.trim();
+    if t.is_empty() || (kind == GameKind::Go && t == "tt" && width <= 19 && height <= 19) {
+        return Ok(None);
+    }
+    let b = t.as_bytes();
+    let coord = |c: u8| match c {
+        b'a'..=b'z' => Some(c - b'a'),
+        b'A'..=b'Z' => Some(c - b'A' + 26),
+        _ => None,
+    };
+    if b.len() != 2 {
+        return Err(format!("'{t}' is not a point (two letters)"));
+    }
+    match (coord(b[0]), coord(b[1])) {
+        (Some(x), Some(y)) if x < width && y < height => Ok(Some(Square::new(x, height - 1 - y))),
+        (Some(_), Some(_)) => Err(format!("'{t}' is off the {width}x{height} board")),
+        _ => Err(format!("'{t}' is not a point (two letters)")),
+    }
+}
+
+/// One node of the main line.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RecordNode {
+    /// The move of this node: who and where (`None` is a pass).
+    pub mv: Option<(Side, Option<Square>)>,
+    /// Setup at this node: `AB`/`AW` stones and `AE` (`None`) clearings.
+    pub setup: Vec<(Option<Side>, Square)>,
+    /// `PL`: who moves next.
+    pub to_play: Option<Side>,
+    /// `C`.
+    pub comment: Option<String>,
+    /// Every other property, as read.
+    pub extra: Vec<SgfProperty>,
+    /// The other children of this node (alternatives to the next main-line node), as read.
+    pub variations: Vec<SgfNode>,
+}
+
+/// A game record, any of the three SGF games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub kind: GameKind,
+    pub width: u8,
+    pub height: u8,
+    /// `KM` (Go).
+    pub komi: Option<f64>,
+    /// `HA` (Go): the number of handicap stones; they themselves are setup (`AB`).
+    pub handicap: u32,
+    pub black: Option<String>,
+    pub white: Option<String>,
+    /// `RE`: `B+3.5`, `W+R`, `Draw`/`0`, …
+    pub result: Option<String>,
+    pub date: Option<String>,
+    pub rules: Option<String>,
+    /// The main line: the root node first (its setup, comment and other root properties),
+    /// then one node per move.
+    pub nodes: Vec<RecordNode>,
+}
+
+/// Game-info properties that have fields in [`GameRecord`].
+const INFO: [&str; 10] = ["GM", "FF", "SZ", "KM", "HA", "PB", "PW", "RE", "DT", "RU"];
+
+impl GameRecord {
+    /// An empty record (just a root node).
+    pub fn new(kind: GameKind, width: u8, height: u8) -> GameRecord {
+        GameRecord {
+            kind,
+            width,
+            height,
+            komi: None,
+            handicap: 0,
+            black: None,
+            white: None,
+            result: None,
+            date: None,
+            rules: None,
+            nodes: vec![RecordNode::default()],
+        }
+    }
+
+    /// Reads the first game of an SGF file.
+    pub fn from_sgf(text: &str) -> Result<GameRecord, ParseError> {
+        let trees = parse_collection(text)?;
+        let tree = trees
+            .first()
+            .ok_or_else(|| sgf_error("no game tree found"))?;
+        GameRecord::from_tree(tree)
+    }
+
+    /// Reads a game tree.
+    pub fn from_tree(root: &SgfNode) -> Result<GameRecord, ParseError> {
+        let kind = match root.value("GM").map(str::trim) {
+            None | Some("1") => GameKind::Go,
+            Some("2") => GameKind::Reversi,
+            Some("4") => GameKind::Gomoku,
+            Some(other) => {
+                return Err(sgf_error(format!(
+                    "GM[{other}] is a game Qi does not play (Go is 1, Reversi 2, Gomoku 4)"
+                )));
+            }
+        };
+        let (width, height) = match root.value("SZ") {
+            None => (default_size(kind), default_size(kind)),
+            Some(v) => parse_size(v)?,
+        };
+        let max = if kind == GameKind::Go { 19 } else { 26 };
+        let min = if kind == GameKind::Go { 5 } else { 4 };
+        if width < min || height < min || width > max || height > max {
+            return Err(sgf_error(format!(
+                "SZ[{}] is not a {} board Qi can play ({min} to {max})",
+                root.value("SZ").unwrap_or(""),
+                kind.title()
+            )));
+        }
+        let text = |id: &str| {
+            root.value(id)
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+        };
+        let komi = match root.value("KM").map(str::trim) {
+            None | Some("") => None,
+            Some(v) => Some(
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|k| k.is_finite())
+                    .ok_or_else(|| sgf_error(format!("KM[{v}] is not a number")))?,
+            ),
+        };
+        let handicap = match root.value("HA").map(str::trim) {
+            None | Some("") => 0,
+            Some(v) => v
+                .parse::<u32>()
+                .map_err(|_| sgf_error(format!("HA[{v}] is not a number of stones")))?,
+        };
+        let mut rec = GameRecord {
+            kind,
+            width,
+            height,
+            komi,
+            handicap,
+            black: text("PB"),
+            white: text("PW"),
+            result: text("RE"),
+            date: text("DT"),
+            rules: text("RU"),
+            nodes: Vec::new(),
+        };
+        let mut node = root;
+        let mut number = 0;
+        loop {
+            let is_root = number == 0;
+            rec.nodes.push(rec.read_node(node, number, is_root)?);
+            match node.children.first() {
+                Some(c) => node = c,
+                None => break,
+            }
+            number += 1;
+        }
+        Ok(rec)
+    }
+
+    fn read_node(
+        &self,
+        n: &SgfNode,
+        number: usize,
+        is_root: bool,
+    ) -> Result<RecordNode, ParseError> {
+        let mut out = RecordNode {
+            variations: n.children.iter().skip(1).cloned().collect(),
+            ..RecordNode::default()
+        };
+        let at = |what: &str| {
+            if is_root {
+                format!("root node {what}")
+            } else {
+                format!("node {number} {what}")
+            }
+        };
+        for p in &n.props {
+            if is_root && INFO.contains(&p.id.as_str()) {
+                continue;
+            }
+            let side = match p.id.as_str() {
+                "B" | "AB" => Some(Side::Black),
+                "W" | "AW" => Some(Side::White),
+                _ => None,
+            };
+            match p.id.as_str() {
+                "B" | "W" => {
+                    if out.mv.is_some() {
+                        return Err(sgf_error(at("has two moves")));
+                    }
+                    let v = p.values.first().map(String::as_str).unwrap_or("");
+                    let pt = point_from_sgf(self.kind, self.width, self.height, v)
+                        .map_err(|e| sgf_error(at(&format!("{}[{v}]: {e}", p.id))))?;
+                    out.mv = Some((side.expect("B or W"), pt));
+                }
+                "AB" | "AW" | "AE" => {
+                    for v in &p.values {
+                        for sq in self
+                            .point_list(v)
+                            .map_err(|e| sgf_error(at(&format!("{}[{v}]: {e}", p.id))))?
+                        {
+                            out.setup.push((side, sq));
+                        }
+                    }
+                }
+                "PL" => {
+                    out.to_play = match p.values.first().map(|s| s.trim()) {
+                        Some("B") | Some("b") | Some("1") => Some(Side::Black),
+                        Some("W") | Some("w") | Some("2") => Some(Side::White),
+                        _ => {
+                            return Err(sgf_error(at(&format!(
+                                "PL[{}] is not B or W",
+                                p.values.join("][")
+                            ))));
+                        }
+                    }
+                }
+                "C" => out.comment = p.values.first().cloned(),
+                _ => out.extra.push(p.clone()),
+            }
+        }
+        Ok(out)
+    }
+
+    /// A point or a compressed rectangle `aa:cc` of setup points.
+    fn point_list(&self, v: &str) -> Result<Vec<Square>, String> {
+        let sq = |t: &str| -> Result<Square, String> {
+            point_from_sgf(GameKind::Gomoku, self.width, self.height, t)?
+                .ok_or_else(|| "a setup point cannot be empty".to_string())
+        };
+        match v.split_once(':') {
+            None => Ok(vec![sq(v)?]),
+            Some((a, b)) => {
+                let (a, b) = (sq(a)?, sq(b)?);
+                let mut out = Vec::new();
+                for x in a.x.min(b.x)..=a.x.max(b.x) {
+                    for y in a.y.min(b.y)..=a.y.max(b.y) {
+                        out.push(Square::new(x, y));
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// The record as a game tree.
+    pub fn to_tree(&self) -> SgfNode {
+        let mut child: Option<SgfNode> = None;
+        for (i, n) in self.nodes.iter().enumerate().rev() {
+            let mut props = Vec::new();
+            if i == 0 {
+                props.push(SgfProperty::one("FF", "4"));
+                if let Some(gm) = game_number(self.kind) {
+                    props.push(SgfProperty::one("GM", gm.to_string()));
+                }
+                props.push(SgfProperty::one(
+                    "SZ",
+                    if self.width == self.height {
+                        self.width.to_string()
+                    } else {
+                        format!("{}:{}", self.width, self.height)
+                    },
+                ));
+                if let Some(k) = self.komi {
+                    props.push(SgfProperty::one("KM", format!("{k}")));
+                }
+                if self.handicap > 0 {
+                    props.push(SgfProperty::one("HA", self.handicap.to_string()));
+                }
+                for (id, v) in [
+                    ("PB", &self.black),
+                    ("PW", &self.white),
+                    ("RE", &self.result),
+                    ("DT", &self.date),
+                    ("RU", &self.rules),
+                ] {
+                    if let Some(v) = v {
+                        props.push(SgfProperty::one(id, v.clone()));
+                    }
+                }
+            }
+            if let Some((side, pt)) = n.mv {
+                let v = pt.map(|s| point_to_sgf(s, self.height)).unwrap_or_default();
+                props.push(SgfProperty::one(
+                    if side == Side::Black { "B" } else { "W" },
+                    v,
+                ));
+            }
+            for (id, want) in [
+                ("AB", Some(Side::Black)),
+                ("AW", Some(Side::White)),
+                ("AE", None),
+            ] {
+                let mut pts: Vec<String> = n
+                    .setup
+                    .iter()
+                    .filter(|(s, _)| *s == want)
+                    .map(|(_, sq)| point_to_sgf(*sq, self.height))
+                    .collect();
+                if !pts.is_empty() {
+                    pts.sort();
+                    props.push(SgfProperty::new(id, pts));
+                }
+            }
+            if let Some(s) = n.to_play {
+                props.push(SgfProperty::one(
+                    "PL",
+                    if s == Side::Black { "B" } else { "W" },
+                ));
+            }
+            if let Some(c) = &n.comment {
+                props.push(SgfProperty::one("C", c.clone()));
+            }
+            props.extend(n.extra.iter().cloned());
+            let mut children: Vec<SgfNode> = child.take().into_iter().collect();
+            children.extend(n.variations.iter().cloned());
+            child = Some(SgfNode { props, children });
+        }
+        child.unwrap_or_default()
+    }
+
+    /// The record as SGF text.
+    pub fn to_sgf(&self) -> String {
+        write_collection(&[self.to_tree()])
+    }
+
+    /// The main line's moves: who and where (`None` = pass).
+    pub fn moves(&self) -> impl Iterator<Item = (Side, Option<Square>)> + '_ {
+        self.nodes.iter().filter_map(|n| n.mv)
+    }
+
+    /// Adds a move node at the end of the main line.
+    pub fn push_move(&mut self, side: Side, point: Option<Square>) {
+        self.nodes.push(RecordNode {
+            mv: Some((side, point)),
+            ..RecordNode::default()
+        });
+    }
+
+    /// The Go start position: size, komi (rounded to a half point), setup before the first
+    /// move (or the fixed handicap points when `HA` has no stones), and who moves first (`PL`,
+    /// else White after handicap stones, else the first move's colour, else Black).
+    pub fn go_start(&self) -> Result<Go, ParseError> {
+        if self.kind != GameKind::Go {
+            return Err(sgf_error(format!(
+                "this is a {} record, not Go",
+                self.kind.title()
+            )));
+        }
+        if self.width != self.height {
+            return Err(sgf_error(format!(
+                "a Go board is square, this one {}x{}",
+                self.width, self.height
+            )));
+        }
+        let komi = self
+            .komi
+            .map(|k| ((k * 2.0).round() / 2.0) as f32)
+            .unwrap_or(0.0);
+        let mut stones: Vec<(Side, Square)> = Vec::new();
+        let mut to_play = None;
+        for n in self.nodes.iter().take_while(|n| n.mv.is_none()) {
+            for &(s, sq) in &n.setup {
+                stones.retain(|&(_, q)| q != sq);
+                if let Some(s) = s {
+                    stones.push((s, sq));
+                }
+            }
+            to_play = n.to_play.or(to_play);
+        }
+        if stones.is_empty() && self.handicap >= 2 {
+            for sq in go::handicap_points(self.width, self.handicap.min(9) as u8)
+                .map_err(|e| sgf_error(format!("HA[{}]: {e}", self.handicap)))?
+            {
+                stones.push((Side::Black, sq));
+            }
+        }
+        let first = to_play.unwrap_or_else(|| {
+            if self.handicap >= 2 {
+                Side::White
+            } else {
+                self.moves().next().map(|(s, _)| s).unwrap_or(Side::Black)
+            }
+        });
+        Go::from_setup(self.width, komi, &stones, first).map_err(sgf_error)
+    }
+
+    /// Replays the main line as Go: the start position and the moves, each checked. A move by
+    /// the side not to move is played as that side's (SGF allows it); a move after two passes
+    /// resumes the game. Setup after the first move is refused.
+    pub fn replay_go(&self) -> Result<(Go, Vec<go::Move>), ParseError> {
+        let start = self.go_start()?;
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        let mut number = 0;
+        let mut started = false;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if started && !n.setup.is_empty() {
+                return Err(sgf_error(format!(
+                    "node {i} adds setup stones after the game started; Qi replays only moves"
+                )));
+            }
+            let Some((side, pt)) = n.mv else {
+                continue;
+            };
+            started = true;
+            number += 1;
+            let mv = pt.map(Go::move_at).unwrap_or(go::PASS);
+            if pos.side_to_move() != side {
+                pos.set_to_move(side);
+            }
+            if pos.is_over() && pos.resigned().is_none() {
+                pos.resume();
+            }
+            pos.play(mv).map_err(|e| {
+                sgf_error(format!(
+                    "move {number} ({} {}) is illegal: {e}",
+                    if side == Side::Black { "B" } else { "W" },
+                    pos.move_to_text(mv)
+                ))
+            })?;
+            moves.push(mv);
+        }
+        Ok((start, moves))
+    }
+
+    /// A Go record of `moves` played from `start`: size, komi, the start's stones as setup
+    /// (with `HA` when they are Black's handicap stones and White is to move).
+    pub fn from_go(start: &Go, moves: &[go::Move]) -> GameRecord {
+        let n = start.size();
+        let mut rec = GameRecord::new(GameKind::Go, n, n);
+        rec.komi = Some(start.komi() as f64);
+        let mut root = RecordNode::default();
+        for y in 0..n {
+            for x in 0..n {
+                let sq = Square::new(x, y);
+                if let crate::game::Cell::Piece(s) = start.cell(sq) {
+                    root.setup.push((Some(s), sq));
+                }
+            }
+        }
+        root.setup.sort_by_key(|&(s, sq)| (s, point_to_sgf(sq, n)));
+        let [b, w] = start.piece_counts();
+        if w == 0 && b >= 2 && start.side_to_move() == Side::White {
+            rec.handicap = b;
+        }
+        let inferred = if rec.handicap >= 2 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        if start.side_to_move() != inferred {
+            root.to_play = Some(start.side_to_move());
+        }
+        rec.nodes = vec![root];
+        let mut pos = start.clone();
+        for &mv in moves {
+            rec.push_move(pos.side_to_move(), Go::square_of(mv));
+            pos.make(mv);
+        }
+        rec
+    }
+}
+
+fn parse_size(v: &str) -> Result<(u8, u8), ParseError> {
+    let bad = || sgf_error(format!("SZ[{v}] is not a board size"));
+    let num = |t: &str| t.trim().parse::<u8>().map_err(|_| bad());
+    match v.split_once(':') {
+        None => {
+            let n = num(v)?;
+            Ok((n, n))
+        }
+        Some((a, b)) => Ok((num(a)?, num(b)?)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_map_top_left_to_aa() {
+        assert_eq!(point_to_sgf(Square::new(0, 18), 19), "aa");
+        assert_eq!(point_to_sgf(Square::new(3, 3), 19), "dp");
+        assert_eq!(
+            point_from_sgf(GameKind::Go, 19, 19, "dp").unwrap(),
+            Some(Square::new(3, 3))
+        );
+        assert_eq!(point_from_sgf(GameKind::Go, 19, 19, "tt").unwrap(), None);
+        assert!(point_from_sgf(GameKind::Gomoku, 19, 19, "tt").is_err());
+        assert_eq!(point_from_sgf(GameKind::Go, 9, 9, "").unwrap(), None);
+        assert!(point_from_sgf(GameKind::Go, 9, 9, "jj").is_err());
+        assert!(point_from_sgf(GameKind::Go, 9, 9, "a").is_err());
+        // Reversi: aa is a8
+        assert_eq!(
+            point_from_sgf(GameKind::Reversi, 8, 8, "aa").unwrap(),
+            Some(Square::new(0, 7))
+        );
+    }
+
+    #[test]
+    fn printed_properties_split_back() {
+        let p = split_printed("C[a \\] b \\\\ c]");
+        assert_eq!(p.id, "C");
+        assert_eq!(p.values, vec!["a ] b \\ c"]);
+        let p = split_printed("AB[dd][aa]");
+        assert_eq!(p.values, vec!["aa", "dd"]);
+        let p = split_printed("KO[]");
+        assert_eq!(p.values, vec![""]);
+    }
+}

@@ -1,0 +1,263 @@
+//! GTP sessions: in process through `run_gtp`, and `qi-engine gtp` as a child process fed
+//! garbage among the commands.
+
+use std::io::{Cursor, Write};
+use std::process::{Command, Stdio};
+
+use qi_core::engine::gtp::{GtpEngine, run_gtp};
+use qi_core::go::Go;
+use qi_core::{Game, Side};
+
+/// Replies of a session, each without its trailing empty line.
+fn session(input: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    run_gtp(Cursor::new(input.as_bytes().to_vec()), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
+    text.split("\n\n")
+        .filter(|s| !s.is_empty())
+        .map(|s| s.to_string())
+        .collect()
+}
+
+#[test]
+fn basic_commands_and_ids() {
+    let r = session(
+        "1 protocol_version\nname\n2 version\nknown_command genmove\nknown_command fly\n# a comment\n\n3 list_commands\n",
+    );
+    assert_eq!(r[0], "=1 2");
+    assert_eq!(r[1], "= Qi");
+    assert!(r[2].starts_with("=2 0."), "{}", r[2]);
+    assert_eq!(r[3], "= true");
+    assert_eq!(r[4], "= false");
+    assert!(r[5].starts_with("=3 protocol_version\n"));
+    for c in ["list_stones", "loadsgf", "final_status_list", "time_left"] {
+        assert!(
+            r[5].lines().any(|l| l.trim_start_matches("=3 ") == c),
+            "{c}"
+        );
+    }
+    assert_eq!(r.len(), 6);
+}
+
+#[test]
+fn play_undo_captures_and_errors() {
+    let r = session(
+        "boardsize 9\nclear_board\nkomi 6.5\nplay b E5\nplay w D5\nplay b d4\nplay w E4\nplay b C5\nplay w A1\nplay b D6\nlist_stones white\nlist_stones black\nplay w E5\nundo\nlist_stones black\nplay w D5\nplay b Z9\nplay purple E5\nboardsize 30\nkomi 6.25\nfoo bar\n10 undo\n",
+    );
+    let ok: Vec<&String> = r.iter().take(10).collect();
+    assert!(ok.iter().all(|x| x.as_str() == "="), "{ok:?}");
+    // D6 captured D5
+    assert_eq!(r[10], "= A1 E4");
+    assert_eq!(r[11], "= D4 C5 E5 D6");
+    // E5 is occupied
+    assert_eq!(r[12], "? illegal move");
+    assert_eq!(r[13], "=");
+    // undo took back D6: D5 is back
+    assert_eq!(r[14], "= D4 C5 E5");
+    assert_eq!(r[15], "? illegal move");
+    assert!(r[16].starts_with("? syntax error"), "{}", r[16]);
+    assert!(r[17].starts_with("? syntax error"), "{}", r[17]);
+    assert_eq!(r[18], "? unacceptable size");
+    assert!(r[19].starts_with("? komi"), "{}", r[19]);
+    assert_eq!(r[20], "? unknown command 'foo'");
+    assert_eq!(r[21], "=10");
+}
+
+#[test]
+fn ko_is_refused_and_genmove_plays_legal_moves() {
+    let mut e = GtpEngine::new();
+    for l in [
+        "boardsize 7",
+        "play b C5",
+        "play w D5",
+        "play b B4",
+        "play w C4",
+        "play b C3",
+        "play w D3",
+        "play w E4",
+        "play b D4",
+    ] {
+        assert_eq!(e.handle_line(l).unwrap(), "=\n\n", "{l}");
+    }
+    assert_eq!(e.handle_line("play w C4").unwrap(), "? illegal move\n\n");
+    // the interim policy plays legal moves for either colour, many times over
+    let mut moves = 0;
+    for i in 0..60 {
+        let color = if i % 2 == 0 { "w" } else { "b" };
+        let before = e.position().clone();
+        let r = e.handle_line(&format!("genmove {color}")).unwrap();
+        assert!(r.starts_with("= "), "{r}");
+        let mv = before.parse_move(r[2..].trim()).unwrap();
+        let mut p = before.clone();
+        p.set_to_move(if color == "w" {
+            Side::White
+        } else {
+            Side::Black
+        });
+        if p.is_over() {
+            p.resume();
+        }
+        assert!(p.is_legal(mv), "{r}");
+        moves += 1;
+        e.position().check_consistency().unwrap();
+    }
+    assert_eq!(moves, 60);
+    assert!(e.handle_line("final_score").unwrap().starts_with('='));
+}
+
+#[test]
+fn genmove_takes_captures_and_saves_groups() {
+    let mut e = GtpEngine::new();
+    e.handle_line("boardsize 9");
+    // a white stone in atari: black captures it
+    for l in [
+        "play b D5",
+        "play w E5",
+        "play b F5",
+        "play w A1",
+        "play b E6",
+        "play w A2",
+    ] {
+        e.handle_line(l);
+    }
+    assert_eq!(e.handle_line("genmove b").unwrap(), "= E4\n\n");
+    // a black stone in atari: black extends out of it
+    let mut e = GtpEngine::new();
+    e.handle_line("boardsize 9");
+    for l in [
+        "play b E5",
+        "play w D5",
+        "play b A9",
+        "play w F5",
+        "play b A8",
+        "play w E6",
+    ] {
+        e.handle_line(l);
+    }
+    assert_eq!(e.handle_line("genmove b").unwrap(), "= E4\n\n");
+}
+
+#[test]
+fn handicap_commands() {
+    let r = session(
+        "boardsize 19\nfixed_handicap 4\nfixed_handicap 2\nclear_board\nfixed_handicap 10\nplace_free_handicap 3\nclear_board\nset_free_handicap D4 Q16 D4\nset_free_handicap D4 Q16 K10\nlist_stones black\ngenmove w\nclear_board\nboardsize 9\nfixed_handicap 5\n",
+    );
+    assert_eq!(r[0], "=");
+    assert_eq!(r[1], "= D4 Q16 Q4 D16");
+    assert_eq!(r[2], "? board not empty");
+    assert_eq!(r[3], "=");
+    assert!(r[4].starts_with("? invalid number of stones"), "{}", r[4]);
+    assert_eq!(r[5], "= D4 Q16 Q4");
+    assert_eq!(r[6], "=");
+    assert!(r[7].starts_with("? bad vertex list"), "{}", r[7]);
+    assert_eq!(r[8], "=");
+    assert_eq!(r[9], "= D4 K10 Q16");
+    // White moves after the handicap
+    assert!(r[10].starts_with("= "), "{}", r[10]);
+    assert_eq!(r[13], "= C3 G7 G3 C7 E5");
+}
+
+#[test]
+fn scoring_and_status_lists() {
+    // black wall on E, white on F, a dead white stone at B5 and a dead black one at H5
+    let mut cmds = String::from("boardsize 9\nkomi 7.5\n");
+    for y in 1..=9 {
+        cmds.push_str(&format!("play b E{y}\nplay w F{y}\n"));
+    }
+    cmds.push_str("play w B5\nplay b H5\nfinal_score\nfinal_status_list dead\nfinal_status_list seki\nfinal_status_list alive\nfinal_status_list happy\n");
+    let r = session(&cmds);
+    let n = r.len();
+    assert_eq!(r[n - 5], "= B+1.5");
+    assert_eq!(r[n - 4], "=\nB5\nH5");
+    assert_eq!(r[n - 3], "=");
+    assert_eq!(
+        r[n - 2],
+        "=\nE1 E2 E3 E4 E5 E6 E7 E8 E9\nF1 F2 F3 F4 F5 F6 F7 F8 F9"
+    );
+    assert!(r[n - 1].starts_with("? syntax error"));
+}
+
+#[test]
+fn loadsgf_and_time_commands() {
+    let file = format!(
+        "{}/tests/data/sgf/gnugo_19x19.sgf",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let r = session(&format!(
+        "loadsgf {file}\nlist_stones black\nloadsgf {file} 3\nlist_stones black\nlist_stones white\nloadsgf /no/such/file.sgf\ntime_settings 300 30 5\ntime_left b 120 0\ntime_left x 1 1\ntime_settings a b c\nshowboard\n"
+    ));
+    // after all moves (ending with Black's pass) it is White's turn
+    assert_eq!(r[0], "= white");
+    assert_eq!(r[1], "= F3 Q3 R9 Q16");
+    // before move 3: B Q16 and W D4 played, Black to move
+    assert_eq!(r[2], "= black");
+    assert_eq!(r[3], "= Q16");
+    assert_eq!(r[4], "= D4");
+    assert!(r[5].starts_with("? cannot load file"), "{}", r[5]);
+    assert_eq!(r[6], "=");
+    assert_eq!(r[7], "=");
+    assert!(r[8].starts_with("? syntax error"));
+    assert!(r[9].starts_with("? syntax error"));
+    assert!(r[10].starts_with("=\n   A B C"), "{}", r[10]);
+    assert!(r[10].contains("19 . . ."));
+}
+
+#[test]
+fn engine_binary_speaks_gtp_through_garbage() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
+        .arg("gtp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run qi-engine gtp");
+    {
+        let stdin = child.stdin.as_mut().unwrap();
+        stdin
+            .write_all(
+                b"1 name\n\x01\x02garbage \xff\xfe line\n)(*&^\nboardsize 9\n\t\n2 play b E5\nplay b E5\n3 genmove w\n42\nplay\nlist_stones black\n99 quit\nname\n",
+            )
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let r: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert_eq!(r[0], "=1 Qi");
+    assert!(r[1].starts_with("? unknown command"), "{}", r[1]);
+    assert!(r[2].starts_with("? unknown command"), "{}", r[2]);
+    assert_eq!(r[3], "=");
+    assert_eq!(r[4], "=2");
+    assert_eq!(r[5], "? illegal move");
+    let g = Go::new(9, 7.5).unwrap();
+    let reply = r[6].strip_prefix("=3 ").unwrap();
+    assert!(reply == "pass" || g.parse_move(reply).is_ok(), "{reply}");
+    assert!(r[7].starts_with("?42 syntax error"), "{}", r[7]);
+    assert!(r[8].starts_with("? syntax error"), "{}", r[8]);
+    assert_eq!(r[9], "= E5");
+    assert_eq!(r[10], "=99");
+    // nothing after quit
+    assert_eq!(r.len(), 11, "{text}");
+}
+
+#[test]
+fn interim_policy_passes_when_won_and_keeps_its_eyes() {
+    use qi_core::go::InterimPolicy;
+    // Black leads the settled walls position by 1.5; after White's pass Black passes too
+    let rows = ["....XO..."; 9].join("/");
+    let mut g = Go::from_text(&format!("9 7.5 w {rows}")).unwrap();
+    g.make(g.pass_move().unwrap());
+    assert_eq!(InterimPolicy::new(1).choose(&g), qi_core::go::PASS);
+    // with komi 10.5 Black is behind and plays on
+    g.set_komi(10.5).unwrap();
+    assert_ne!(InterimPolicy::new(1).choose(&g), qi_core::go::PASS);
+    // the only empty points are Black's two eyes: Black passes rather than fill one
+    let g = Go::from_text("5 0.5 b .XXXX/XXXXX/XXXXX/XXXXX/XXXX.").unwrap();
+    let mut legal = Vec::new();
+    g.legal_moves(&mut legal);
+    assert_eq!(legal.len(), 3);
+    for seed in 0..5 {
+        assert_eq!(InterimPolicy::new(seed).choose(&g), qi_core::go::PASS);
+    }
+}
