@@ -315,7 +315,13 @@ impl Solver {
         let empties = 64 - (np | no).count_ones();
         if empties >= SORT_SEARCH_EMPTIES {
             // the opponent's value after a shallow search: lower first
-            let d = if empties >= 18 { 2 } else { 1 };
+            let d = if empties >= 20 {
+                3
+            } else if empties >= 15 {
+                2
+            } else {
+                1
+            };
             return sort_search(no, np, d, -INF_SORT, INF_SORT);
         }
         let m = mobility(no, np);
