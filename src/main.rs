@@ -1,4 +1,6 @@
-use bevy::prelude::*;
-fn main() {
-    App::new().add_plugins(DefaultPlugins).run();
+use clap::Parser;
+
+fn main() -> bevy::app::AppExit {
+    let args = qi::cli::Args::parse();
+    qi::build_app(args).run()
 }

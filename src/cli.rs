@@ -1,0 +1,61 @@
+//! Command-line options: `qi --game ataxx --mode cpu --level 3` starts straight into a game.
+
+use bevy::prelude::*;
+use clap::{Parser, ValueEnum};
+use qi_core::GameKind;
+
+#[derive(Parser, Debug, Clone, Resource, Default)]
+#[command(
+    name = "qi",
+    version,
+    about = "Qi: Ataxx, Reversi, Gomoku and Go against a friend or the CPU"
+)]
+pub struct Args {
+    /// Start straight into a game of this kind (ataxx, reversi).
+    #[arg(long, value_parser = parse_game)]
+    pub game: Option<GameKind>,
+    /// Who plays: vs the CPU, two players on this machine, or CPU against CPU.
+    #[arg(long, value_enum, default_value_t = ModeArg::Cpu)]
+    pub mode: ModeArg,
+    /// CPU level, 1 (easiest) to 6 (strongest).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub level: u8,
+    /// Your colour against the CPU: black (moves first), white, or random.
+    #[arg(long, value_enum, default_value_t = ColorArg::Black)]
+    pub color: ColorArg,
+    /// Start from this position (the game's own text form, e.g. an Ataxx FEN).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Save a screenshot to this PNG file once the first screen is drawn.
+    #[arg(long)]
+    pub screenshot: Option<std::path::PathBuf>,
+    /// Quit after the --screenshot is written (for tests).
+    #[arg(long)]
+    pub exit_after_screenshot: bool,
+    /// Folder where F12 screenshots are written (default: the current folder).
+    #[arg(long)]
+    pub screenshot_dir: Option<std::path::PathBuf>,
+    /// Animation speed factor (0 turns animations off).
+    #[arg(long)]
+    pub animation_speed: Option<f32>,
+}
+
+fn parse_game(s: &str) -> Result<GameKind, String> {
+    s.parse::<GameKind>().map_err(|e| e.to_string())
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ModeArg {
+    #[default]
+    Cpu,
+    Two,
+    CpuVsCpu,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorArg {
+    #[default]
+    Black,
+    White,
+    Random,
+}

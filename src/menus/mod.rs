@@ -1,0 +1,307 @@
+//! Menus over the screens, as a Bevy state: main menu, new game, rules, settings, pause,
+//! confirmations and the game-over panel. Each is drawn with egui by a panel function from
+//! `panels`.
+
+pub mod nav;
+pub mod panels;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use qi_core::GameKind;
+
+use crate::game::{BoardReset, Match, MatchSetup, describe_outcome};
+use crate::screens::Screen;
+use crate::settings::Settings;
+use panels::*;
+
+pub fn plugin(app: &mut App) {
+    app.init_state::<Menu>()
+        .init_resource::<MenuModels>()
+        .add_message::<StartMatch>()
+        .add_systems(EguiPrimaryContextPass, draw_menus)
+        .add_systems(
+            Update,
+            (start_matches, open_pause_menu, open_game_over).chain(),
+        );
+}
+
+#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Menu {
+    #[default]
+    None,
+    Main,
+    NewGame,
+    Rules,
+    Settings,
+    Pause,
+    ConfirmLeave,
+    ConfirmQuit,
+    GameOver,
+}
+
+/// The state of every panel, kept while the app runs.
+#[derive(Resource, Default)]
+pub struct MenuModels {
+    pub main: MainMenuModel,
+    pub new_game: NewGameModel,
+    pub pause: usize,
+    pub confirm: usize,
+    pub rules_kind: Option<GameKind>,
+    /// Where Rules, Settings and the confirmations go back to.
+    pub back_to: Option<Menu>,
+    pub game_over: usize,
+    /// The ply at which the game-over panel was shown (so it opens once per ending).
+    pub game_over_shown_at: Option<(u64, usize)>,
+}
+
+/// Start a game with these options.
+#[derive(Message, Clone, Debug)]
+pub struct StartMatch(pub MatchSetup);
+
+fn panel_frame() -> egui::Frame {
+    egui::Frame::window(&egui::Style::default())
+        .fill(egui::Color32::from_rgba_unmultiplied(24, 26, 32, 240))
+        .inner_margin(egui::Margin::same(24))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_menus(
+    mut contexts: EguiContexts,
+    menu: Res<State<Menu>>,
+    mut next_menu: ResMut<NextState<Menu>>,
+    mut next_screen: ResMut<NextState<Screen>>,
+    mut models: ResMut<MenuModels>,
+    mut settings: ResMut<Settings>,
+    game: Option<Res<Match>>,
+    mut start: MessageWriter<StartMatch>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let current = *menu.get();
+    if current == Menu::None {
+        return Ok(());
+    }
+    let models = &mut *models;
+    let back = models.back_to.unwrap_or(Menu::Main);
+    let dirty = game.as_ref().is_some_and(|g| g.dirty && !g.is_over());
+    egui::Area::new(egui::Id::new("menu_area"))
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                ui.set_max_width(720.0);
+                match current {
+                    Menu::None => {}
+                    Menu::Main => match main_menu_ui(ui, &mut models.main) {
+                        Some(MainAction::NewGame) => {
+                            models.new_game.row = 0;
+                            next_menu.set(Menu::NewGame)
+                        }
+                        Some(MainAction::Rules) => {
+                            models.back_to = Some(Menu::Main);
+                            next_menu.set(Menu::Rules)
+                        }
+                        Some(MainAction::Settings) => {
+                            models.back_to = Some(Menu::Main);
+                            next_menu.set(Menu::Settings)
+                        }
+                        Some(MainAction::Quit) => {
+                            models.back_to = Some(Menu::Main);
+                            models.confirm = 1;
+                            next_menu.set(Menu::ConfirmQuit)
+                        }
+                        None => {}
+                    },
+                    Menu::NewGame => {
+                        models.new_game.coin = rand_bit();
+                        match new_game_ui(ui, &mut models.new_game) {
+                            Some(NewGameAction::Start(setup)) => {
+                                start.write(StartMatch(setup));
+                            }
+                            Some(NewGameAction::Back) => next_menu.set(Menu::Main),
+                            None => {}
+                        }
+                    }
+                    Menu::Rules => {
+                        let kind = models
+                            .rules_kind
+                            .get_or_insert(game.as_ref().map_or(GameKind::Ataxx, |g| g.kind()));
+                        if rules_ui(ui, kind) {
+                            next_menu.set(back);
+                        }
+                    }
+                    Menu::Settings => {
+                        if settings_ui(ui, &mut settings) {
+                            next_menu.set(back);
+                        }
+                    }
+                    Menu::Pause => match pause_ui(ui, &mut models.pause) {
+                        Some(PauseAction::Resume) => next_menu.set(Menu::None),
+                        Some(PauseAction::Rules) => {
+                            models.back_to = Some(Menu::Pause);
+                            next_menu.set(Menu::Rules)
+                        }
+                        Some(PauseAction::Settings) => {
+                            models.back_to = Some(Menu::Pause);
+                            next_menu.set(Menu::Settings)
+                        }
+                        Some(PauseAction::MainMenu) => {
+                            if dirty {
+                                models.back_to = Some(Menu::Pause);
+                                models.confirm = 1;
+                                next_menu.set(Menu::ConfirmLeave)
+                            } else {
+                                next_screen.set(Screen::Title)
+                            }
+                        }
+                        Some(PauseAction::Quit) => {
+                            models.back_to = Some(Menu::Pause);
+                            models.confirm = 1;
+                            next_menu.set(Menu::ConfirmQuit)
+                        }
+                        None => {}
+                    },
+                    Menu::ConfirmLeave => {
+                        if let Some(yes) =
+                            confirm_ui(ui, "Leave this game? It is not saved.", &mut models.confirm)
+                        {
+                            if yes {
+                                next_screen.set(Screen::Title);
+                            } else {
+                                next_menu.set(back);
+                            }
+                        }
+                    }
+                    Menu::ConfirmQuit => {
+                        let q = if dirty {
+                            "Quit Qi? The game in progress is not saved."
+                        } else {
+                            "Quit Qi?"
+                        };
+                        if let Some(yes) = confirm_ui(ui, q, &mut models.confirm) {
+                            if yes {
+                                info!("qi: quit");
+                                exit.write(AppExit::Success);
+                            } else {
+                                next_menu.set(back);
+                            }
+                        }
+                    }
+                    Menu::GameOver => {
+                        let Some(g) = game.as_ref() else { return };
+                        let outcome = g.position().outcome();
+                        let mut model = GameOverModel {
+                            headline: outcome
+                                .map_or("Game over".into(), |o| describe_outcome(g, o)),
+                            details: vec![
+                                format!("{} vs {}", g.setup.names[0], g.setup.names[1]),
+                                format!("{} moves in {}", g.history.ply(), format_time(g.elapsed)),
+                            ],
+                            selected: models.game_over,
+                        };
+                        let action = game_over_ui(ui, &mut model);
+                        models.game_over = model.selected;
+                        match action {
+                            Some(GameOverAction::PlayAgain) => {
+                                start.write(StartMatch(g.setup.clone()));
+                            }
+                            Some(GameOverAction::Review) => next_menu.set(Menu::None),
+                            Some(GameOverAction::MainMenu) => next_screen.set(Screen::Title),
+                            None => {}
+                        }
+                    }
+                }
+            });
+        });
+    Ok(())
+}
+
+pub fn format_time(secs: f32) -> String {
+    let s = secs.max(0.0) as u64;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+fn rand_bit() -> bool {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(false, |d| d.subsec_nanos() & 1 == 1)
+}
+
+/// Replaces the game with a new one and goes to the playing screen.
+fn start_matches(
+    mut requests: MessageReader<StartMatch>,
+    mut commands: Commands,
+    mut next_screen: ResMut<NextState<Screen>>,
+    mut next_menu: ResMut<NextState<Menu>>,
+    mut reset: MessageWriter<BoardReset>,
+    mut models: ResMut<MenuModels>,
+) {
+    if let Some(StartMatch(setup)) = requests.read().last() {
+        match Match::new(setup.clone()) {
+            Ok(m) => {
+                info!(
+                    "qi: new game {} {:?} {:?}",
+                    setup.kind, setup.players, setup.start_text
+                );
+                commands.insert_resource(m);
+                models.game_over_shown_at = None;
+                next_screen.set(Screen::Playing);
+                next_menu.set(Menu::None);
+                reset.write(BoardReset);
+            }
+            Err(e) => warn!("qi: cannot start the game: {e}"),
+        }
+    }
+}
+
+fn open_pause_menu(
+    keys: Res<ButtonInput<KeyCode>>,
+    screen: Res<State<Screen>>,
+    menu: Res<State<Menu>>,
+    mut next_menu: ResMut<NextState<Menu>>,
+    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut models: ResMut<MenuModels>,
+    game: Option<ResMut<Match>>,
+) {
+    if *screen.get() != Screen::Playing || *menu.get() != Menu::None {
+        return;
+    }
+    let typing = egui_input.is_some_and(|e| e.wants_keyboard_input());
+    if typing && !keys.just_pressed(KeyCode::Escape) {
+        return;
+    }
+    if let Some(mut g) = game {
+        if g.selected.is_some() && keys.just_pressed(KeyCode::Escape) {
+            g.selected = None; // Esc first drops the piece picked up
+            return;
+        }
+    }
+    if keys.just_pressed(KeyCode::Escape) || keys.just_pressed(KeyCode::KeyP) {
+        models.pause = 0;
+        next_menu.set(Menu::Pause);
+    }
+}
+
+/// Shows the game-over panel once when a game ends.
+fn open_game_over(
+    game: Option<Res<Match>>,
+    screen: Res<State<Screen>>,
+    menu: Res<State<Menu>>,
+    mut next_menu: ResMut<NextState<Menu>>,
+    mut models: ResMut<MenuModels>,
+    animating: Query<(), With<crate::board::Anim>>,
+) {
+    let Some(game) = game else { return };
+    if *screen.get() != Screen::Playing
+        || *menu.get() != Menu::None
+        || !game.is_over()
+        || !animating.is_empty()
+    {
+        return;
+    }
+    let key = (game.position().hash(), game.history.ply());
+    if models.game_over_shown_at != Some(key) {
+        models.game_over_shown_at = Some(key);
+        models.game_over = 0;
+        next_menu.set(Menu::GameOver);
+    }
+}

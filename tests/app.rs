@@ -1,0 +1,228 @@
+//! Headless app tests: the app's own plugins on MinimalPlugins (no window, no GPU), driving the
+//! move flow through messages and checking the core state, the entities and the screens.
+
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use qi::board::{Anim, CellTile, Marker, Piece};
+use qi::cli::Args;
+use qi::game::{Match, MatchSetup, MoveRequest, Player, UndoRequest};
+use qi::menus::{Menu, StartMatch};
+use qi::screens::Screen;
+use qi::settings::Settings;
+use qi_core::{GameKind, Side, Square};
+
+fn headless() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
+    app.insert_resource(Args::default());
+    app.add_plugins(qi::plugin);
+    app.update();
+    app
+}
+
+fn start(app: &mut App, kind: GameKind, fen: Option<&str>, players: [Player; 2]) {
+    let setup = MatchSetup {
+        kind,
+        start_text: fen.map(str::to_string),
+        players,
+        names: ["A".into(), "B".into()],
+    };
+    app.world_mut().write_message(StartMatch(setup));
+    for _ in 0..3 {
+        app.update();
+    }
+}
+
+fn count<C: Component>(app: &mut App) -> usize {
+    app.world_mut().query::<&C>().iter(app.world()).count()
+}
+
+fn pieces(app: &mut App) -> Vec<Piece> {
+    let mut v: Vec<Piece> = app
+        .world_mut()
+        .query::<&Piece>()
+        .iter(app.world())
+        .copied()
+        .collect();
+    v.sort_by_key(|p| (p.square.y, p.square.x));
+    v
+}
+
+/// Runs frames until no piece animates (animations off in these tests, so one or two frames).
+fn settle(app: &mut App) {
+    for _ in 0..10 {
+        app.update();
+        if count::<Anim>(app) == 0 {
+            return;
+        }
+    }
+    panic!("animations did not finish");
+}
+
+fn play(app: &mut App, text: &str) {
+    let mv = app
+        .world()
+        .resource::<Match>()
+        .position()
+        .parse_move(text)
+        .unwrap();
+    app.world_mut().write_message(MoveRequest(mv));
+    app.update();
+}
+
+#[test]
+fn menu_to_game_to_game_over() {
+    let mut app = headless();
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Title
+    );
+    assert_eq!(*app.world().resource::<State<Menu>>().get(), Menu::Main);
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    });
+    // x to move can end the game at once: one clone onto the last empty square.
+    start(
+        &mut app,
+        GameKind::Ataxx,
+        Some("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/oooooo1 o 0 30"),
+        [Player::Human, Player::Human],
+    );
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Playing
+    );
+    assert_eq!(*app.world().resource::<State<Menu>>().get(), Menu::None);
+    assert_eq!(count::<CellTile>(&mut app), 49);
+    assert_eq!(count::<Piece>(&mut app), 48);
+    play(&mut app, "g1");
+    settle(&mut app);
+    app.update();
+    app.update();
+    assert!(app.world().resource::<Match>().is_over());
+    assert_eq!(*app.world().resource::<State<Menu>>().get(), Menu::GameOver);
+    // leaving the game despawns the board
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    app.update();
+    app.update();
+    assert_eq!(count::<CellTile>(&mut app), 0);
+    assert_eq!(count::<Piece>(&mut app), 0);
+    assert_eq!(*app.world().resource::<State<Menu>>().get(), Menu::Main);
+}
+
+#[test]
+fn a_move_changes_core_state_entities_and_animates() {
+    let mut app = headless();
+    start(
+        &mut app,
+        GameKind::Reversi,
+        None,
+        [Player::Human, Player::Human],
+    );
+    assert_eq!(count::<Piece>(&mut app), 4);
+    assert_eq!(count::<CellTile>(&mut app), 64);
+    play(&mut app, "d3");
+    app.update();
+    let g = app.world().resource::<Match>();
+    assert_eq!(g.history.ply(), 1);
+    assert_eq!(g.position().piece_counts(), [4, 1]);
+    // a new disc on d3 and the d4 disc turning: both animate
+    assert!(count::<Anim>(&mut app) >= 1, "the move starts an animation");
+    assert_eq!(count::<Piece>(&mut app), 5);
+    let p = pieces(&mut app);
+    let d4 = p.iter().find(|p| p.square == Square::new(3, 3)).unwrap();
+    assert_eq!(
+        d4.side,
+        Side::Black,
+        "the flipped disc's entity changed side"
+    );
+    // illegal: refused, nothing changes
+    play(&mut app, "a1");
+    assert_eq!(app.world().resource::<Match>().history.ply(), 1);
+    assert!(
+        app.world().resource::<Match>().status.contains("Illegal"),
+        "{}",
+        app.world().resource::<Match>().status
+    );
+}
+
+#[test]
+fn undo_restores_the_entities() {
+    let mut app = headless();
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    });
+    start(
+        &mut app,
+        GameKind::Ataxx,
+        None,
+        [Player::Human, Player::Human],
+    );
+    let before = pieces(&mut app);
+    play(&mut app, "a1b3"); // an illegal jump for x? a1 holds o: refused
+    assert_eq!(app.world().resource::<Match>().history.ply(), 0);
+    play(&mut app, "g1e3");
+    settle(&mut app);
+    assert_ne!(pieces(&mut app), before);
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<Match>().history.ply(), 0);
+    assert_eq!(pieces(&mut app), before);
+}
+
+#[test]
+fn ataxx_clicks_select_then_move() {
+    use qi::board::CellClicked;
+    let mut app = headless();
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    });
+    start(
+        &mut app,
+        GameKind::Ataxx,
+        None,
+        [Player::Human, Player::Human],
+    );
+    // x (Red) owns a7 and g1. Click g1, then e3: a jump.
+    app.world_mut()
+        .write_message(CellClicked(Square::new(6, 0)));
+    app.update();
+    assert_eq!(
+        app.world().resource::<Match>().selected,
+        Some(Square::new(6, 0))
+    );
+    app.update();
+    let jump_markers = app
+        .world_mut()
+        .query::<&Marker>()
+        .iter(app.world())
+        .filter(|m| **m == Marker::JumpTarget)
+        .count();
+    assert_eq!(
+        jump_markers, 5,
+        "g1 has five jump targets on an empty board"
+    );
+    app.world_mut()
+        .write_message(CellClicked(Square::new(4, 2)));
+    app.update();
+    settle(&mut app);
+    let g = app.world().resource::<Match>();
+    assert_eq!(g.history.move_texts(), vec!["g1e3"]);
+    assert_eq!(g.selected, None);
+    // Blue clicks an empty square next to its piece: a clone at once.
+    app.world_mut()
+        .write_message(CellClicked(Square::new(5, 6))); // f7, next to o on g7
+    app.update();
+    settle(&mut app);
+    assert_eq!(
+        app.world().resource::<Match>().history.move_texts(),
+        vec!["g1e3", "f7"]
+    );
+}

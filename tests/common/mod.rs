@@ -1,0 +1,218 @@
+//! Real-window test harness: an Xvfb server of our own, `qi` started on it (Vulkan on Mesa
+//! lavapipe), xdotool for keys and clicks, and the log for what happened.
+
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct Xvfb {
+    child: Child,
+    pub display: String,
+}
+
+impl Xvfb {
+    pub fn start() -> Xvfb {
+        let which = Command::new("sh")
+            .arg("-c")
+            .arg("command -v Xvfb")
+            .output()
+            .expect("sh");
+        assert!(
+            which.status.success(),
+            "Xvfb is not installed: run scripts/test.sh, which installs it"
+        );
+        for n in 0..50 {
+            let num = 90 + (std::process::id() % 400) + n * 7;
+            if Path::new(&format!("/tmp/.X11-unix/X{num}")).exists()
+                || Path::new(&format!("/tmp/.X{num}-lock")).exists()
+            {
+                continue;
+            }
+            let display = format!(":{num}");
+            let child = Command::new("Xvfb")
+                .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("start Xvfb");
+            let t0 = Instant::now();
+            while t0.elapsed() < Duration::from_secs(10) {
+                if Path::new(&format!("/tmp/.X11-unix/X{num}")).exists() {
+                    return Xvfb { child, display };
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        panic!("could not start Xvfb");
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub struct Qi {
+    pub child: Child,
+    pub log: PathBuf,
+    pub display: String,
+}
+
+pub fn out_dir() -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("window-tests");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+impl Qi {
+    pub fn start(x: &Xvfb, name: &str, args: &[&str]) -> Qi {
+        let log = out_dir().join(format!("{name}.log"));
+        let file = std::fs::File::create(&log).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_qi"))
+            .args(args)
+            .env("DISPLAY", &x.display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("RUST_LOG", "info,wgpu=error,naga=warn")
+            .env("NO_COLOR", "1")
+            .stdout(file.try_clone().unwrap())
+            .stderr(file)
+            .spawn()
+            .expect("start qi");
+        Qi {
+            child,
+            log,
+            display: x.display.clone(),
+        }
+    }
+
+    pub fn log_text(&self) -> String {
+        let mut s = String::new();
+        if let Ok(mut f) = std::fs::File::open(&self.log) {
+            let _ = f.read_to_string(&mut s);
+        }
+        s
+    }
+
+    /// Waits until the log has a line containing `needle`; panics with the log otherwise.
+    pub fn wait_for_log(&mut self, needle: &str, timeout: Duration) -> String {
+        let t0 = Instant::now();
+        loop {
+            let text = self.log_text();
+            if let Some(line) = text.lines().find(|l| l.contains(needle)) {
+                return line.to_string();
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("qi exited ({status}) before '{needle}':\n{text}");
+            }
+            if t0.elapsed() > timeout {
+                panic!("no '{needle}' in the log after {timeout:?}:\n{text}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    pub fn wait_exit(&mut self, timeout: Duration) -> std::process::ExitStatus {
+        let t0 = Instant::now();
+        loop {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                return s;
+            }
+            if t0.elapsed() > timeout {
+                let _ = self.child.kill();
+                panic!("qi did not exit within {timeout:?}:\n{}", self.log_text());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Runs xdotool on this display.
+    pub fn xdotool(&self, args: &[&str]) {
+        let st = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .status()
+            .expect("xdotool");
+        assert!(st.success(), "xdotool {args:?}");
+    }
+
+    /// Presses keys one after another (xdotool key names), with a pause so each frame sees one.
+    pub fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.xdotool(&[
+                "search",
+                "--sync",
+                "--name",
+                "^Qi",
+                "windowactivate",
+                "--sync",
+            ]);
+            self.xdotool(&["key", "--delay", "120", k]);
+            std::thread::sleep(Duration::from_millis(350));
+        }
+    }
+
+    /// Clicks at a point given in window coordinates.
+    pub fn click(&self, x: i32, y: i32) {
+        self.xdotool(&[
+            "search",
+            "--sync",
+            "--name",
+            "^Qi",
+            "windowactivate",
+            "--sync",
+        ]);
+        let id = Command::new("xdotool")
+            .args(["search", "--name", "^Qi"])
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("xdotool");
+        let id = String::from_utf8_lossy(&id.stdout)
+            .lines()
+            .next()
+            .expect("the Qi window")
+            .to_string();
+        self.xdotool(&["mousemove", "--window", &id, &x.to_string(), &y.to_string()]);
+        std::thread::sleep(Duration::from_millis(250));
+        self.xdotool(&["mousedown", "1"]);
+        std::thread::sleep(Duration::from_millis(120));
+        self.xdotool(&["mouseup", "1"]);
+        std::thread::sleep(Duration::from_millis(400));
+    }
+
+    /// Clicks the centre of a board square (the layout the app computes for a w×h board).
+    pub fn click_square(&self, size: (u8, u8), sq: qi_core::Square) {
+        let layout = qi::board::BoardLayout::for_board(size);
+        let p = layout.center_of(sq);
+        let (x, y) = (
+            qi::board::WINDOW.x / 2.0 + p.x,
+            qi::board::WINDOW.y / 2.0 - p.y,
+        );
+        self.click(x.round() as i32, y.round() as i32);
+    }
+}
+
+impl Drop for Qi {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads a PNG and returns (width, height, number of distinct colours in a sample).
+pub fn png_summary(path: &Path) -> (u32, u32, usize) {
+    let img = image::open(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .to_rgb8();
+    let mut colors = std::collections::HashSet::new();
+    for (i, p) in img.pixels().enumerate() {
+        if i % 7 == 0 {
+            colors.insert(p.0);
+        }
+    }
+    (img.width(), img.height(), colors.len())
+}
