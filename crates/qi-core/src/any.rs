@@ -2,7 +2,9 @@
 //! game without being generic: [`AnyPosition`] and [`AnyMove`] delegate to the [`Game`] impls.
 
 use crate::ataxx::{self, Ataxx};
-use crate::game::{Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square};
+use crate::game::{
+    Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square,
+};
 use crate::reversi::{self, Reversi};
 
 /// A position of one of the games.
@@ -48,7 +50,12 @@ impl AnyPosition {
         Ok(match kind {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::start()),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::start()),
-            other => return Err(ParseError::new(format!("{} is not playable yet", other.title()))),
+            other => {
+                return Err(ParseError::new(format!(
+                    "{} is not playable yet",
+                    other.title()
+                )));
+            }
         })
     }
 
@@ -57,7 +64,12 @@ impl AnyPosition {
         Ok(match kind {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::from_text(text)?),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::from_text(text)?),
-            other => return Err(ParseError::new(format!("{} is not playable yet", other.title()))),
+            other => {
+                return Err(ParseError::new(format!(
+                    "{} is not playable yet",
+                    other.title()
+                )));
+            }
         })
     }
 
@@ -137,7 +149,9 @@ impl AnyPosition {
 
     /// The pass, when it is the only legal move or otherwise legal.
     pub fn legal_pass(&self) -> Option<AnyMove> {
-        self.legal_moves().into_iter().find(|&m| self.move_squares(m).to.is_none())
+        self.legal_moves()
+            .into_iter()
+            .find(|&m| self.move_squares(m).to.is_none())
     }
 
     /// The squares whose piece changes side, appears or disappears when `mv` is played, with
@@ -176,7 +190,12 @@ pub struct GameHistory {
 
 impl GameHistory {
     pub fn new(start: AnyPosition) -> GameHistory {
-        GameHistory { positions: vec![start.clone()], start, moves: Vec::new(), cursor: 0 }
+        GameHistory {
+            positions: vec![start.clone()],
+            start,
+            moves: Vec::new(),
+            cursor: 0,
+        }
     }
 
     pub fn start(&self) -> &AnyPosition {
@@ -246,7 +265,9 @@ impl GameHistory {
 
     /// The moves played so far, as text.
     pub fn move_texts(&self) -> Vec<String> {
-        (0..self.cursor).map(|i| self.positions[i].move_to_text(self.moves[i])).collect()
+        (0..self.cursor)
+            .map(|i| self.positions[i].move_to_text(self.moves[i]))
+            .collect()
     }
 }
 
