@@ -331,6 +331,30 @@ impl Board {
         }
     }
 
+    /// The shape evaluation for `side`: every stone scores the shapes of its four lines (a
+    /// stone of an open three scores the open three), `side`'s stones minus the opponent's.
+    pub fn shape_score(&self, side: Side) -> i32 {
+        const W: [i32; 10] = [0, 0, 1, 1, 8, 6, 40, 30, 300, 3000];
+        let mut total = [0i32; 2];
+        for y in 0..self.n as u16 {
+            for x in 0..self.n as u16 {
+                let p = y * STRIDE + x;
+                let c = self.cell[p as usize];
+                if c == 0 {
+                    continue;
+                }
+                let s = (c - 1) as usize;
+                let t = &tables()[self.table[s]];
+                let codes = &self.codes[p as usize][s];
+                total[s] += codes
+                    .iter()
+                    .map(|&k| W[t[k as usize] as usize])
+                    .sum::<i32>();
+            }
+        }
+        total[side.index()] - total[1 - side.index()]
+    }
+
     /// Empty points near stones (the centre on an empty board), in index order.
     pub fn candidates(&self, out: &mut Vec<Move>) {
         out.clear();

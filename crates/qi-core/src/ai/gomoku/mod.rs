@@ -44,6 +44,8 @@ pub struct GomokuEval {
     /// Evaluation noise amplitude.
     pub noise: i32,
     pub seed: u64,
+    /// 0: the line-score evaluation (windows of five), 1: the shape evaluation.
+    pub eval_kind: u8,
 }
 
 impl GomokuEval {
@@ -65,13 +67,14 @@ impl GomokuEval {
             vcf_leaf,
             noise,
             seed,
+            eval_kind: 0,
         }
     }
 
     /// The search configuration for a move with `limits`.
     pub fn config(&self, limits: &Limits) -> Config {
         Config {
-            simple_eval: self.level <= 1,
+            simple_eval: self.eval_kind == 0,
             threats: self.level >= 2,
             width: self.width,
             depth: limits.depth,
@@ -195,6 +198,7 @@ impl crate::engine::matches::Tunable for Gomoku {
             "defend" => eval.vcf_defend = v as u64,
             "leaf" => eval.vcf_leaf = v as u64,
             "noise" => eval.noise = v,
+            "shapes" => eval.eval_kind = v.min(1) as u8,
             other => {
                 return Err(format!(
                     "unknown Gomoku setting '{other}' (width, vcf, defend, leaf, noise)"

@@ -141,6 +141,9 @@ struct Scan {
     my_sum: i32,
     opp_sum: i32,
     my_fours: u32,
+    /// Points where a stone makes a four-three or a three-three (possibly forbidden).
+    my_double: u32,
+    opp_double: u32,
 }
 
 /// The result of [`Search::think`].
@@ -237,6 +240,12 @@ impl Search {
                 if ms.fours() > 0 {
                     sc.my_fours += 1;
                 }
+                if ms.four_three() || ms.double_three() {
+                    sc.my_double += 1;
+                }
+                if os.four_three() || os.double_three() || os.unstoppable() {
+                    sc.opp_double += 1;
+                }
                 let (mv, ov) = (ms.value(), os.value());
                 sc.my_sum += mv;
                 sc.opp_sum += ov;
@@ -257,7 +266,13 @@ impl Search {
         let v = if self.cfg.simple_eval {
             e.b.line_score(e.side()).clamp(-300_000, 300_000)
         } else {
-            (sc.my_sum * 5 / 4 - sc.opp_sum).clamp(-300_000, 300_000)
+            let mut v = e.b.shape_score(e.side());
+            if sc.my_double > 0 {
+                v += 1500;
+            }
+            v -= 400 * sc.opp_double.min(3) as i32;
+            v += 40 * sc.my_fours.min(5) as i32;
+            v.clamp(-300_000, 300_000)
         };
         v + hash_noise(e.g.hash(), self.cfg.seed, self.cfg.noise)
     }
