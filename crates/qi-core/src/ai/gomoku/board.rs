@@ -389,7 +389,7 @@ impl Board {
         false
     }
 
-    /// The line-score evaluation of reference report 004 (level 1): every row of five cells
+    /// The line-score evaluation of reference report 004: every row of five cells
     /// holding stones of one side only scores 1, 10, 100, 1000 or 100000 for 1-5 stones;
     /// `side`'s rows minus the opponent's.
     pub fn line_score(&self, side: Side) -> i32 {

@@ -1,10 +1,17 @@
 //! The Gomoku CPU: levels, the evaluation for the shared framework, and the entry points.
 //!
-//! The app calls it like every other game: `Cpu::<Gomoku>::new(level, mb).choose(...)`. Levels
-//! 2-6 run the Gomoku search of [`search`] (threat-aware alpha-beta over candidate moves near
-//! the stones, VCF solver, the shared transposition table) from
-//! [`Ai::search_at_level`]; level 1 ([`Ai::greedy_move`]) is a fixed depth-3 search with the
-//! line-score evaluation of reference report 004.
+//! The app calls it like every other game: `Cpu::<Gomoku>::new(level, mb).choose(...)`. Every
+//! level runs the Gomoku search of [`search`] (candidate moves near the stones, line codes
+//! kept up to date stone by stone, VCF solver, threat-aware alpha-beta with the shared
+//! transposition table): levels 2-6 from [`Ai::search_at_level`], level 1 from
+//! [`Ai::greedy_move`]. The levels differ in depth or time, width, VCF budgets and noise:
+//!
+//! - 1: depth 3 with the line-score evaluation of reference report 004, no threat logic;
+//! - 2: depth 3 with the threat logic (forced replies, defences against threes);
+//! - 3: depth 5, a small VCF at the root;
+//! - 4, 5, 6: iterative deepening in 35%, 60% and all of the move time, larger VCF budgets,
+//!   the search for the opponent's VCF at the root (only moves that stop it are searched), and
+//!   at 5-6 short VCFs at the leaves.
 //!
 //! ```no_run
 //! use std::sync::{Arc, atomic::AtomicBool};
@@ -44,7 +51,9 @@ pub struct GomokuEval {
     /// Evaluation noise amplitude.
     pub noise: i32,
     pub seed: u64,
-    /// 0: the line-score evaluation (windows of five), 1: the shape evaluation.
+    /// 0: the line-score evaluation (rows of five cells, report 004), the default: it won
+    /// self-play against the shape evaluation; 1: the shape evaluation (match setting
+    /// `shapes=1`).
     pub eval_kind: u8,
 }
 
@@ -52,9 +61,9 @@ impl GomokuEval {
     /// The settings of `level` (1-6).
     pub fn for_level(level: u8, seed: u64) -> GomokuEval {
         let (width, vcf_root, vcf_defend, vcf_leaf, noise) = match level {
-            0 | 1 => (15, 0, 0, 0, 3),
-            2 => (10, 0, 0, 0, 30),
-            3 => (12, 2_000, 0, 0, 10),
+            0 | 1 => (12, 0, 0, 0, 20),
+            2 => (10, 0, 0, 0, 10),
+            3 => (12, 2_000, 0, 0, 0),
             4 => (14, 20_000, 2_000, 0, 0),
             5 => (16, 100_000, 10_000, 20, 0),
             _ => (18, 400_000, 20_000, 40, 0),
@@ -143,9 +152,9 @@ impl Ai for Gomoku {
     fn limits_for_level(level: u8, movetime: Duration) -> Limits {
         let (depth, share) = match level {
             0 | 1 => (Some(3), 1.0),
-            2 => (Some(4), 1.0),
-            3 => (Some(6), 1.0),
-            4 => (None, 0.3),
+            2 => (Some(3), 1.0),
+            3 => (Some(5), 1.0),
+            4 => (None, 0.35),
             5 => (None, 0.6),
             _ => (None, 1.0),
         };

@@ -87,7 +87,7 @@ impl Engine {
 /// How a level searches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// Level 1: the line-score evaluation of report 004 instead of the shape evaluation.
+    /// The line-score evaluation of report 004 instead of the shape evaluation.
     pub simple_eval: bool,
     /// Threat logic: open fours as wins, defence-only moves against threats, forced replies
     /// searched without using up depth.
@@ -490,8 +490,9 @@ impl Search {
         if forced {
             moves.push(sc.opp_five);
         } else {
+            // narrower deeper down: the ordering by shape values is good enough there
             let width = if self.cfg.threats {
-                self.cfg.width
+                self.cfg.width.saturating_sub(2 * ply).max(7)
             } else {
                 self.cfg.width + 4
             };
@@ -604,11 +605,19 @@ impl Search {
             let m = c.mv;
             return self.finish(&e, m, MATE - 3, 1, on_info);
         }
+        // the threat searches at the root get a share of the time, the main search the rest
+        let full_deadline = self.deadline;
+        if let Some(t) = self.cfg.time {
+            self.deadline = Some(self.start + t.mul_f64(0.15));
+        }
         if self.cfg.vcf_root > 0 {
             let mut budget = self.cfg.vcf_root;
             if let Some((m, k)) = self.vcf(&mut e, &mut budget, 40) {
                 return self.finish(&e, m, MATE - k as i32, k, on_info);
             }
+        }
+        if let Some(t) = self.cfg.time {
+            self.deadline = Some(self.start + t.mul_f64(0.35));
         }
 
         // root moves
@@ -631,10 +640,13 @@ impl Search {
                     break;
                 }
             }
-            if !keep.is_empty() && !self.stopped {
+            if !keep.is_empty() {
                 root = keep;
             }
         }
+        self.deadline = full_deadline;
+        self.stopped = false;
+        self.check_limits();
         if root.is_empty() {
             // every candidate is forbidden: any legal move
             root.push(self.any_move(&e, pos));
