@@ -1,6 +1,7 @@
 //! The `qi-engine` command line: perft and the engine protocols. Each protocol or tool lives in
 //! its own module here and is one subcommand.
 
+pub mod gomocup;
 pub mod gtp;
 pub mod matches;
 pub mod nboard;
@@ -14,6 +15,7 @@ use clap::{Parser, Subcommand};
 
 use crate::ataxx::Ataxx;
 use crate::game::{Game, GameKind, ParseError, perft, perft_divide};
+use crate::gomoku::Gomoku;
 use crate::reversi::Reversi;
 
 #[derive(Parser, Debug)]
@@ -45,7 +47,7 @@ pub enum Command {
     /// Play two engine configurations against each other (colours alternate) and print
     /// wins/draws/losses, the score and the Elo difference.
     Match {
-        /// ataxx or reversi
+        /// ataxx, reversi or gomoku
         game: String,
         /// Configuration A, e.g. `level=6` or `level=6,frontier=5`.
         #[arg(long, default_value = "level=6")]
@@ -67,21 +69,37 @@ pub enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
-    /// Solve a Reversi endgame exactly; the last line is `<best move> <score>`.
+    /// Solve a Reversi endgame exactly (the last line is `<best move> <score>`), or find a
+    /// Gomoku forced win by fours (the last line is its first move or `none`).
     Solve {
-        /// reversi
+        /// reversi or gomoku
         game: String,
-        /// The position: 64 squares a1..h8 (X, O, -) and the side to move.
+        /// Reversi: the position, 64 squares a1..h8 (X, O, -) and the side to move.
         #[arg(long, allow_hyphen_values = true)]
-        fen: String,
+        fen: Option<String>,
         /// Table size in megabytes.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Gomoku: freestyle, standard or renju.
+        #[arg(long, default_value = "freestyle")]
+        rule: String,
+        /// Gomoku: the moves from the empty board (`h8 i9` or Gomocup `7,7 8,6`).
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        moves: String,
+        /// Gomoku: the board size.
+        #[arg(long, default_value_t = 15)]
+        size: u8,
+        /// Gomoku: the node budget of the search.
+        #[arg(long, default_value_t = 5_000_000)]
+        nodes: u64,
     },
     /// Speak the NBoard protocol (Reversi) on stdin/stdout.
     Nboard,
     /// Speak the UAI protocol (UCI for Ataxx) on stdin/stdout.
     Uai,
+    /// Speak the Gomocup (Piskvork) protocol on stdin/stdout (also when started as
+    /// `pbrain-*` with no arguments).
+    Gomocup,
     /// Search speed: fixed-depth searches of a fixed set of positions; nodes/s last.
     Bench {
         /// ataxx or reversi
@@ -97,6 +115,15 @@ pub enum Command {
 
 /// Runs the command line; returns the process exit code (2 for bad input).
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
+    if args.len() == 1 && started_as_pbrain(&args[0]) {
+        return match gomocup::run() {
+            Ok(()) => 0,
+            Err(msg) => {
+                eprintln!("qi-engine: {msg}");
+                2
+            }
+        };
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -112,6 +139,18 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
             2
         }
     }
+}
+
+/// Whether the program file's name begins `pbrain-` (how Piskvork starts Gomocup engines).
+fn started_as_pbrain(arg0: &OsString) -> bool {
+    std::path::Path::new(arg0)
+        .file_name()
+        .map(|f| {
+            f.to_string_lossy()
+                .to_ascii_lowercase()
+                .starts_with("pbrain-")
+        })
+        .unwrap_or(false)
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -150,6 +189,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 GameKind::Reversi => {
                     matches::run_match::<Reversi>(&a, &b, games, mt, openings, seed, verbose)?
                 }
+                GameKind::Gomoku => {
+                    matches::run_match::<Gomoku>(&a, &b, games, mt, openings, seed, verbose)?
+                }
                 other => return Err(format!("match is not available for {other}")),
             };
             println!(
@@ -169,11 +211,24 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Uai => uai::run(),
+        Command::Gomocup => gomocup::run(),
         Command::Nboard => nboard::run(),
-        Command::Solve { game, fen, hash } => {
+        Command::Solve {
+            game,
+            fen,
+            hash,
+            rule,
+            moves,
+            size,
+            nodes,
+        } => {
             let kind: GameKind = game.parse().map_err(|e: ParseError| e.0)?;
             match kind {
-                GameKind::Reversi => solve::run(&fen, hash),
+                GameKind::Reversi => solve::run(
+                    &fen.ok_or_else(|| "solve reversi needs --fen".to_string())?,
+                    hash,
+                ),
+                GameKind::Gomoku => solve::run_gomoku(&rule, &moves, size, nodes),
                 other => Err(format!("solve is not available for {other}")),
             }
         }

@@ -1,0 +1,515 @@
+//! The Gomoku AI's own board: for every point, direction and side the base-3 code of the ten
+//! cells around it (five each way), kept up to date stone by stone, and a table that turns a
+//! code into the shape a stone on that point would make on that line (five, open four, four,
+//! open three, ...). The table is built once per "five" rule: exactly five (Standard, and Black
+//! in Renju) or five or more (Freestyle, and White in Renju).
+
+use std::sync::OnceLock;
+
+use crate::game::Side;
+use crate::gomoku::{GomokuRule, Move, STRIDE};
+
+/// Line shapes, weakest first. `B` = blocked (one way to grow), `F` = free (two ways).
+pub const NONE: u8 = 0;
+pub const B1: u8 = 1;
+pub const F1: u8 = 2;
+pub const B2: u8 = 3;
+pub const F2: u8 = 4;
+pub const B3: u8 = 5;
+pub const F3: u8 = 6;
+/// A four: one point makes five.
+pub const B4: u8 = 7;
+/// An open four: two or more points make five.
+pub const F4: u8 = 8;
+pub const FIVE: u8 = 9;
+
+const CODES: usize = 59_049; // 3^10
+/// Point indices are moves (`y * 32 + x`); this covers 19 × 19.
+pub const POINTS: usize = 19 * STRIDE as usize;
+/// Index steps of the four directions of [`crate::gomoku::DIRECTIONS`].
+const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+const fn pow3() -> [u32; 10] {
+    let mut p = [1u32; 10];
+    let mut i = 1;
+    while i < 10 {
+        p[i] = p[i - 1] * 3;
+        i += 1;
+    }
+    p
+}
+const POW3: [u32; 10] = pow3();
+
+/// The digit of the cell at offset `k` (-5..=5, not 0) from the centre.
+#[inline]
+const fn digit(k: i32) -> usize {
+    if k < 0 {
+        (k + 5) as usize
+    } else {
+        (k + 4) as usize
+    }
+}
+
+fn build_table(exact: bool) -> Vec<u8> {
+    let mut memo = vec![u8::MAX; CODES];
+    for code in 0..CODES {
+        classify(code, exact, &mut memo);
+    }
+    memo
+}
+
+fn wins(exact: bool, len: u32) -> bool {
+    if exact { len == 5 } else { len >= 5 }
+}
+
+/// The length of the run of own stones through the centre (index 5) of an 11-cell line.
+fn run(line: &[u8; 11]) -> u32 {
+    let mut len = 1;
+    let mut i = 4i32;
+    while i >= 0 && line[i as usize] == 1 {
+        len += 1;
+        i -= 1;
+    }
+    let mut j = 6;
+    while j <= 10 && line[j] == 1 {
+        len += 1;
+        j += 1;
+    }
+    len
+}
+
+fn classify(code: usize, exact: bool, memo: &mut [u8]) -> u8 {
+    if memo[code] != u8::MAX {
+        return memo[code];
+    }
+    let mut line = [0u8; 11];
+    let mut c = code;
+    for i in 0..10 {
+        let d = (c % 3) as u8;
+        c /= 3;
+        line[if i < 5 { i } else { i + 1 }] = d;
+    }
+    line[5] = 1;
+    let result = if wins(exact, run(&line)) {
+        FIVE
+    } else {
+        let mut fives = 0;
+        for q in 1..=9 {
+            if q != 5 && line[q] == 0 {
+                line[q] = 1;
+                if wins(exact, run(&line)) {
+                    fives += 1;
+                }
+                line[q] = 0;
+            }
+        }
+        match fives {
+            0 => {
+                let mut best = NONE;
+                for q in 1..=9usize {
+                    if q != 5 && line[q] == 0 {
+                        let k = q as i32 - 5;
+                        let child = code + POW3[digit(k)] as usize;
+                        let s = classify(child, exact, memo);
+                        best = best.max(s.saturating_sub(2));
+                    }
+                }
+                best
+            }
+            1 => B4,
+            _ => F4,
+        }
+    };
+    memo[code] = result;
+    result
+}
+
+fn tables() -> &'static [Vec<u8>; 2] {
+    static T: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
+    T.get_or_init(|| [build_table(true), build_table(false)])
+}
+
+/// What a stone of one side on one point would make: the shape on each line, and the sums the
+/// search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PointShape {
+    pub lines: [u8; 4],
+}
+
+impl PointShape {
+    #[inline]
+    pub fn max(&self) -> u8 {
+        self.lines.iter().copied().max().unwrap_or(0)
+    }
+
+    #[inline]
+    pub fn count(&self, at_least: u8) -> u32 {
+        self.lines.iter().filter(|&&l| l >= at_least).count() as u32
+    }
+
+    #[inline]
+    pub fn five(&self) -> bool {
+        self.max() == FIVE
+    }
+
+    /// Fours on this point (lines with a four or an open four).
+    #[inline]
+    pub fn fours(&self) -> u32 {
+        self.lines.iter().filter(|&&l| l == B4 || l == F4).count() as u32
+    }
+
+    /// An open four or two fours: a win next move unless the opponent already has a four.
+    #[inline]
+    pub fn unstoppable(&self) -> bool {
+        self.lines.contains(&F4) || self.fours() >= 2
+    }
+
+    /// A four together with an open three.
+    #[inline]
+    pub fn four_three(&self) -> bool {
+        self.fours() >= 1 && self.lines.contains(&F3)
+    }
+
+    /// Two open threes.
+    #[inline]
+    pub fn double_three(&self) -> bool {
+        self.lines.iter().filter(|&&l| l == F3).count() >= 2
+    }
+
+    /// A threat the opponent must answer now: a four, or a move that makes an open four.
+    #[inline]
+    pub fn threat(&self) -> bool {
+        self.max() >= F3
+    }
+
+    /// The value of the point for its side (evaluation and move ordering).
+    pub fn value(&self) -> i32 {
+        const V: [i32; 10] = [0, 1, 4, 8, 24, 28, 110, 130, 600, 20_000];
+        let mut v: i32 = self.lines.iter().map(|&l| V[l as usize]).sum();
+        if self.unstoppable() {
+            v += 3000;
+        } else if self.four_three() {
+            v += 2000;
+        } else if self.double_three() {
+            v += 900;
+        } else if self.lines.iter().filter(|&&l| l >= F2).count() >= 2 {
+            v += 40;
+        }
+        v
+    }
+}
+
+/// Stones, the neighbourhood counts used for candidate moves, and the line codes.
+#[derive(Clone)]
+pub struct Board {
+    pub n: u8,
+    /// 0 empty, 1 Black, 2 White.
+    pub cell: Vec<u8>,
+    /// Stones within two points (Chebyshev distance), for candidate moves.
+    pub near: Vec<u8>,
+    /// `codes[side][dir][point]`.
+    codes: Vec<[[u32; 4]; 2]>,
+    /// Which table each side reads: 0 exactly five, 1 five or more.
+    table: [usize; 2],
+    pub stones: u32,
+}
+
+impl Board {
+    pub fn new(n: u8, rule: GomokuRule) -> Board {
+        let table = match rule {
+            GomokuRule::Freestyle => [1, 1],
+            GomokuRule::Standard => [0, 0],
+            GomokuRule::Renju => [0, 1],
+        };
+        let mut b = Board {
+            n,
+            cell: vec![0; POINTS],
+            near: vec![0; POINTS],
+            codes: vec![[[0; 4]; 2]; POINTS],
+            table,
+            stones: 0,
+        };
+        for y in 0..n as i32 {
+            for x in 0..n as i32 {
+                let p = (y * STRIDE as i32 + x) as usize;
+                for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                    for k in -5i32..=5 {
+                        if k == 0 {
+                            continue;
+                        }
+                        if !b.on(x + k * dx, y + k * dy) {
+                            let w = 2 * POW3[digit(k)];
+                            b.codes[p][0][d] += w;
+                            b.codes[p][1][d] += w;
+                        }
+                    }
+                }
+            }
+        }
+        tables();
+        b
+    }
+
+    #[inline]
+    pub fn on(&self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && x < self.n as i32 && y < self.n as i32
+    }
+
+    #[inline]
+    pub fn is_empty(&self, p: Move) -> bool {
+        self.cell[p as usize] == 0
+    }
+
+    /// Puts a stone of `side` on the empty point `p`.
+    pub fn place(&mut self, p: Move, side: Side) {
+        self.update(p, side, true);
+    }
+
+    /// Takes the stone of `side` off `p`.
+    pub fn remove(&mut self, p: Move, side: Side) {
+        self.update(p, side, false);
+    }
+
+    fn update(&mut self, p: Move, side: Side, add: bool) {
+        let s = side.index();
+        let (x, y) = ((p % STRIDE) as i32, (p / STRIDE) as i32);
+        self.cell[p as usize] = if add { s as u8 + 1 } else { 0 };
+        if add {
+            self.stones += 1;
+        } else {
+            self.stones -= 1;
+        }
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+            for k in -5i32..=5 {
+                if k == 0 {
+                    continue;
+                }
+                // the point q for which p sits at offset k
+                let (qx, qy) = (x - k * dx, y - k * dy);
+                if !self.on(qx, qy) {
+                    continue;
+                }
+                let q = (qy * STRIDE as i32 + qx) as usize;
+                let w = POW3[digit(k)];
+                let c = &mut self.codes[q];
+                if add {
+                    c[s][d] += w;
+                    c[1 - s][d] += 2 * w;
+                } else {
+                    c[s][d] -= w;
+                    c[1 - s][d] -= 2 * w;
+                }
+            }
+        }
+        for dy in -2i32..=2 {
+            for dx in -2i32..=2 {
+                if self.on(x + dx, y + dy) {
+                    let q = ((y + dy) * STRIDE as i32 + x + dx) as usize;
+                    if add {
+                        self.near[q] += 1;
+                    } else {
+                        self.near[q] -= 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shapes a stone of `side` on the empty point `p` would make.
+    #[inline]
+    pub fn shape(&self, side: Side, p: Move) -> PointShape {
+        let s = side.index();
+        let t = &tables()[self.table[s]];
+        let c = &self.codes[p as usize][s];
+        PointShape {
+            lines: [
+                t[c[0] as usize],
+                t[c[1] as usize],
+                t[c[2] as usize],
+                t[c[3] as usize],
+            ],
+        }
+    }
+
+    /// The shape evaluation for `side`: every stone scores the shapes of its four lines (a
+    /// stone of an open three scores the open three), `side`'s stones minus the opponent's.
+    pub fn shape_score(&self, side: Side) -> i32 {
+        const W: [i32; 10] = [0, 0, 1, 1, 8, 6, 40, 30, 300, 3000];
+        let mut total = [0i32; 2];
+        for y in 0..self.n as u16 {
+            for x in 0..self.n as u16 {
+                let p = y * STRIDE + x;
+                let c = self.cell[p as usize];
+                if c == 0 {
+                    continue;
+                }
+                let s = (c - 1) as usize;
+                let t = &tables()[self.table[s]];
+                let codes = &self.codes[p as usize][s];
+                total[s] += codes
+                    .iter()
+                    .map(|&k| W[t[k as usize] as usize])
+                    .sum::<i32>();
+            }
+        }
+        total[side.index()] - total[1 - side.index()]
+    }
+
+    /// Empty points near stones (the centre on an empty board), in index order.
+    pub fn candidates(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.stones == 0 {
+            let c = (self.n / 2) as u16;
+            out.push(c * STRIDE + c);
+            return;
+        }
+        for y in 0..self.n as u16 {
+            for x in 0..self.n as u16 {
+                let p = y * STRIDE + x;
+                if self.near[p as usize] > 0 && self.cell[p as usize] == 0 {
+                    out.push(p);
+                }
+            }
+        }
+    }
+
+    /// Points within distance 1 of a stone hold the most relevant moves.
+    pub fn adjacent(&self, p: Move) -> bool {
+        let (x, y) = ((p % STRIDE) as i32, (p / STRIDE) as i32);
+        for dy in -1i32..=1 {
+            for dx in -1i32..=1 {
+                if (dx, dy) != (0, 0)
+                    && self.on(x + dx, y + dy)
+                    && self.cell[((y + dy) * STRIDE as i32 + x + dx) as usize] != 0
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The line-score evaluation of reference report 004: every row of five cells
+    /// holding stones of one side only scores 1, 10, 100, 1000 or 100000 for 1-5 stones;
+    /// `side`'s rows minus the opponent's.
+    pub fn line_score(&self, side: Side) -> i32 {
+        const S: [i32; 6] = [0, 1, 10, 100, 1000, 100_000];
+        let n = self.n as i32;
+        let me = side.index() as u8 + 1;
+        let mut total = 0;
+        for &(dx, dy) in &DIRS {
+            for y in 0..n {
+                for x in 0..n {
+                    let (ex, ey) = (x + 4 * dx, y + 4 * dy);
+                    if !self.on(ex, ey) {
+                        continue;
+                    }
+                    let (mut mine, mut theirs) = (0, 0);
+                    for k in 0..5 {
+                        let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
+                        if c == me {
+                            mine += 1;
+                        } else if c != 0 {
+                            theirs += 1;
+                        }
+                    }
+                    if theirs == 0 {
+                        total += S[mine];
+                    } else if mine == 0 {
+                        total -= S[theirs];
+                    }
+                }
+            }
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape_of(b: &mut Board, side: Side, stones: &[(i32, i32)], p: (i32, i32)) -> PointShape {
+        for &(x, y) in stones {
+            b.place((y as u16) * STRIDE + x as u16, side);
+        }
+        b.shape(side, (p.1 as u16) * STRIDE + p.0 as u16)
+    }
+
+    #[test]
+    fn line_shapes() {
+        let mut b = Board::new(15, GomokuRule::Freestyle);
+        // four in a row: the fifth point is a five
+        let s = shape_of(
+            &mut b,
+            Side::Black,
+            &[(3, 7), (4, 7), (5, 7), (6, 7)],
+            (7, 7),
+        );
+        assert_eq!(s.lines[0], FIVE);
+        // three in a row: the next point makes an open four
+        let mut b = Board::new(15, GomokuRule::Freestyle);
+        let s = shape_of(&mut b, Side::Black, &[(4, 7), (5, 7), (6, 7)], (7, 7));
+        assert_eq!(s.lines[0], F4);
+        // blocked at one end by White: a plain four
+        b.place(7 * STRIDE + 3, Side::White);
+        assert_eq!(b.shape(Side::Black, 7 * STRIDE + 7).lines[0], B4);
+        // two in a row: an open three
+        let mut b = Board::new(15, GomokuRule::Freestyle);
+        let s = shape_of(&mut b, Side::White, &[(5, 5), (6, 6)], (7, 7));
+        assert_eq!(s.lines[2], F3);
+        assert_eq!(s.lines[0], F1);
+        // against the edge a stone has less room
+        let mut b = Board::new(15, GomokuRule::Freestyle);
+        let s = shape_of(&mut b, Side::White, &[(1, 0), (2, 0)], (0, 0));
+        assert_eq!(s.lines[0], B3);
+    }
+
+    #[test]
+    fn exact_five_rules_out_overlines() {
+        // X X X X . X : the gap makes six, a five only under Freestyle
+        for (rule, want) in [
+            (GomokuRule::Freestyle, FIVE),
+            (GomokuRule::Standard, NONE),
+            (GomokuRule::Renju, NONE),
+        ] {
+            let mut b = Board::new(15, rule);
+            let s = shape_of(
+                &mut b,
+                Side::Black,
+                &[(2, 7), (3, 7), (4, 7), (5, 7), (7, 7)],
+                (6, 7),
+            );
+            assert_eq!(s.lines[0] == FIVE, want == FIVE, "{rule:?}");
+        }
+        // White in Renju wins with six
+        let mut b = Board::new(15, GomokuRule::Renju);
+        let s = shape_of(
+            &mut b,
+            Side::White,
+            &[(2, 7), (3, 7), (4, 7), (5, 7), (7, 7)],
+            (6, 7),
+        );
+        assert_eq!(s.lines[0], FIVE);
+    }
+
+    #[test]
+    fn codes_follow_place_and_remove() {
+        let mut b = Board::new(15, GomokuRule::Standard);
+        let fresh = b.clone();
+        let moves = [
+            7 * STRIDE + 7,
+            7 * STRIDE + 8,
+            8 * STRIDE + 8,
+            0,
+            14 * STRIDE + 14,
+        ];
+        for (i, &m) in moves.iter().enumerate() {
+            b.place(m, if i % 2 == 0 { Side::Black } else { Side::White });
+        }
+        for (i, &m) in moves.iter().enumerate().rev() {
+            b.remove(m, if i % 2 == 0 { Side::Black } else { Side::White });
+        }
+        assert!(b.codes == fresh.codes && b.near == fresh.near && b.cell == fresh.cell);
+    }
+}

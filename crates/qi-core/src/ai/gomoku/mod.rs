@@ -1,0 +1,234 @@
+//! The Gomoku CPU: levels, the evaluation for the shared framework, and the entry points.
+//!
+//! The app calls it like every other game: `Cpu::<Gomoku>::new(level, mb).choose(...)`. Every
+//! level runs the Gomoku search of [`search`] (candidate moves near the stones, line codes
+//! kept up to date stone by stone, VCF solver, threat-aware alpha-beta with the shared
+//! transposition table): levels 2-6 from [`Ai::search_at_level`], level 1 from
+//! [`Ai::greedy_move`]. The levels differ in depth or time, width, VCF budgets and noise:
+//!
+//! - 1: depth 3 with the line-score evaluation of reference report 004, no threat logic;
+//! - 2: depth 3 with the threat logic (forced replies, defences against threes);
+//! - 3: depth 5, a small VCF at the root;
+//! - 4, 5, 6: iterative deepening in 35%, 60% and all of the move time, larger VCF budgets,
+//!   the search for the opponent's VCF at the root (only moves that stop it are searched), and
+//!   at 5-6 short VCFs at the leaves.
+//!
+//! ```no_run
+//! use std::sync::{Arc, atomic::AtomicBool};
+//! use std::time::Duration;
+//! use qi_core::{ai::Cpu, gomoku::{Gomoku, GomokuRule}};
+//!
+//! let stop = Arc::new(AtomicBool::new(false));
+//! let mut cpu = Cpu::<Gomoku>::new(6, 16);
+//! let pos = Gomoku::new(15, GomokuRule::Renju);
+//! let r = cpu.choose(&pos, Duration::from_millis(500), &stop, 1, &mut |_info| {});
+//! println!("{:?} {}", r.best, r.score);
+//! ```
+
+pub mod board;
+pub mod search;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::ai::Ai;
+use crate::game::Game;
+use crate::gomoku::{Gomoku, Move, STRIDE, move_square};
+use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher};
+use search::{Config, Engine, Search};
+
+/// The Gomoku evaluation and search settings of one level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GomokuEval {
+    pub level: u8,
+    /// Search width (moves per node).
+    pub width: usize,
+    /// VCF node budgets: at the root, per defence check at the root, at the leaves.
+    pub vcf_root: u64,
+    pub vcf_defend: u64,
+    pub vcf_leaf: u64,
+    /// Evaluation noise amplitude.
+    pub noise: i32,
+    pub seed: u64,
+    /// 0: the line-score evaluation (rows of five cells, report 004), the default: it won
+    /// self-play against the shape evaluation; 1: the shape evaluation (match setting
+    /// `shapes=1`).
+    pub eval_kind: u8,
+}
+
+impl GomokuEval {
+    /// The settings of `level` (1-6).
+    pub fn for_level(level: u8, seed: u64) -> GomokuEval {
+        let (width, vcf_root, vcf_defend, vcf_leaf, noise) = match level {
+            0 | 1 => (12, 0, 0, 0, 20),
+            2 => (10, 0, 0, 0, 10),
+            3 => (12, 2_000, 0, 0, 0),
+            4 => (14, 20_000, 2_000, 0, 0),
+            5 => (16, 100_000, 10_000, 20, 0),
+            _ => (18, 400_000, 20_000, 40, 0),
+        };
+        GomokuEval {
+            level,
+            width,
+            vcf_root,
+            vcf_defend,
+            vcf_leaf,
+            noise,
+            seed,
+            eval_kind: 0,
+        }
+    }
+
+    /// The search configuration for a move with `limits`.
+    pub fn config(&self, limits: &Limits) -> Config {
+        Config {
+            simple_eval: self.eval_kind == 0,
+            threats: self.level >= 2,
+            width: self.width,
+            depth: limits.depth,
+            time: limits.time,
+            vcf_root: self.vcf_root,
+            vcf_defend: self.vcf_defend,
+            vcf_leaf: self.vcf_leaf,
+            noise: self.noise,
+            seed: self.seed,
+        }
+    }
+}
+
+impl Evaluator for GomokuEval {
+    type G = Gomoku;
+
+    /// The shape evaluation of the search (from scratch: the search itself keeps its board up
+    /// to date incrementally).
+    fn evaluate(&self, pos: &Gomoku) -> i32 {
+        if let Some(o) = pos.outcome() {
+            return self.terminal(pos, o);
+        }
+        let e = Engine::new(pos);
+        let me = pos.side_to_move();
+        let (mut mine, mut theirs) = (0, 0);
+        let mut c = Vec::new();
+        e.b.candidates(&mut c);
+        for m in c {
+            let ms = e.b.shape(me, m);
+            if ms.five() {
+                return crate::search::MATE_BOUND - 1;
+            }
+            mine += ms.value();
+            theirs += e.b.shape(me.other(), m).value();
+        }
+        (mine * 5 / 4 - theirs).clamp(-300_000, 300_000)
+    }
+
+    /// The value of the point for the side to move, attack and defence.
+    fn move_order(&self, pos: &Gomoku, mv: Move) -> i32 {
+        let e = Engine::new(pos);
+        let me = pos.side_to_move();
+        if !e.b.is_empty(mv) {
+            return i32::MIN / 2;
+        }
+        e.b.shape(me, mv).value() + e.b.shape(me.other(), mv).value() * 7 / 8
+    }
+
+    fn move_key(&self, mv: Move) -> usize {
+        let sq = move_square(mv);
+        sq.y as usize * STRIDE as usize + sq.x as usize
+    }
+
+    fn move_keys(&self) -> usize {
+        STRIDE as usize * STRIDE as usize
+    }
+}
+
+impl Ai for Gomoku {
+    type Eval = GomokuEval;
+
+    fn eval_for_level(level: u8, seed: u64) -> GomokuEval {
+        GomokuEval::for_level(level, seed)
+    }
+
+    fn limits_for_level(level: u8, movetime: Duration) -> Limits {
+        let (depth, share) = match level {
+            0 | 1 => (Some(3), 1.0),
+            2 => (Some(3), 1.0),
+            3 => (Some(5), 1.0),
+            4 => (None, 0.35),
+            5 => (None, 0.6),
+            _ => (None, 1.0),
+        };
+        Limits {
+            time: Some(movetime.mul_f64(share)),
+            depth,
+            nodes: None,
+        }
+    }
+
+    /// Level 1: a depth-3 search with the line-score evaluation (ties broken by `seed`).
+    fn greedy_move(&self, seed: u64) -> Option<Move> {
+        let eval = GomokuEval::for_level(1, seed);
+        let limits = Limits {
+            time: Some(Duration::from_secs(2)),
+            depth: Some(3),
+            nodes: None,
+        };
+        let mut s = Search::new(eval.config(&limits), 1);
+        let stop = Arc::new(AtomicBool::new(false));
+        s.think(self, &stop, &mut |_| {}).best
+    }
+
+    fn search_at_level(
+        searcher: &mut Searcher<GomokuEval>,
+        pos: &Gomoku,
+        level: u8,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<Move> {
+        let mut eval = searcher.eval.clone();
+        eval.level = level;
+        let mut s = Search::new(eval.config(limits), 16);
+        let t = s.think(pos, stop, on_info);
+        SearchResult {
+            best: t.best,
+            score: t.score,
+            info: t.info,
+        }
+    }
+}
+
+impl crate::engine::matches::Tunable for Gomoku {
+    fn tune(eval: &mut GomokuEval, key: &str, value: i32) -> Result<(), String> {
+        let v = value.max(0);
+        match key {
+            "width" => eval.width = v.max(1) as usize,
+            "vcf" => eval.vcf_root = v as u64,
+            "defend" => eval.vcf_defend = v as u64,
+            "leaf" => eval.vcf_leaf = v as u64,
+            "noise" => eval.noise = v,
+            "shapes" => eval.eval_kind = v.min(1) as u8,
+            other => {
+                return Err(format!(
+                    "unknown Gomoku setting '{other}' (width, vcf, defend, leaf, noise)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A VCF (victory by continuous fours) for the side to move within `budget` nodes: the first
+/// move and the plies to the five, or `None`. Wins in one count (one ply).
+pub fn find_vcf(pos: &Gomoku, budget: u64) -> Option<(Move, u32)> {
+    if pos.outcome().is_some() {
+        return None;
+    }
+    let mut e = Engine::new(pos);
+    let mut s = Search::new(Config::default(), 1);
+    s.cfg.time = None;
+    let stop = Arc::new(AtomicBool::new(false));
+    s.begin(&stop);
+    let mut b = budget;
+    s.vcf(&mut e, &mut b, 60)
+}

@@ -1,0 +1,415 @@
+//! `qi-engine gomocup`: the Gomocup (Piskvork) protocol on stdin/stdout, played at level 6.
+//!
+//! Commands: `START n`, `RECTSTART w,h` (square boards only), `BEGIN`, `TURN x,y`,
+//! `BOARD` … `x,y,who` … `DONE`, `INFO key value` (`timeout_turn`, `timeout_match`,
+//! `time_left`, `max_memory`, `rule`: 0 freestyle, 1 exactly five, 4 renju; others are
+//! accepted and ignored), `RESTART`, `TAKEBACK x,y`, `ABOUT`, `END`. Moves are written `x,y`
+//! (0-based, `y` from the top). Search reports go out as `MESSAGE` lines, and anything that
+//! cannot be understood gets an `ERROR` line; the engine keeps running.
+//!
+//! Piskvork starts engines as `pbrain-<name>` with no arguments: `qi-engine` copied or linked
+//! under such a name speaks this protocol straight away.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::ai::Cpu;
+use crate::game::{Game, Side, Square};
+use crate::gomoku::{Gomoku, GomokuRule, MAX_SIZE, MIN_SIZE, move_square};
+use crate::search::{MATE_BOUND, SearchInfo};
+
+/// A Gomocup session: the board as the manager sees it (own stones and the opponent's, in the
+/// order played) and the time settings.
+pub struct Session {
+    size: Option<u8>,
+    rule: GomokuRule,
+    /// (point, own stone)
+    stones: Vec<(Square, bool)>,
+    timeout_turn: u64,
+    timeout_match: u64,
+    time_left: Option<u64>,
+    max_memory: u64,
+    cpu: Cpu<Gomoku>,
+    seed: u64,
+    /// Inside `BOARD` … `DONE`.
+    reading_board: bool,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            size: None,
+            rule: GomokuRule::Freestyle,
+            stones: Vec::new(),
+            timeout_turn: 5000,
+            timeout_match: 0,
+            time_left: None,
+            max_memory: 0,
+            cpu: Cpu::new(6, 16),
+            seed: 1,
+            reading_board: false,
+        }
+    }
+
+    /// Handles one input line, writing the replies; returns `false` after `END`.
+    pub fn handle(&mut self, line: &str, out: &mut dyn Write) -> bool {
+        let line = line.trim();
+        if line.is_empty() {
+            return true;
+        }
+        if self.reading_board {
+            if line.eq_ignore_ascii_case("DONE") {
+                self.reading_board = false;
+                self.think(out);
+            } else if let Err(e) = self.board_line(line) {
+                say(out, &format!("ERROR {e}"));
+            }
+            return true;
+        }
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        match cmd.to_ascii_uppercase().as_str() {
+            "START" => match rest.parse::<u32>() {
+                Ok(n) if (MIN_SIZE as u32..=MAX_SIZE as u32).contains(&n) => {
+                    self.size = Some(n as u8);
+                    self.stones.clear();
+                    self.cpu.new_game();
+                    say(out, "OK");
+                }
+                _ => say(
+                    out,
+                    &format!("ERROR unsupported size '{rest}' (from {MIN_SIZE} to {MAX_SIZE})"),
+                ),
+            },
+            "RECTSTART" => {
+                let dims: Vec<Option<u32>> =
+                    rest.split(',').map(|p| p.trim().parse().ok()).collect();
+                match dims.as_slice() {
+                    [Some(w), Some(h)]
+                        if w == h && (MIN_SIZE as u32..=MAX_SIZE as u32).contains(w) =>
+                    {
+                        self.size = Some(*w as u8);
+                        self.stones.clear();
+                        self.cpu.new_game();
+                        say(out, "OK");
+                    }
+                    _ => say(
+                        out,
+                        &format!("ERROR unsupported board '{rest}': square boards 5-19 only"),
+                    ),
+                }
+            }
+            "RESTART" => {
+                if self.size.is_none() {
+                    say(out, "ERROR RESTART before START");
+                } else {
+                    self.stones.clear();
+                    self.cpu.new_game();
+                    say(out, "OK");
+                }
+            }
+            "BEGIN" => {
+                if self.size.is_none() {
+                    say(out, "ERROR BEGIN before START");
+                } else if !self.stones.is_empty() {
+                    say(out, "ERROR BEGIN on a board that is not empty");
+                } else {
+                    self.think(out);
+                }
+            }
+            "TURN" => match self.point(rest) {
+                Ok(sq) => {
+                    if self.stones.iter().any(|&(s, _)| s == sq) {
+                        say(out, &format!("ERROR {rest} is already taken"));
+                    } else {
+                        self.stones.push((sq, false));
+                        self.think(out);
+                    }
+                }
+                Err(e) => say(out, &format!("ERROR {e}")),
+            },
+            "BOARD" => {
+                if self.size.is_none() {
+                    say(out, "ERROR BOARD before START");
+                } else {
+                    self.stones.clear();
+                    self.cpu.new_game();
+                    self.reading_board = true;
+                }
+            }
+            "TAKEBACK" => match self.point(rest) {
+                Ok(sq) => match self.stones.iter().position(|&(s, _)| s == sq) {
+                    Some(i) => {
+                        self.stones.remove(i);
+                        say(out, "OK");
+                    }
+                    None => say(out, &format!("ERROR no stone on {rest}")),
+                },
+                Err(e) => say(out, &format!("ERROR {e}")),
+            },
+            "INFO" => {
+                if let Err(e) = self.info(rest) {
+                    say(out, &format!("ERROR {e}"));
+                }
+            }
+            "ABOUT" => say(
+                out,
+                &format!(
+                    "name=\"Qi\", version=\"{}\", author=\"Qi developers\", country=\"-\", www=\"-\"",
+                    env!("CARGO_PKG_VERSION")
+                ),
+            ),
+            "END" => return false,
+            _ => {
+                let shown: String = line.chars().take(60).collect();
+                say(out, &format!("ERROR unknown command '{shown}'"));
+            }
+        }
+        true
+    }
+
+    fn point(&self, text: &str) -> Result<Square, String> {
+        let n = self.size.ok_or("no board yet: START first")?;
+        let g = Gomoku::new(n, self.rule);
+        let mv = g.parse_gomocup(text).map_err(|e| e.0)?;
+        Ok(move_square(mv))
+    }
+
+    fn board_line(&mut self, line: &str) -> Result<(), String> {
+        let parts: Vec<&str> = line.split(',').map(str::trim).collect();
+        if parts.len() != 3 {
+            return Err(format!("'{line}' is not x,y,who"));
+        }
+        let sq = self.point(&format!("{},{}", parts[0], parts[1]))?;
+        let own = match parts[2] {
+            "1" | "3" => true,
+            "2" => false,
+            other => return Err(format!("'{other}' is not 1, 2 or 3 in '{line}'")),
+        };
+        if self.stones.iter().any(|&(s, _)| s == sq) {
+            return Err(format!("{},{} is given twice", parts[0], parts[1]));
+        }
+        self.stones.push((sq, own));
+        Ok(())
+    }
+
+    fn info(&mut self, rest: &str) -> Result<(), String> {
+        let (key, value) = rest
+            .split_once(char::is_whitespace)
+            .ok_or_else(|| format!("INFO '{rest}' needs a key and a value"))?;
+        let value = value.trim();
+        let num = || -> Result<u64, String> {
+            value
+                .parse::<i64>()
+                .map(|v| v.max(0) as u64)
+                .map_err(|_| format!("INFO {key}: '{value}' is not a number"))
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "timeout_turn" => self.timeout_turn = num()?,
+            "timeout_match" => self.timeout_match = num()?,
+            "time_left" => self.time_left = Some(num()?),
+            "max_memory" => self.max_memory = num()?,
+            "rule" => {
+                let r = num()?;
+                self.rule = if r & 4 != 0 {
+                    GomokuRule::Renju
+                } else if r & 1 != 0 {
+                    GomokuRule::Standard
+                } else {
+                    GomokuRule::Freestyle
+                };
+            }
+            // game_type, evaluate, folder and the like need nothing from us
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The position with us to move: our colour follows from the stone counts.
+    fn position(&self) -> Result<Gomoku, String> {
+        let n = self.size.ok_or("no board yet: START first")?;
+        let own = self.stones.iter().filter(|s| s.1).count();
+        let theirs = self.stones.len() - own;
+        let us = if own == theirs {
+            Side::Black
+        } else if theirs == own + 1 {
+            Side::White
+        } else {
+            return Err(format!(
+                "{own} own stones and {theirs} of the opponent's: not our turn"
+            ));
+        };
+        let mut grid = vec![vec!['.'; n as usize]; n as usize];
+        let ch = |s: Side| if s == Side::Black { 'x' } else { 'o' };
+        for &(sq, mine) in &self.stones {
+            let side = if mine { us } else { us.other() };
+            grid[(n - 1 - sq.y) as usize][sq.x as usize] = ch(side);
+        }
+        let rows: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+        let text = format!("{n} {} {} {}", self.rule.name(), rows.join("/"), ch(us));
+        Gomoku::from_text(&text).map_err(|e| e.0)
+    }
+
+    fn movetime(&self) -> Duration {
+        let mut ms = if self.timeout_turn == 0 {
+            5000
+        } else {
+            self.timeout_turn
+        };
+        if let Some(left) = self.time_left
+            && self.timeout_match > 0
+        {
+            ms = ms.min(left / 15);
+        }
+        // room for the reply and the manager's own overhead
+        let ms = (ms as f64 * 0.85) as u64;
+        Duration::from_millis(ms.saturating_sub(30).max(5))
+    }
+
+    fn think(&mut self, out: &mut dyn Write) {
+        let pos = match self.position() {
+            Ok(p) => p,
+            Err(e) => {
+                say(out, &format!("ERROR {e}"));
+                return;
+            }
+        };
+        if pos.outcome().is_some() {
+            say(out, "ERROR the game is already over");
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        self.seed = self.seed.wrapping_add(1);
+        let mut last: Option<SearchInfo> = None;
+        let r = self
+            .cpu
+            .choose(&pos, self.movetime(), &stop, self.seed, &mut |i| {
+                last = Some(i.clone())
+            });
+        if let Some(i) = last {
+            let score = if i.score > MATE_BOUND {
+                "win".to_string()
+            } else if i.score < -MATE_BOUND {
+                "loss".to_string()
+            } else {
+                i.score.to_string()
+            };
+            say(
+                out,
+                &format!(
+                    "MESSAGE depth {} score {score} nodes {} time {} ms pv {}",
+                    i.depth,
+                    i.nodes,
+                    i.elapsed.as_millis(),
+                    i.pv.join(" ")
+                ),
+            );
+        }
+        match r.best {
+            Some(m) => {
+                self.stones.push((move_square(m), true));
+                say(out, &pos.to_gomocup(m));
+            }
+            None => say(out, "ERROR no legal move"),
+        }
+    }
+}
+
+fn say(out: &mut dyn Write, text: &str) {
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
+
+/// Runs a session on `input` and `output` until `END` or the end of the input.
+pub fn run_io(input: &mut dyn BufRead, output: &mut dyn Write) {
+    let mut s = Session::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(_) => {
+                // not UTF-8 or unreadable: say so and go on
+                say(output, "ERROR unreadable input line");
+                continue;
+            }
+        }
+        if !s.handle(&line, output) {
+            break;
+        }
+    }
+}
+
+/// `qi-engine gomocup` on stdin/stdout.
+pub fn run() -> Result<(), String> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut output = stdout.lock();
+    run_io(&mut input, &mut output);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(lines: &[&str]) -> Vec<String> {
+        let text = lines.join("\n");
+        let mut out = Vec::new();
+        run_io(&mut text.as_bytes(), &mut out);
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE"))
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn start_turn_and_errors() {
+        let out = session(&[
+            "START 15",
+            "INFO timeout_turn 100",
+            "hello there",
+            "TURN 7,7",
+            "TURN 7,7",
+            "END",
+        ]);
+        assert_eq!(out[0], "OK");
+        assert!(out[1].starts_with("ERROR"), "{out:?}");
+        assert!(out[2].contains(','), "{out:?}");
+        assert!(out[3].starts_with("ERROR"), "{out:?}");
+    }
+
+    #[test]
+    fn board_blocks_a_four() {
+        // the opponent has 3,3 4,3 5,3 6,3: we must answer 2,3 or 7,3
+        let out = session(&[
+            "START 15",
+            "INFO timeout_turn 200",
+            "BOARD",
+            "3,3,2",
+            "4,3,2",
+            "5,3,2",
+            "6,3,2",
+            "7,7,1",
+            "8,8,1",
+            "9,10,1",
+            "DONE",
+            "END",
+        ]);
+        assert!(out[1] == "2,3" || out[1] == "7,3", "{out:?}");
+    }
+}

@@ -1,0 +1,337 @@
+//! The Gomoku CPU: wins in one, blocks, VCFs for both colours under each rule, defence against
+//! the opponent's VCF, legal moves in random positions, and the `solve gomoku` command.
+
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use qi_core::ai::Cpu;
+use qi_core::ai::gomoku::find_vcf;
+use qi_core::game::{Game, Outcome, Side};
+use qi_core::gomoku::{Gomoku, GomokuRule, Move};
+use qi_core::search::Rng;
+
+/// A 15×15 position from square lists; far-away single stones of the other colour are added so
+/// that the stone counts fit the side to move.
+fn build(rule: GomokuRule, black: &[&str], white: &[&str], to_move: Side) -> Gomoku {
+    const FILLERS: [&str; 10] = [
+        "a1", "o15", "a15", "o1", "h1", "h15", "a8", "o8", "d1", "l15",
+    ];
+    let mut black: Vec<&str> = black.to_vec();
+    let mut white: Vec<&str> = white.to_vec();
+    let mut fill = FILLERS.iter();
+    let target_black = |w: usize| if to_move == Side::Black { w } else { w + 1 };
+    while black.len() != target_black(white.len()) {
+        if black.len() < target_black(white.len()) {
+            black.push(fill.next().unwrap());
+        } else {
+            white.push(fill.next().unwrap());
+        }
+    }
+    let empty = Gomoku::new(15, rule);
+    let mut grid = vec![vec!['.'; 15]; 15];
+    for (list, ch) in [(&black, 'x'), (&white, 'o')] {
+        for s in list.iter() {
+            let sq = qi_core::gomoku::move_square(empty.parse_move(s).unwrap());
+            assert_eq!(grid[14 - sq.y as usize][sq.x as usize], '.', "{s} twice");
+            grid[14 - sq.y as usize][sq.x as usize] = ch;
+        }
+    }
+    let rows: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+    let side = if to_move == Side::Black { 'x' } else { 'o' };
+    Gomoku::from_text(&format!("15 {} {} {side}", rule.name(), rows.join("/"))).unwrap()
+}
+
+/// The same shape for the other colour: Black's stones become White's and the reverse.
+fn build_for(
+    rule: GomokuRule,
+    attacker: Side,
+    att: &[&str],
+    def: &[&str],
+    to_move: Side,
+) -> Gomoku {
+    match attacker {
+        Side::Black => build(rule, att, def, to_move),
+        Side::White => build(rule, def, att, to_move),
+    }
+}
+
+fn choose(pos: &Gomoku, level: u8, ms: u64) -> Move {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut cpu = Cpu::<Gomoku>::new(level, 8);
+    let r = cpu.choose(pos, Duration::from_millis(ms), &stop, 7, &mut |_| {});
+    let m = r.best.expect("a move");
+    assert!(
+        pos.is_legal(m),
+        "illegal {} in {}",
+        pos.move_to_text(m),
+        pos.to_text()
+    );
+    m
+}
+
+fn text(pos: &Gomoku, m: Move) -> String {
+    pos.move_to_text(m)
+}
+
+#[test]
+fn every_level_wins_in_one() {
+    for rule in GomokuRule::ALL {
+        for attacker in Side::BOTH {
+            // four in a row h8-k8 blocked at g8, and the opponent has a four of its own too
+            let pos = build_for(
+                rule,
+                attacker,
+                &["h8", "i8", "j8", "k8", "c3"],
+                &["g8", "d10", "e10", "f10", "g10"],
+                attacker,
+            );
+            for level in 1..=6 {
+                let m = choose(&pos, level, 100);
+                assert_eq!(text(&pos, m), "l8", "{rule:?} {attacker:?} level {level}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_level_blocks_a_four() {
+    for rule in GomokuRule::ALL {
+        for defender in Side::BOTH {
+            let att = defender.other();
+            // the attacker's four e10-h10 (d10 blocked): the defender must take i10
+            let pos = build_for(
+                rule,
+                att,
+                &["e10", "f10", "g10", "h10"],
+                &["d10", "h8", "i7"],
+                defender,
+            );
+            for level in 1..=6 {
+                let m = choose(&pos, level, 100);
+                assert_eq!(text(&pos, m), "i10", "{rule:?} {defender:?} level {level}");
+            }
+        }
+    }
+}
+
+/// Diagonal e5 f6 g7 (d4 taken by the defender) and j8 k8: h8 makes a four, the defender
+/// must answer i9, and i8 then makes an open four h8-k8.
+const VCF_ATT: [&str; 5] = ["e5", "f6", "g7", "j8", "k8"];
+const VCF_DEF: [&str; 3] = ["d4", "c12", "m3"];
+
+/// Plays the attacker's VCF moves against forced answers; the attacker must win.
+fn play_out_vcf(mut pos: Gomoku) {
+    let attacker = pos.side_to_move();
+    for _ in 0..12 {
+        let (m, _) = find_vcf(&pos, 100_000).expect("the VCF goes on");
+        pos.play(m).unwrap();
+        if pos.outcome().is_some() {
+            break;
+        }
+        // the defender: a move that stops the five if there is one, else anything
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let block = moves
+            .iter()
+            .copied()
+            .find(|&b| {
+                let mut p = pos.clone();
+                p.play(b).unwrap();
+                find_vcf(&p, 10).is_none_or(|(_, k)| k > 1)
+            })
+            .unwrap_or(moves[0]);
+        pos.play(block).unwrap();
+    }
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win(attacker)),
+        "{}",
+        pos.to_text()
+    );
+}
+
+#[test]
+fn vcf_for_both_colours_under_each_rule() {
+    for rule in GomokuRule::ALL {
+        for attacker in Side::BOTH {
+            let pos = build_for(rule, attacker, &VCF_ATT, &VCF_DEF, attacker);
+            let (m, plies) = find_vcf(&pos, 100_000).expect("a VCF");
+            assert_eq!(text(&pos, m), "h8", "{rule:?} {attacker:?}");
+            assert_eq!(plies, 5, "{rule:?} {attacker:?}");
+            for level in [3, 6] {
+                assert_eq!(text(&pos, choose(&pos, level, 200)), "h8");
+            }
+            play_out_vcf(pos);
+            // without the diagonal's third stone there is none
+            let att: Vec<&str> = VCF_ATT.iter().copied().filter(|&s| s != "g7").collect();
+            let pos = build_for(rule, attacker, &att, &VCF_DEF, attacker);
+            assert_eq!(find_vcf(&pos, 100_000), None, "{rule:?} {attacker:?}");
+        }
+    }
+}
+
+#[test]
+fn renju_black_double_four_is_no_win_but_white_may() {
+    // h8-j8 (g8 blocked) and k9-k11 (k12 blocked): k8 makes two fours
+    let att = ["h8", "i8", "j8", "k9", "k10", "k11"];
+    let def = ["g8", "k12", "c3", "d12"];
+    let black = build(GomokuRule::Renju, &att, &def, Side::Black);
+    let k8 = black.parse_move("k8").unwrap();
+    assert!(!black.is_legal(k8));
+    if let Some((m, _)) = find_vcf(&black, 100_000) {
+        assert_ne!(m, k8);
+    }
+    for rule in [GomokuRule::Freestyle, GomokuRule::Standard] {
+        let p = build(rule, &att, &def, Side::Black);
+        assert_eq!(
+            find_vcf(&p, 100_000).map(|(m, k)| (text(&p, m), k)),
+            Some(("k8".into(), 3))
+        );
+    }
+    let white = build(GomokuRule::Renju, &def, &att, Side::White);
+    assert_eq!(
+        find_vcf(&white, 100_000).map(|(m, k)| (text(&white, m), k)),
+        Some(("k8".into(), 3))
+    );
+}
+
+#[test]
+fn white_wins_with_a_four_whose_block_is_forbidden_for_black() {
+    // Black f7 g7 and h5 h6: h7 would make two open threes, forbidden for Black in Renju.
+    // White's i8 j9 k10 (g6 and m12 Black's): l11 makes a four whose only five point is h7.
+    let black = ["f7", "g7", "h5", "h6", "g6", "m12"];
+    let white = ["i8", "j9", "k10"];
+    let pos = build(GomokuRule::Renju, &black, &white, Side::White);
+    let h7 = pos.parse_move("h7").unwrap();
+    assert!(pos.is_forbidden(qi_core::gomoku::move_square(h7)).is_some());
+    let (m, plies) = find_vcf(&pos, 100_000).expect("White wins");
+    assert_eq!((text(&pos, m), plies), ("l11".to_string(), 3));
+    assert_eq!(text(&pos, choose(&pos, 4, 200)), "l11");
+    // under Standard rules Black simply blocks: no VCF
+    let std = build(GomokuRule::Standard, &black, &white, Side::White);
+    assert_eq!(find_vcf(&std, 100_000), None);
+}
+
+#[test]
+fn stops_the_opponents_vcf() {
+    for rule in GomokuRule::ALL {
+        for attacker in Side::BOTH {
+            let defender = attacker.other();
+            let pos = build_for(rule, attacker, &VCF_ATT, &VCF_DEF, defender);
+            let m = choose(&pos, 6, 300);
+            let mut p = pos.clone();
+            p.play(m).unwrap();
+            assert_eq!(
+                find_vcf(&p, 200_000),
+                None,
+                "{rule:?}: {} lets {attacker:?} win by fours",
+                text(&pos, m)
+            );
+        }
+    }
+}
+
+#[test]
+fn answers_an_open_three() {
+    // the opponent's open three f9 g9 h9 (no fours anywhere): the answer is on that row
+    for rule in GomokuRule::ALL {
+        for defender in Side::BOTH {
+            let pos = build_for(
+                rule,
+                defender.other(),
+                &["f9", "g9", "h9", "c3"],
+                &["h7", "j5", "m12"],
+                defender,
+            );
+            for level in 2..=6 {
+                let m = choose(&pos, level, 100);
+                let sq = qi_core::gomoku::move_square(m);
+                assert!(
+                    sq.y == 8 && (3..=10).contains(&sq.x),
+                    "{rule:?} {defender:?} level {level}: {}",
+                    text(&pos, m)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn legal_moves_in_random_positions() {
+    let mut rng = Rng::new(2024);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut cpus: Vec<Cpu<Gomoku>> = (1..=6).map(|l| Cpu::new(l, 1)).collect();
+    let mut checked = 0;
+    for i in 0..2400u64 {
+        let rule = GomokuRule::ALL[(i % 3) as usize];
+        let mut pos = Gomoku::new(15, rule);
+        let plies = rng.below(40);
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            // random moves near the centre make crowded, tactical positions
+            let x = 3 + rng.below(9) as u8;
+            let y = 3 + rng.below(9) as u8;
+            let m = qi_core::gomoku::move_at(qi_core::Square::new(x, y));
+            if pos.outcome().is_none() && pos.is_legal(m) {
+                pos.make(m);
+            }
+            moves.push(m);
+        }
+        if pos.outcome().is_some() {
+            continue;
+        }
+        // level 1 searches to a fixed depth: only every tenth position
+        let level = if i % 10 == 0 { 1 } else { 2 + (i % 5) as usize };
+        let r = cpus[level - 1].choose(&pos, Duration::from_millis(1), &stop, i, &mut |_| {});
+        let m = r.best.expect("a move");
+        assert!(
+            pos.is_legal(m),
+            "level {level}: {} is illegal in {}",
+            text(&pos, m),
+            pos.to_text()
+        );
+        checked += 1;
+    }
+    assert!(checked > 1500, "{checked}");
+}
+
+#[test]
+fn solve_command_prints_the_winning_move() {
+    let run = |rule: &str, moves: &str| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
+            .args(["solve", "gomoku", "--rule", rule, "--moves", moves])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap_or("")
+            .to_string()
+    };
+    // Black: e5 f6 g7 j8 k8; White: d4 c12 m3 a1 o15 (Black to move): h8 starts the VCF
+    let moves = "e5 d4 f6 c12 g7 m3 j8 a1 k8 o15";
+    for rule in ["freestyle", "standard", "renju"] {
+        assert_eq!(run(rule, moves), "h8", "{rule}");
+    }
+    // the same in Gomocup coordinates (y from the top)
+    assert_eq!(
+        run(
+            "freestyle",
+            "4,10 3,11 5,9 2,3 6,8 12,12 9,7 0,14 10,7 14,0"
+        ),
+        "h8"
+    );
+    assert_eq!(run("freestyle", "h8 h9"), "none");
+    let bad = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
+        .args(["solve", "gomoku", "--moves", "h8 h8"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+}
