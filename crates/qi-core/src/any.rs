@@ -227,6 +227,7 @@ impl AnyPosition {
 pub enum AnyCpu {
     Ataxx(Cpu<Ataxx>),
     Reversi(Cpu<Reversi>),
+    Gomoku(Cpu<Gomoku>),
 }
 
 impl AnyCpu {
@@ -235,6 +236,7 @@ impl AnyCpu {
         Ok(match kind {
             GameKind::Ataxx => AnyCpu::Ataxx(Cpu::new(level, 32)),
             GameKind::Reversi => AnyCpu::Reversi(Cpu::new(level, 32)),
+            GameKind::Gomoku => AnyCpu::Gomoku(Cpu::new(level, 32)),
             other => return Err(ParseError::new(format!("no CPU for {} yet", other.title()))),
         })
     }
@@ -258,6 +260,10 @@ impl AnyCpu {
                 .choose(p, movetime, stop, seed, on_info)
                 .best
                 .map(AnyMove::Reversi),
+            (AnyCpu::Gomoku(c), AnyPosition::Gomoku(p)) => c
+                .choose(p, movetime, stop, seed, on_info)
+                .best
+                .map(AnyMove::Gomoku),
             _ => None,
         }
     }
@@ -389,7 +395,7 @@ mod tests {
 
     #[test]
     fn any_cpu_returns_a_legal_move_and_honours_stop() {
-        for kind in [GameKind::Ataxx, GameKind::Reversi] {
+        for kind in [GameKind::Ataxx, GameKind::Reversi, GameKind::Gomoku] {
             let pos = AnyPosition::start(kind).unwrap();
             let mut cpu = AnyCpu::new(kind, 3).unwrap();
             let stop = Arc::new(AtomicBool::new(false));
@@ -400,7 +406,7 @@ mod tests {
         }
         assert!(AnyCpu::new(GameKind::Go, 3).is_err());
         let gomoku = AnyPosition::start(GameKind::Gomoku).unwrap();
-        let mut cpu = AnyCpu::new(GameKind::Ataxx, 3).unwrap();
+        let mut cpu = AnyCpu::new(GameKind::Reversi, 3).unwrap();
         let stop = Arc::new(AtomicBool::new(false));
         assert_eq!(
             cpu.choose(&gomoku, Duration::from_millis(10), &stop, 1, &mut |_| {}),
