@@ -84,7 +84,8 @@ pub fn button_list(
             *selected = i;
             chosen = Some(i);
         }
-        if resp.hovered() && *on {
+        // The mouse takes the selection only when it moves, so the keys still work under it.
+        if resp.hovered() && *on && ui.input(|i| i.pointer.delta() != egui::Vec2::ZERO) {
             *selected = i;
         }
     }

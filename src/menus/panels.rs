@@ -245,7 +245,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             });
             ui.end_row();
 
-            row_label(ui, 1, m.row, "Start");
+            row_label(ui, 1, m.row, "Board");
             ui.horizontal(|ui| match m.kind {
                 GameKind::Ataxx => {
                     for (i, (name, _)) in Ataxx::start_layouts().iter().enumerate() {

@@ -8,13 +8,20 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Window tests run one at a time: two software-rendered windows on two cores would starve
+/// each other.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static NEXT_DISPLAY: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
 pub struct Xvfb {
     child: Child,
     pub display: String,
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Xvfb {
     pub fn start() -> Xvfb {
+        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let which = Command::new("sh")
             .arg("-c")
             .arg("command -v Xvfb")
@@ -24,7 +31,8 @@ impl Xvfb {
             which.status.success(),
             "Xvfb is not installed: run scripts/test.sh, which installs it"
         );
-        for n in 0..50 {
+        for _ in 0..50 {
+            let n = NEXT_DISPLAY.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             let num = 90 + (std::process::id() % 400) + n * 7;
             if Path::new(&format!("/tmp/.X11-unix/X{num}")).exists()
                 || Path::new(&format!("/tmp/.X{num}-lock")).exists()
@@ -41,7 +49,11 @@ impl Xvfb {
             let t0 = Instant::now();
             while t0.elapsed() < Duration::from_secs(10) {
                 if Path::new(&format!("/tmp/.X11-unix/X{num}")).exists() {
-                    return Xvfb { child, display };
+                    return Xvfb {
+                        child,
+                        display,
+                        _turn: turn,
+                    };
                 }
                 std::thread::sleep(Duration::from_millis(50));
             }
@@ -143,14 +155,7 @@ impl Qi {
     /// Presses keys one after another (xdotool key names), with a pause so each frame sees one.
     pub fn keys(&self, keys: &[&str]) {
         for k in keys {
-            self.xdotool(&[
-                "search",
-                "--sync",
-                "--name",
-                "^Qi",
-                "windowactivate",
-                "--sync",
-            ]);
+            self.xdotool(&["search", "--sync", "--name", "^Qi", "windowfocus", "--sync"]);
             self.xdotool(&["key", "--delay", "120", k]);
             std::thread::sleep(Duration::from_millis(350));
         }
@@ -158,14 +163,7 @@ impl Qi {
 
     /// Clicks at a point given in window coordinates.
     pub fn click(&self, x: i32, y: i32) {
-        self.xdotool(&[
-            "search",
-            "--sync",
-            "--name",
-            "^Qi",
-            "windowactivate",
-            "--sync",
-        ]);
+        self.xdotool(&["search", "--sync", "--name", "^Qi", "windowfocus", "--sync"]);
         let id = Command::new("xdotool")
             .args(["search", "--name", "^Qi"])
             .env("DISPLAY", &self.display)
