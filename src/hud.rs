@@ -48,6 +48,8 @@ pub struct HudView {
     pub elapsed: f32,
     pub thinking: Option<f32>,
     pub hint_allowed: bool,
+    /// Go: captures and the area count now.
+    pub go_line: Option<String>,
     /// The CPU's last evaluation for Black, -1..1 (for the eval bar), with its text.
     pub eval: Option<(f32, String)>,
 }
@@ -72,7 +74,13 @@ impl HudView {
             moves,
             elapsed: game.elapsed,
             thinking: None,
-            hint_allowed: game.human_to_move(),
+            hint_allowed: game.human_to_move() && qi_core::any::AnyCpu::available(game.kind()),
+            go_line: pos.captures().map(|[b, w]| {
+                format!(
+                    "Captures: Black {b}, White {w} · Area now {}",
+                    pos.area_result().unwrap_or_default()
+                )
+            }),
             eval: None,
         }
     }
@@ -174,6 +182,9 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
         "Last move: {}",
         v.last_move.as_deref().unwrap_or("—")
     ));
+    if let Some(line) = &v.go_line {
+        ui.label(line);
+    }
     ui.add_space(6.0);
     ui.horizontal_wrapped(|ui| {
         if ui

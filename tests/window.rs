@@ -81,3 +81,70 @@ fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
     assert!(colors > 20);
     println!("CPU replied: {reply}; screenshot {}", shot.display());
 }
+
+/// One clicked move in each other game, started from the command line, with the CPU's reply
+/// where the game has a CPU.
+#[test]
+fn one_clicked_move_in_reversi_gomoku_and_go() {
+    use qi_core::Square;
+    let cases: [(&str, &str, (u8, u8), Square, &str, bool); 3] = [
+        (
+            "reversi",
+            "cpu",
+            (8, 8),
+            Square::new(3, 2),
+            "qi: move 1 Black d3",
+            true,
+        ),
+        (
+            "gomoku",
+            "cpu",
+            (15, 15),
+            Square::new(7, 7),
+            "qi: move 1 Black h8",
+            true,
+        ),
+        (
+            "go",
+            if qi_core::any::AnyCpu::available(qi_core::GameKind::Go) {
+                "cpu"
+            } else {
+                "two"
+            },
+            (19, 19),
+            Square::new(3, 3),
+            "qi: move 1 Black D4",
+            qi_core::any::AnyCpu::available(qi_core::GameKind::Go),
+        ),
+    ];
+    for (game, mode, size, sq, expect, cpu) in cases {
+        let x = Xvfb::start();
+        let dir = out_dir().join(game);
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut qi = Qi::start(
+            &x,
+            game,
+            &[
+                "--game",
+                game,
+                "--mode",
+                mode,
+                "--screenshot-dir",
+                dir.to_str().unwrap(),
+            ],
+        );
+        qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
+        std::thread::sleep(Duration::from_secs(2));
+        qi.click_square(size, sq);
+        qi.wait_for_log(expect, Duration::from_secs(30));
+        if cpu {
+            qi.wait_for_log("qi: move 2 White", Duration::from_secs(60));
+        }
+        std::thread::sleep(Duration::from_secs(1));
+        qi.keys(&["F12"]);
+        qi.wait_for_log("qi: screenshot", Duration::from_secs(20));
+        std::thread::sleep(Duration::from_secs(2));
+        drop(qi);
+        drop(x);
+    }
+}

@@ -239,7 +239,14 @@ pub fn rebuild_board(
     // Coordinates along the left and bottom edges.
     for x in 0..w {
         let p = layout.center_of(Square::new(x, 0)) - Vec2::new(0.0, layout.cell * 0.5 + 14.0);
-        commands.spawn(coord_label(((b'a' + x) as char).to_string(), p));
+        let letter = if kind == GameKind::Go {
+            // Go columns skip I, as GTP and the game records write them
+            let c = b'A' + x + u8::from(x >= 8);
+            (c as char).to_string()
+        } else {
+            ((b'a' + x) as char).to_string()
+        };
+        commands.spawn(coord_label(letter, p));
     }
     for y in 0..h {
         let p = layout.center_of(Square::new(0, y)) - Vec2::new(layout.cell * 0.5 + 16.0, 0.0);

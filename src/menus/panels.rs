@@ -4,8 +4,10 @@
 use bevy_egui::egui;
 use qi_core::Game;
 use qi_core::GameKind;
+use qi_core::any::AnyCpu;
 use qi_core::any::AnyPosition;
 use qi_core::ataxx::Ataxx;
+use qi_core::go::Go;
 use qi_core::gomoku::{Gomoku, GomokuRule};
 
 use super::nav::{NavKeys, button_list};
@@ -86,6 +88,10 @@ pub struct NewGameModel {
     /// Gomoku: 15 or 19, and the rule.
     pub gomoku_size: u8,
     pub gomoku_rule: GomokuRule,
+    /// Go: 9, 13 or 19; handicap stones (0 or 2-9); komi.
+    pub go_size: u8,
+    pub go_handicap: u8,
+    pub go_komi: f32,
 }
 
 impl Default for NewGameModel {
@@ -101,6 +107,9 @@ impl Default for NewGameModel {
             coin: false,
             gomoku_size: 15,
             gomoku_rule: GomokuRule::Freestyle,
+            go_size: 19,
+            go_handicap: 0,
+            go_komi: qi_core::go::DEFAULT_KOMI,
         }
     }
 }
@@ -124,7 +133,12 @@ impl NewGameModel {
             ColorChoice::Second => false,
             ColorChoice::Random => self.coin,
         };
-        let (players, names) = match self.mode {
+        let mode = if AnyCpu::available(self.kind) {
+            self.mode
+        } else {
+            Mode::TwoPlayers
+        };
+        let (players, names) = match mode {
             Mode::TwoPlayers => ([Player::Human, Player::Human], self.names.clone()),
             Mode::CpuVsCpu => (
                 [cpu, cpu],
@@ -142,6 +156,14 @@ impl NewGameModel {
         let start_text = match self.kind {
             GameKind::Ataxx => Some(Ataxx::start_layouts()[self.layout].1.to_string()),
             GameKind::Gomoku => Some(Gomoku::new(self.gomoku_size, self.gomoku_rule).to_text()),
+            GameKind::Go => {
+                let pos = if self.go_handicap >= 2 {
+                    Go::with_handicap(self.go_size, self.go_handicap, self.go_komi)
+                } else {
+                    Go::new(self.go_size, self.go_komi)
+                };
+                pos.ok().map(|p| p.to_text())
+            }
             _ => None,
         };
         MatchSetup {

@@ -10,6 +10,7 @@ use crate::ataxx::{self, Ataxx};
 use crate::game::{
     Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square,
 };
+use crate::go::{self, Go};
 use crate::gomoku::{self, Gomoku};
 use crate::reversi::{self, Reversi};
 use crate::search::SearchInfo;
@@ -20,6 +21,7 @@ pub enum AnyPosition {
     Ataxx(Ataxx),
     Reversi(Reversi),
     Gomoku(Box<Gomoku>),
+    Go(Box<Go>),
 }
 
 /// A move of one of the games.
@@ -28,6 +30,7 @@ pub enum AnyMove {
     Ataxx(ataxx::Move),
     Reversi(reversi::Move),
     Gomoku(gomoku::Move),
+    Go(go::Move),
 }
 
 /// Runs `$body` with `$p` bound to the concrete position.
@@ -37,6 +40,7 @@ macro_rules! with_pos {
             AnyPosition::Ataxx($p) => $body,
             AnyPosition::Reversi($p) => $body,
             AnyPosition::Gomoku($p) => $body,
+            AnyPosition::Go($p) => $body,
         }
     };
 }
@@ -49,6 +53,7 @@ macro_rules! with_pos_move {
             (AnyPosition::Ataxx($p), AnyMove::Ataxx($m)) => $body,
             (AnyPosition::Reversi($p), AnyMove::Reversi($m)) => $body,
             (AnyPosition::Gomoku($p), AnyMove::Gomoku($m)) => $body,
+            (AnyPosition::Go($p), AnyMove::Go($m)) => $body,
             #[allow(unreachable_patterns)]
             _ => $mismatch,
         }
@@ -62,12 +67,7 @@ impl AnyPosition {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::start()),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::start()),
             GameKind::Gomoku => AnyPosition::Gomoku(Box::new(Gomoku::start())),
-            other => {
-                return Err(ParseError::new(format!(
-                    "{} is not playable yet",
-                    other.title()
-                )));
-            }
+            GameKind::Go => AnyPosition::Go(Box::new(Go::start())),
         })
     }
 
@@ -77,12 +77,7 @@ impl AnyPosition {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::from_text(text)?),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::from_text(text)?),
             GameKind::Gomoku => AnyPosition::Gomoku(Box::new(Gomoku::from_text(text)?)),
-            other => {
-                return Err(ParseError::new(format!(
-                    "{} is not playable yet",
-                    other.title()
-                )));
-            }
+            GameKind::Go => AnyPosition::Go(Box::new(Go::from_text(text)?)),
         })
     }
 
@@ -91,6 +86,7 @@ impl AnyPosition {
             AnyPosition::Ataxx(_) => GameKind::Ataxx,
             AnyPosition::Reversi(_) => GameKind::Reversi,
             AnyPosition::Gomoku(_) => GameKind::Gomoku,
+            AnyPosition::Go(_) => GameKind::Go,
         }
     }
 
@@ -139,6 +135,11 @@ impl AnyPosition {
                 p.legal_moves(&mut v);
                 v.into_iter().map(AnyMove::Gomoku).collect()
             }
+            AnyPosition::Go(p) => {
+                let mut v = Vec::new();
+                p.legal_moves(&mut v);
+                v.into_iter().map(AnyMove::Go).collect()
+            }
         }
     }
 
@@ -156,6 +157,7 @@ impl AnyPosition {
             AnyPosition::Ataxx(p) => AnyMove::Ataxx(p.parse_move(text)?),
             AnyPosition::Reversi(p) => AnyMove::Reversi(p.parse_move(text)?),
             AnyPosition::Gomoku(p) => AnyMove::Gomoku(p.parse_move(text)?),
+            AnyPosition::Go(p) => AnyMove::Go(p.parse_move(text)?),
         })
     }
 
@@ -179,6 +181,23 @@ impl AnyPosition {
                 .pass_move()
                 .filter(|m| p.is_legal(*m))
                 .map(AnyMove::Gomoku),
+            AnyPosition::Go(p) => p.pass_move().filter(|m| p.is_legal(*m)).map(AnyMove::Go),
+        }
+    }
+
+    /// Go: stones captured by each side, `[black, white]`.
+    pub fn captures(&self) -> Option<[u32; 2]> {
+        match self {
+            AnyPosition::Go(p) => Some(p.captures()),
+            _ => None,
+        }
+    }
+
+    /// Go: the area score now (every stone counted alive), e.g. `B+3.5`.
+    pub fn area_result(&self) -> Option<String> {
+        match self {
+            AnyPosition::Go(p) => Some(p.area_score().result_text()),
+            _ => None,
         }
     }
 
@@ -231,6 +250,11 @@ pub enum AnyCpu {
 }
 
 impl AnyCpu {
+    /// Whether there is a CPU player for `kind`.
+    pub fn available(kind: GameKind) -> bool {
+        AnyCpu::new(kind, 1).is_ok()
+    }
+
     /// The CPU for `kind` at `level` (1-6), with a 32 MB table.
     pub fn new(kind: GameKind, level: u8) -> Result<AnyCpu, ParseError> {
         Ok(match kind {
