@@ -55,7 +55,7 @@ pub struct Thinking {
     started: Option<Instant>,
     key: Option<SearchKey>,
     /// The players' engines, one per side, kept between moves (their tables too).
-    engines: [Option<Arc<Mutex<AnyCpu>>>; 2],
+    engines: [Option<Arc<Mutex<Option<AnyCpu>>>>; 2],
     /// The last info from the running or last search.
     pub info: Arc<Mutex<Option<SearchInfo>>>,
 }
@@ -134,20 +134,13 @@ fn start_cpu_search(
     let pos = game.position().clone();
     let side = pos.side_to_move().index();
     let kind = pos.kind();
-    let engine = match &thinking.engines[side] {
-        Some(e) => e.clone(),
-        None => match AnyCpu::new(kind, level) {
-            Ok(cpu) => {
-                let e = Arc::new(Mutex::new(cpu));
-                thinking.engines[side] = Some(e.clone());
-                e
-            }
-            Err(e) => {
-                warn!("qi: no CPU for {kind}: {e}");
-                return;
-            }
-        },
-    };
+    if !AnyCpu::available(kind) {
+        return;
+    }
+    // The engine (and its table) is made inside the task, so the frame never waits for it.
+    let engine = thinking.engines[side]
+        .get_or_insert_with(|| Arc::new(Mutex::new(None)))
+        .clone();
     let movetime = Duration::from_millis(settings.cpu_time_ms[kind as usize] as u64);
     let stop = Arc::new(AtomicBool::new(false));
     thinking.stop = stop.clone();
@@ -167,7 +160,11 @@ fn start_cpu_search(
         movetime.as_millis()
     );
     thinking.task = Some(AsyncComputeTaskPool::get().spawn(async move {
-        let mut cpu = engine.lock().ok()?;
+        let mut slot = engine.lock().ok()?;
+        if slot.is_none() {
+            *slot = AnyCpu::new(kind, level).ok();
+        }
+        let cpu = slot.as_mut()?;
         let mut on_info = |i: &SearchInfo| {
             if let Ok(mut slot) = info.lock() {
                 *slot = Some(i.clone());
@@ -193,13 +190,10 @@ fn start_hint_search(
     }
     let pos = game.position().clone();
     let kind = pos.kind();
-    let mut cpu = match AnyCpu::new(kind, 6) {
-        Ok(c) => c,
-        Err(e) => {
-            game.status = format!("No hint: {e}");
-            return;
-        }
-    };
+    if !AnyCpu::available(kind) {
+        game.status = format!("No hint: there is no CPU for {} yet", kind.title());
+        return;
+    }
     game.status = "Looking for a good move…".into();
     let movetime = Duration::from_millis((settings.cpu_time_ms[kind as usize] as u64).min(1000));
     let stop = Arc::new(AtomicBool::new(false));
@@ -213,6 +207,7 @@ fn start_hint_search(
     let info = thinking.info.clone();
     let seed = pos.hash();
     thinking.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+        let mut cpu = AnyCpu::new(kind, 6).ok()?;
         let mut on_info = |i: &SearchInfo| {
             if let Ok(mut slot) = info.lock() {
                 *slot = Some(i.clone());

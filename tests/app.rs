@@ -226,3 +226,88 @@ fn ataxx_clicks_select_then_move() {
         vec!["g1e3", "f7"]
     );
 }
+
+/// The CPU's reply arrives through its task on the async pool, and no frame waits for the
+/// search: every update stays far below 50 ms while the CPUs think.
+#[test]
+fn cpu_moves_arrive_through_the_task_without_long_frames() {
+    let mut app = headless();
+    let mut settings = Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    };
+    settings.cpu_time_ms[GameKind::Ataxx as usize] = 300;
+    app.insert_resource(settings);
+    start(
+        &mut app,
+        GameKind::Ataxx,
+        None,
+        [Player::Cpu { level: 6 }, Player::Cpu { level: 6 }],
+    );
+    let t0 = std::time::Instant::now();
+    let mut longest = std::time::Duration::ZERO;
+    let mut thinking_frames = 0;
+    while t0.elapsed() < std::time::Duration::from_secs(4) {
+        let f = std::time::Instant::now();
+        app.update();
+        longest = longest.max(f.elapsed());
+        if app.world().resource::<qi::cpu::Thinking>().is_thinking() {
+            thinking_frames += 1;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let plies = app.world().resource::<Match>().history.ply();
+    assert!(
+        plies >= 3,
+        "the CPUs played {plies} plies in 4 s at 300 ms per move"
+    );
+    assert!(
+        thinking_frames > 20,
+        "frames ran while the CPU thought ({thinking_frames})"
+    );
+    assert!(
+        longest < std::time::Duration::from_millis(50),
+        "longest frame {longest:?}"
+    );
+    println!("{plies} plies, {thinking_frames} frames while thinking, longest frame {longest:?}");
+}
+
+/// Undo while the CPU thinks stops the search at once, and its answer is never played.
+#[test]
+fn undo_stops_the_cpu_search() {
+    let mut app = headless();
+    let mut settings = Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    };
+    settings.cpu_time_ms[GameKind::Reversi as usize] = 3000;
+    app.insert_resource(settings);
+    start(
+        &mut app,
+        GameKind::Reversi,
+        None,
+        [Player::Human, Player::Cpu { level: 6 }],
+    );
+    play(&mut app, "d3");
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(app.world().resource::<qi::cpu::Thinking>().is_thinking());
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    app.update();
+    assert!(
+        !app.world().resource::<qi::cpu::Thinking>().is_thinking(),
+        "the search was stopped"
+    );
+    assert_eq!(app.world().resource::<Match>().history.ply(), 0);
+    for _ in 0..20 {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(
+        app.world().resource::<Match>().history.ply(),
+        0,
+        "the stopped search's move is not played"
+    );
+}

@@ -252,7 +252,7 @@ pub enum AnyCpu {
 impl AnyCpu {
     /// Whether there is a CPU player for `kind`.
     pub fn available(kind: GameKind) -> bool {
-        AnyCpu::new(kind, 1).is_ok()
+        matches!(kind, GameKind::Ataxx | GameKind::Reversi | GameKind::Gomoku)
     }
 
     /// The CPU for `kind` at `level` (1-6), with a 32 MB table.
@@ -428,7 +428,13 @@ mod tests {
                 .unwrap();
             assert!(pos.is_legal(mv), "{kind}");
         }
-        assert!(AnyCpu::new(GameKind::Go, 3).is_err());
+        for kind in GameKind::ALL {
+            assert_eq!(
+                AnyCpu::available(kind),
+                AnyCpu::new(kind, 1).is_ok(),
+                "{kind}"
+            );
+        }
         let gomoku = AnyPosition::start(GameKind::Gomoku).unwrap();
         let mut cpu = AnyCpu::new(GameKind::Reversi, 3).unwrap();
         let stop = Arc::new(AtomicBool::new(false));
