@@ -12,7 +12,30 @@ use qi::screens::Screen;
 use qi::settings::Settings;
 use qi_core::{GameKind, Side, Square};
 
-fn headless() -> App {
+/// One app at a time: the frame-time test must not share the two cores with the others.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+struct Headless(App, #[allow(dead_code)] std::sync::MutexGuard<'static, ()>);
+
+impl std::ops::Deref for Headless {
+    type Target = App;
+    fn deref(&self) -> &App {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Headless {
+    fn deref_mut(&mut self) -> &mut App {
+        &mut self.0
+    }
+}
+
+fn headless() -> Headless {
+    let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    Headless(new_app(), turn)
+}
+
+fn new_app() -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
     app.insert_resource(Args::default());
