@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = ColorArg::Black)]
     pub color: ColorArg,
     /// Start from this position (the game's own text form, e.g. an Ataxx FEN).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub fen: Option<String>,
     /// Save a screenshot to this PNG file once the first screen is drawn.
     #[arg(long)]

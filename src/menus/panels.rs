@@ -217,6 +217,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                 m.gomoku_size = n;
                 m.gomoku_rule = r;
             }
+            1 if m.kind == GameKind::Go => m.go_size = cycle(&[9u8, 13, 19], m.go_size, delta),
             2 => {
                 m.mode = cycle(
                     &[Mode::VsCpu, Mode::TwoPlayers, Mode::CpuVsCpu],
@@ -280,6 +281,47 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                         }
                     }
                 }
+                GameKind::Go => {
+                    for n in [9u8, 13, 19] {
+                        if ui
+                            .add(egui::Button::new(format!("{n}x{n}")).selected(m.go_size == n))
+                            .clicked()
+                        {
+                            m.go_size = n;
+                            m.row = 1;
+                        }
+                    }
+                    ui.separator();
+                    ui.label("Handicap");
+                    let before = m.go_handicap;
+                    let max = if m.go_size % 2 == 1 { 9 } else { 4 };
+                    egui::ComboBox::from_id_salt("go_handicap")
+                        .selected_text(if m.go_handicap < 2 {
+                            "none".to_string()
+                        } else {
+                            m.go_handicap.to_string()
+                        })
+                        .show_ui(ui, |ui| {
+                            ui.selectable_value(&mut m.go_handicap, 0, "none");
+                            for h in 2..=max {
+                                ui.selectable_value(&mut m.go_handicap, h, h.to_string());
+                            }
+                        });
+                    if before != m.go_handicap {
+                        m.go_komi = if m.go_handicap >= 2 {
+                            qi_core::go::DEFAULT_HANDICAP_KOMI
+                        } else {
+                            qi_core::go::DEFAULT_KOMI
+                        };
+                    }
+                    ui.label("Komi");
+                    ui.add(
+                        egui::DragValue::new(&mut m.go_komi)
+                            .speed(0.5)
+                            .range(-50.0..=50.0),
+                    );
+                    m.go_komi = (m.go_komi * 2.0).round() / 2.0;
+                }
                 GameKind::Gomoku => {
                     for n in [15u8, 19] {
                         if ui
@@ -313,14 +355,19 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             ui.end_row();
 
             row_label(ui, 2, m.row, "Mode");
+            let has_cpu = AnyCpu::available(m.kind);
+            if !has_cpu {
+                m.mode = Mode::TwoPlayers;
+            }
             ui.horizontal(|ui| {
                 for (mode, label) in [
                     (Mode::VsCpu, "vs CPU"),
                     (Mode::TwoPlayers, "Two players"),
                     (Mode::CpuVsCpu, "CPU vs CPU"),
                 ] {
+                    let on = has_cpu || mode == Mode::TwoPlayers;
                     if ui
-                        .add(egui::Button::new(label).selected(m.mode == mode))
+                        .add_enabled(on, egui::Button::new(label).selected(m.mode == mode))
                         .clicked()
                     {
                         m.mode = mode;
@@ -651,13 +698,12 @@ pub fn rules_ui(ui: &mut egui::Ui, kind: &mut GameKind) -> bool {
     });
     let (title, text) = rules_text(*kind);
     ui.heading(egui::RichText::new(title).size(26.0));
-    ui.horizontal(|ui| {
-        if let Ok(pos) = example_position(*kind) {
-            draw_small_board(ui, &pos, 22.0);
-        }
-        ui.add_space(12.0);
-        ui.label(egui::RichText::new(text).size(15.0));
-    });
+    if let Ok(pos) = example_position(*kind) {
+        let cell = (200.0 / pos.dimensions().0 as f32).min(26.0);
+        draw_small_board(ui, &pos, cell);
+    }
+    ui.add_space(8.0);
+    ui.add(egui::Label::new(egui::RichText::new(text).size(15.0)).wrap());
     ui.add_space(10.0);
     let back = ui
         .vertical_centered(|ui| ui.button(egui::RichText::new("Back").size(18.0)).clicked())
@@ -667,17 +713,32 @@ pub fn rules_ui(ui: &mut egui::Ui, kind: &mut GameKind) -> bool {
 
 /// A position that shows the game's typical shape, for the rules page.
 pub fn example_position(kind: GameKind) -> Result<AnyPosition, String> {
-    match kind {
-        GameKind::Ataxx => {
-            AnyPosition::from_text(kind, "x5o/7/2-1-2/2xo3/2-1-2/7/o5x x 0 1").map_err(|e| e.0)
-        }
-        GameKind::Reversi => AnyPosition::from_text(
-            kind,
-            "-------------------XO------XXX------XO--------------------------- O",
-        )
-        .map_err(|e| e.0),
-        other => AnyPosition::start(other).map_err(|e| e.0),
+    let (start, moves): (AnyPosition, &[&str]) = match kind {
+        GameKind::Ataxx => (
+            AnyPosition::from_text(kind, "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1").map_err(|e| e.0)?,
+            &["g1f2", "a1b2", "f2f3", "b2c2"],
+        ),
+        GameKind::Reversi => (
+            AnyPosition::start(kind).map_err(|e| e.0)?,
+            &["d3", "c3", "c4", "e3"],
+        ),
+        GameKind::Gomoku => (
+            AnyPosition::from_text(kind, &Gomoku::new(9, GomokuRule::Freestyle).to_text())
+                .map_err(|e| e.0)?,
+            &["e5", "f6", "d4", "f4", "c3", "f5"],
+        ),
+        GameKind::Go => (
+            AnyPosition::from_text(kind, &Go::new(9, 7.5).map_err(|e| e.0)?.to_text())
+                .map_err(|e| e.0)?,
+            &["E5", "E6", "D6", "F5", "D5", "E4", "F4", "D4"],
+        ),
+    };
+    let mut pos = start;
+    for m in moves {
+        let mv = pos.parse_move(m).map_err(|e| e.0)?;
+        pos.play(mv).map_err(|e| e.0)?;
     }
+    Ok(pos)
 }
 
 #[cfg(test)]
@@ -782,6 +843,14 @@ mod tests {
         h.key_press(egui::Key::Escape);
         h.run();
         assert_eq!(h.state().1, Some(NewGameAction::Back));
+    }
+
+    #[test]
+    fn every_rules_page_has_a_legal_example_board() {
+        for kind in GameKind::ALL {
+            let pos = example_position(kind).unwrap_or_else(|e| panic!("{kind}: {e}"));
+            assert!(pos.piece_counts()[0] > 0, "{kind}");
+        }
     }
 
     #[test]

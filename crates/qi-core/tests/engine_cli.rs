@@ -23,6 +23,16 @@ fn perft_prints_the_count_last() {
     let (code, out, _) = engine(&["perft", "reversi", "6"]);
     assert_eq!(code, 0);
     assert_eq!(out.lines().last(), Some("8200"));
+    // a Reversi position starting with '-' is a value, not an option
+    let (code, out, err) = engine(&[
+        "perft",
+        "reversi",
+        "1",
+        "--fen",
+        "-------------------X-------XX------XO--------------------------- O",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().last(), Some("3"));
     let (code, out, _) = engine(&["perft", "ataxx", "3", "--fen", "7/7/7/2x1o2/7/7/7 x 0 1"]);
     assert_eq!(code, 0);
     assert_eq!(out.lines().last(), Some("7887"));

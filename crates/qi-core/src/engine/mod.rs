@@ -38,7 +38,7 @@ pub enum Command {
         game: String,
         depth: u32,
         /// The start position (the game's own text form); the standard start if left out.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         fen: Option<String>,
         /// List the count under each first move.
         #[arg(long)]
