@@ -4,11 +4,12 @@
 //! `cargo run --release -p qi-core --example ffo -- crates/qi-core/tests/data/reversi-ffo40-59.txt 40-59`.
 //! File lines are `<board> <side> <best moves /-separated> <score>`; line k is number 39 + k.
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
-//! so runs on a loaded machine can be judged by the CPU time.
+//! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
+//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2 and QI_D3 (see `SolverOptions`).
 
 use std::time::Instant;
 
-use qi_core::ai::endgame::Solver;
+use qi_core::ai::endgame::{Solver, SolverOptions};
 use qi_core::game::Game;
 use qi_core::reversi::Reversi;
 
@@ -35,6 +36,22 @@ fn main() {
     };
     let text = std::fs::read_to_string(&file).expect("the positions file");
     let mut solver = Solver::new(64);
+    let env = |k: &str, d: u32| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let o = SolverOptions::default();
+    solver.options = SolverOptions {
+        shallow: env("QI_SHALLOW", o.shallow),
+        tt_min: env("QI_TT", o.tt_min),
+        etc_min: env("QI_ETC", o.etc_min),
+        sort_search: env("QI_SORT", o.sort_search),
+        sort_depth2: env("QI_D2", o.sort_depth2),
+        sort_depth3: env("QI_D3", o.sort_depth3),
+    };
+    eprintln!("{:?}", solver.options);
     let (mut wall, mut cpu, mut nodes, mut failures) = (0.0, 0.0, 0u64, 0);
     for (i, line) in text
         .lines()

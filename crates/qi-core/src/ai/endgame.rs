@@ -5,9 +5,9 @@
 //! variation search on bitboards in three layers:
 //! - from 7 empties: moves generated from the mobility bitboard and ordered fastest-first (the
 //!   opponent's mobility after the move, corners counted twice, then own stable corner discs,
-//!   the opponent's potential mobility and parity), by a shallow search from
-//!   [`SORT_SEARCH_EMPTIES`] on, with the hash move first; a two-slot transposition table of
-//!   bounds; enhanced transposition cutoffs from [`ETC_EMPTIES`]; a stability cut;
+//!   the opponent's potential mobility and parity), by a shallow search with more empties (see
+//!   [`SolverOptions`]), with the hash move first; a two-slot transposition table of bounds;
+//!   enhanced transposition cutoffs; a stability cut;
 //! - at 3 to 6 empties: no move generation; the empty squares are kept in a small list in
 //!   square-priority order and tried in parity order (squares in quadrants with an odd number
 //!   of empties first);
@@ -37,15 +37,37 @@ const NOT_A_TO_D: u64 = !0x0F0F_0F0F_0F0F_0F0F;
 const NOT_E_TO_H: u64 = !0xF0F0_F0F0_F0F0_F0F0;
 const BORDER: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
 
-/// At this many empties and fewer the solver walks a list of empty squares (no mobility).
-const SHALLOW: u32 = 6;
-/// From this many empties the table is used.
-const TT_MIN_EMPTIES: u32 = 7;
-/// From this many empties children are probed in the table before searching (enhanced
-/// transposition cutoff).
-pub const ETC_EMPTIES: u32 = 11;
-/// From this many empties (after the move) moves are ordered by a shallow search.
-pub const SORT_SEARCH_EMPTIES: u32 = 14;
+/// Where the solver switches techniques, by number of empty squares. The defaults were
+/// chosen by timing FFO #40-#59 (see the `ffo` example, which reads them from the environment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverOptions {
+    /// At this many empties and fewer (at most 7) the solver walks a list of empty squares.
+    pub shallow: u32,
+    /// From this many empties the table is used.
+    pub tt_min: u32,
+    /// From this many empties children are probed in the table before they are searched
+    /// (enhanced transposition cutoff).
+    pub etc_min: u32,
+    /// Above this many empties moves are ordered by a shallow search instead of mobility.
+    pub sort_search: u32,
+    /// From this many empties the ordering search looks 2 plies deep (else 1).
+    pub sort_depth2: u32,
+    /// From this many empties the ordering search looks 3 plies deep.
+    pub sort_depth3: u32,
+}
+
+impl Default for SolverOptions {
+    fn default() -> SolverOptions {
+        SolverOptions {
+            shallow: 6,
+            tt_min: 7,
+            etc_min: 11,
+            sort_search: 14,
+            sort_depth2: 18,
+            sort_depth3: 22,
+        }
+    }
+}
 const INF_SORT: i32 = 1 << 20;
 /// Nodes between checks of the stop flag and the clock.
 const CHECK_EVERY: u64 = 1 << 16;
@@ -108,6 +130,21 @@ pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
     }
     f
 }
+
+/// The up to 8 squares around each square: a move there flips nothing unless one of them holds
+/// an opponent's disc.
+const NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let b = 1u64 << sq;
+        let row = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+        let all = b | row;
+        t[sq] = row | (all << 8) | (all >> 8);
+        sq += 1;
+    }
+    t
+};
 
 /// Quadrant bit of each square, for parity.
 const QUADRANT_ID: [u8; 64] = {
@@ -262,6 +299,7 @@ struct Entry {
 
 /// An endgame solver with its own table; reuse it between positions.
 pub struct Solver {
+    pub options: SolverOptions,
     table: Vec<Entry>,
     pub nodes: u64,
     next_check: u64,
@@ -326,6 +364,7 @@ impl Solver {
     pub fn new(mb: usize) -> Solver {
         let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1024) & !1;
         Solver {
+            options: SolverOptions::default(),
             table: vec![Entry::default(); n],
             nodes: 0,
             next_check: CHECK_EVERY,
@@ -383,7 +422,7 @@ impl Solver {
                 score: s,
             });
         }
-        let mut list = [Candidate::default(); 40];
+        let mut list = [Candidate::default(); 36];
         let n = self.order_moves(p, o, moves, None, &mut list);
         let mut best = list[0].sq;
         let mut a = alpha;
@@ -429,7 +468,7 @@ impl Solver {
         o: u64,
         mut moves: u64,
         hash_move: Option<u8>,
-        out: &mut [Candidate; 40],
+        out: &mut [Candidate; 36],
     ) -> usize {
         let empties = 64 - (p | o).count_ones();
         let mut parity = 0u8;
@@ -446,11 +485,11 @@ impl Solver {
             let (np, no) = (p | f | (1u64 << sq), o & !f);
             let score = if Some(sq) == hash_move {
                 1 << 30
-            } else if empties > SORT_SEARCH_EMPTIES {
+            } else if empties > self.options.sort_search {
                 // the opponent's value after a shallow search: lower is better for us
-                let d = if empties >= 22 {
+                let d = if empties >= self.options.sort_depth3 {
                     3
-                } else if empties >= 18 {
+                } else if empties >= self.options.sort_depth2 {
                     2
                 } else {
                     1
@@ -567,7 +606,7 @@ impl Solver {
     /// The value of the position with `p` to move against `o`, within `(alpha, beta)`.
     fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         let empties = 64 - (p | o).count_ones();
-        if empties <= SHALLOW {
+        if empties <= self.options.shallow.min(7) {
             let (list, n, parity) = empty_list(!(p | o));
             return self.shallow(p, o, alpha, beta, &list, n, parity, passed);
         }
@@ -593,7 +632,7 @@ impl Solver {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        let use_tt = empties >= TT_MIN_EMPTIES;
+        let use_tt = empties >= self.options.tt_min;
         let mut hash_move = None;
         if use_tt && let Some(e) = self.probe(p, o) {
             let (lo, hi) = (e.lower as i32, e.upper as i32);
@@ -620,9 +659,9 @@ impl Solver {
             best = -self.search(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
             best_move = sq;
         } else {
-            let mut list = [Candidate::default(); 40];
+            let mut list = [Candidate::default(); 36];
             let n = self.order_moves(p, o, moves, hash_move, &mut list);
-            if empties >= ETC_EMPTIES {
+            if empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
                 for c in &list[..n] {
                     let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
@@ -703,7 +742,9 @@ impl Solver {
         for odd in [true, false] {
             for i in 0..n {
                 let sq = list[i];
-                if (parity & QUADRANT_ID[sq as usize] != 0) != odd {
+                if (parity & QUADRANT_ID[sq as usize] != 0) != odd
+                    || NEIGHBOURS[sq as usize] & o == 0
+                {
                     continue;
                 }
                 let f = flips(p, o, sq);
@@ -843,12 +884,21 @@ fn sort_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
 /// The exact score with one empty square left, side to move's view.
 #[inline(always)]
 fn last1(p: u64, o: u64, sq: u8) -> i32 {
-    let n = flips(p, o, sq).count_ones() as i32;
+    let near = NEIGHBOURS[sq as usize];
+    let n = if near & o != 0 {
+        flips(p, o, sq).count_ones() as i32
+    } else {
+        0
+    };
     if n != 0 {
         // p gains n + 1 discs, o loses n; the board is then full
         return 2 * (p.count_ones() as i32 + n + 1) - 64;
     }
-    let n = flips(o, p, sq).count_ones() as i32;
+    let n = if near & p != 0 {
+        flips(o, p, sq).count_ones() as i32
+    } else {
+        0
+    };
     if n != 0 {
         return 64 - 2 * (o.count_ones() as i32 + n + 1);
     }
