@@ -63,8 +63,8 @@ impl Default for SolverOptions {
             tt_min: 7,
             etc_min: 11,
             sort_search: 14,
-            sort_depth2: 18,
-            sort_depth3: 22,
+            sort_depth2: 16,
+            sort_depth3: 19,
         }
     }
 }
