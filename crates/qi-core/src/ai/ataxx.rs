@@ -8,8 +8,8 @@ use crate::game::{Game, Side};
 use crate::search::{Evaluator, Limits, hash_noise};
 
 /// Weights of the Ataxx evaluation, in hundredths of a piece. Piece difference (100) is the
-/// baseline; the other terms were kept only where self-play matches showed a gain (see the
-/// README's figures).
+/// baseline; the other terms were kept only where self-play matches showed a gain: frontier
+/// (10) at depth 5 scored 53% (16-14 in 30 games), no gain, so full strength is piece count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AtaxxWeights {
     pub piece: i32,

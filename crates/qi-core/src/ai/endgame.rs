@@ -19,10 +19,12 @@
 //! Measured with the `ffo` example on one core of a loaded 2-core machine (CPU time of the
 //! solving thread; wall time was 2-4 times longer), all exact, about 8 M nodes/s:
 //!
-//! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | 50 | 51 |
-//! |---|---|---|---|---|---|---|---|---|---|---|---|---|
-//! | s | 0.7 | 3.0 | 3.8 | 9.0 | 7.7 | 35.1 | 8.6 | 3.8 | 31.5 | 123.7 | 82.2 | 84.5 |
-//! | M nodes | 7 | 31 | 39 | 66 | 66 | 281 | 91 | 31 | 248 | 1043 | 531 | 784 |
+//! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | 50 | 51 | 52 |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | s | 0.7 | 3.0 | 3.8 | 9.0 | 7.7 | 35.1 | 8.6 | 3.8 | 31.5 | 123.7 | 82.2 | 84.5 | 71.1 |
+//! | M nodes | 7 | 31 | 39 | 66 | 66 | 281 | 91 | 31 | 248 | 1043 | 531 | 784 | 667 |
+//!
+//! (#40-#52: 465 s; #53-#59 were not timed with this version.)
 //!
 //! #40-#47 took 72 s against 370 s before this version. Ordering searches 2 and 3 plies deep
 //! from 16 and 19 empties (instead of 18 and 22) then cut #41-#44 from 203 M to 175 M nodes.
