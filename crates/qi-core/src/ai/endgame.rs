@@ -2,61 +2,178 @@
 //!
 //! Scores are from the side to move's view by the World Othello Federation rule (empty squares
 //! go to the winner), so they are always even, from -64 to 64. The solver is a principal
-//! variation search on bitboards with:
-//! - fastest-first move ordering (fewest opponent replies first, corners counted twice) and the
-//!   hash move, at 7 empties and more;
-//! - parity ordering (moves into regions with an odd number of empties first) below that, where
-//!   it walks the empty squares directly instead of computing mobility;
-//! - a transposition table of bounds at 8 empties and more;
-//! - a stability cut: discs that can never be turned bound the score from above.
+//! variation search on bitboards in three layers:
+//! - from 7 empties: moves generated from the mobility bitboard and ordered fastest-first (the
+//!   opponent's mobility after the move, corners counted twice, then own stable corner discs,
+//!   the opponent's potential mobility and parity), by a shallow search with more empties (see
+//!   [`SolverOptions`]), with the hash move first; a two-slot transposition table of bounds;
+//!   enhanced transposition cutoffs; a stability cut;
+//! - at 3 to 6 empties: no move generation; the empty squares are kept in a small list in
+//!   square-priority order and tried in parity order (squares in quadrants with an odd number
+//!   of empties first);
+//! - at 2 and 1 empties: dedicated functions that only count flipped discs for the last move.
 //!
-//! The search honours a stop flag and a deadline; a stopped search returns `None`.
+//! Flipped discs come from ray tables (one lowest- or highest-bit scan per direction). The
+//! search honours a stop flag and a deadline; a stopped search returns `None`.
+//!
+//! Measured with the `ffo` example on one core of a loaded 2-core machine (CPU time of the
+//! solving thread; wall time was 2-4 times longer), all exact, about 8 M nodes/s:
+//!
+//! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | 50 | 51 | 52 |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | s | 0.7 | 3.0 | 3.8 | 9.0 | 7.7 | 35.1 | 8.6 | 3.8 | 31.5 | 123.7 | 82.2 | 84.5 | 71.1 |
+//! | M nodes | 7 | 31 | 39 | 66 | 66 | 281 | 91 | 31 | 248 | 1043 | 531 | 784 | 667 |
+//!
+//! (#40-#52: 465 s; #53-#59 were not timed with this version.)
+//!
+//! #40-#47 took 72 s against 370 s before this version. Ordering searches 2 and 3 plies deep
+//! from 16 and 19 empties (instead of 18 and 22) then cut #41-#44 from 203 M to 175 M nodes.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::reversi::{PASS, Reversi, flips, mobility};
+use crate::reversi::{PASS, Reversi, mobility};
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_B: u64 = FILE_A << 1;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
+const FILE_G: u64 = FILE_H >> 1;
 const RANK_1: u64 = 0xFF;
 const RANK_8: u64 = 0xFF00_0000_0000_0000;
 const NOT_A: u64 = !FILE_A;
 const NOT_H: u64 = !FILE_H;
+const NOT_AB: u64 = !(FILE_A | FILE_B);
+const NOT_GH: u64 = !(FILE_G | FILE_H);
+const NOT_A_TO_D: u64 = !0x0F0F_0F0F_0F0F_0F0F;
+const NOT_E_TO_H: u64 = !0xF0F0_F0F0_F0F0_F0F0;
 const BORDER: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
 
-/// Below this many empties the solver walks empty squares without a table.
-const SHALLOW: u32 = 6;
-/// From this many empties the table is used.
-const TT_MIN_EMPTIES: u32 = 8;
+/// Where the solver switches techniques, by number of empty squares. The defaults were
+/// chosen by timing FFO #40-#59 (see the `ffo` example, which reads them from the environment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverOptions {
+    /// At this many empties and fewer (at most 7) the solver walks a list of empty squares.
+    pub shallow: u32,
+    /// From this many empties the table is used.
+    pub tt_min: u32,
+    /// From this many empties children are probed in the table before they are searched
+    /// (enhanced transposition cutoff).
+    pub etc_min: u32,
+    /// Above this many empties moves are ordered by a shallow search instead of mobility.
+    pub sort_search: u32,
+    /// From this many empties the ordering search looks 2 plies deep (else 1).
+    pub sort_depth2: u32,
+    /// From this many empties the ordering search looks 3 plies deep.
+    pub sort_depth3: u32,
+}
 
-/// The 15 diagonals (a1-h8 direction) and 15 anti-diagonals (h1-a8 direction).
-const DIAGS: [u64; 30] = {
-    let mut t = [0u64; 30];
+impl Default for SolverOptions {
+    fn default() -> SolverOptions {
+        SolverOptions {
+            shallow: 6,
+            tt_min: 7,
+            etc_min: 11,
+            sort_search: 14,
+            sort_depth2: 16,
+            sort_depth3: 19,
+        }
+    }
+}
+const INF_SORT: i32 = 1 << 20;
+/// Nodes between checks of the stop flag and the clock.
+const CHECK_EVERY: u64 = 1 << 16;
+
+/// Rays from each square (excluding it) in the four directions of increasing square index:
+/// east (+1), north-west (+7), north (+8), north-east (+9).
+const RAYS_UP: [[u64; 64]; 4] = rays([(1, 0), (-1, 1), (0, 1), (1, 1)]);
+/// Rays in the four directions of decreasing square index: west, south-east, south,
+/// south-west.
+const RAYS_DOWN: [[u64; 64]; 4] = rays([(-1, 0), (1, -1), (0, -1), (-1, -1)]);
+
+const fn rays(dirs: [(i32, i32); 4]) -> [[u64; 64]; 4] {
+    let mut t = [[0u64; 64]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut x, mut y) = ((sq % 8) as i32, (sq / 8) as i32);
+            let mut r = 0u64;
+            loop {
+                x += dirs[d].0;
+                y += dirs[d].1;
+                if x < 0 || x > 7 || y < 0 || y > 7 {
+                    break;
+                }
+                r |= 1 << (y * 8 + x);
+            }
+            t[d][sq] = r;
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// The discs of `o` that a disc played on `sq` by `p` turns over (the same as
+/// [`crate::reversi::flips`], by ray scans).
+#[inline(always)]
+pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
+    let sq = sq as usize;
+    let mut f = 0u64;
+    let not_o = !o;
+    for d in 0..4 {
+        let r = RAYS_UP[d][sq];
+        let b = r & not_o;
+        let first = b & b.wrapping_neg();
+        if first & p != 0 {
+            f |= (first - 1) & r;
+        }
+    }
+    for d in 0..4 {
+        let r = RAYS_DOWN[d][sq];
+        let b = r & not_o;
+        if b != 0 {
+            let first = 1u64 << (63 - b.leading_zeros());
+            if first & p != 0 {
+                f |= r & !((first << 1).wrapping_sub(1));
+            }
+        }
+    }
+    f
+}
+
+/// The up to 8 squares around each square: a move there flips nothing unless one of them holds
+/// an opponent's disc.
+const NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (x, y) = (sq % 8, sq / 8);
-        t[7 + x - y] |= 1 << sq;
-        t[15 + x + y] |= 1 << sq;
+        let b = 1u64 << sq;
+        let row = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+        let all = b | row;
+        t[sq] = row | (all << 8) | (all >> 8);
         sq += 1;
     }
     t
 };
 
-/// The quadrant masks for parity.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
+/// Quadrant bit of each square, for parity.
+const QUADRANT_ID: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (x, y) = (sq % 8, sq / 8);
+        t[sq] = 1 << ((x / 4) + 2 * (y / 4));
+        sq += 1;
+    }
+    t
+};
 
-/// Squares in the order the shallow search tries them within a parity class: corners first,
-/// then edges and inner squares, X- and C-squares last.
-const SQUARE_ORDER: [u8; 64] = {
-    // a priority per square, lower first
+/// Square classes in the order the shallow search tries them within a parity class: corners
+/// first, then the other edge and inner squares, X- and C-squares last.
+const PRIORITY_MASKS: [u64; 6] = {
     const PRI: [u8; 64] = [
         0, 4, 1, 2, 2, 1, 4, 0, //
         4, 5, 3, 3, 3, 3, 5, 4, //
@@ -67,21 +184,16 @@ const SQUARE_ORDER: [u8; 64] = {
         4, 5, 3, 3, 3, 3, 5, 4, //
         0, 4, 1, 2, 2, 1, 4, 0, //
     ];
-    let mut out = [0u8; 64];
-    let mut n = 0;
-    let mut p = 0;
-    while p <= 9 {
-        let mut sq = 0;
-        while sq < 64 {
-            if PRI[sq] == p {
-                out[n] = sq as u8;
-                n += 1;
-            }
-            sq += 1;
+    let mut t = [0u64; 6];
+    let mut sq = 0;
+    while sq < 64 {
+        let p = PRI[sq] as usize;
+        if p < 6 {
+            t[p] |= 1 << sq;
         }
-        p += 1;
+        sq += 1;
     }
-    out
+    t
 };
 
 /// The final score of a finished game (nobody can move), side to move's view.
@@ -96,6 +208,23 @@ pub fn final_score(p: u64, o: u64) -> i32 {
         std::cmp::Ordering::Less => d - e,
         std::cmp::Ordering::Equal => 0,
     }
+}
+
+/// Squares on full lines (no empty square on the line) for the direction of a shift by `s`,
+/// with `up` the wrap masks for shifts by s, 2s and 4s towards higher squares and `down` those
+/// towards lower squares.
+#[inline(always)]
+fn full_lines(filled: u64, s: u32, up: [u64; 3], down: [u64; 3]) -> u64 {
+    let e = !filled;
+    let mut a = e;
+    a |= (a << s) & up[0];
+    a |= (a << (2 * s)) & up[1];
+    a |= (a << (4 * s)) & up[2];
+    let mut b = e;
+    b |= (b >> s) & down[0];
+    b |= (b >> (2 * s)) & down[1];
+    b |= (b >> (4 * s)) & down[2];
+    !(a | b)
 }
 
 /// Discs of `o` that can never be turned (a sound underestimate): in each of the four line
@@ -114,16 +243,18 @@ pub fn stable_discs(o: u64, p: u64) -> u64 {
     c &= c >> 16;
     c &= c >> 8;
     let full_v = (c & 0xFF) * FILE_A;
-    let mut full_d1 = 0;
-    let mut full_d2 = 0;
-    for i in 0..15 {
-        if filled & DIAGS[i] == DIAGS[i] {
-            full_d1 |= DIAGS[i];
-        }
-        if filled & DIAGS[15 + i] == DIAGS[15 + i] {
-            full_d2 |= DIAGS[15 + i];
-        }
-    }
+    let full_d1 = full_lines(
+        filled,
+        9,
+        [NOT_A, NOT_AB, NOT_A_TO_D],
+        [NOT_H, NOT_GH, NOT_E_TO_H],
+    );
+    let full_d2 = full_lines(
+        filled,
+        7,
+        [NOT_H, NOT_GH, NOT_E_TO_H],
+        [NOT_A, NOT_AB, NOT_A_TO_D],
+    );
     let h0 = full_h | FILE_A | FILE_H;
     let v0 = full_v | RANK_1 | RANK_8;
     let d10 = full_d1 | BORDER;
@@ -151,10 +282,22 @@ fn stability_threshold(empties: u32) -> i32 {
     // an upper bound of 64 - 2 * stable is only below alpha when alpha is high; with few
     // stable discs in play early, the check is skipped unless alpha is near the top
     match empties {
-        0..=6 => 99,
-        7..=12 => 2 * empties as i32 + 6,
-        _ => (2 * empties as i32 + 8).min(60),
+        0..=3 => 99,
+        4..=12 => 2 * empties as i32 - 2,
+        _ => (2 * empties as i32).min(60),
     }
+}
+
+/// Discs of `p` on corners or on edge squares next to its own corner: cheap stable discs.
+#[inline(always)]
+fn corner_stability(p: u64) -> u32 {
+    let s = (((0x0100_0000_0000_0001 & p) << 1)
+        | ((0x8000_0000_0000_0080 & p) >> 1)
+        | ((0x0000_0000_0000_0081 & p) << 8)
+        | ((0x8100_0000_0000_0000 & p) >> 8)
+        | CORNERS)
+        & p;
+    s.count_ones()
 }
 
 #[derive(Clone, Copy, Default)]
@@ -164,13 +307,15 @@ struct Entry {
     lower: i8,
     upper: i8,
     mv: u8,
-    used: bool,
+    empties: u8,
 }
 
 /// An endgame solver with its own table; reuse it between positions.
 pub struct Solver {
+    pub options: SolverOptions,
     table: Vec<Entry>,
     pub nodes: u64,
+    next_check: u64,
     stop: Option<Arc<AtomicBool>>,
     deadline: Option<Instant>,
     stopped: bool,
@@ -191,13 +336,51 @@ pub struct Solution {
     pub score: i32,
 }
 
+/// A move with its flipped discs and its ordering score (higher first).
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    score: i32,
+    sq: u8,
+    flips: u64,
+}
+
+/// The empty squares in square-priority order, and their parity (a bit per quadrant with an
+/// odd number of empties).
+#[inline(always)]
+fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
+    let mut list = [0u8; 8];
+    let mut n = 0;
+    let mut parity = 0u8;
+    for m in PRIORITY_MASKS {
+        let mut b = empty & m;
+        while b != 0 {
+            let sq = b.trailing_zeros() as u8;
+            b &= b - 1;
+            list[n] = sq;
+            parity ^= QUADRANT_ID[sq as usize];
+            n += 1;
+        }
+    }
+    let mut b = empty & !PRIORITY_MASKS.iter().fold(0, |a, m| a | m);
+    while b != 0 {
+        let sq = b.trailing_zeros() as u8;
+        b &= b - 1;
+        list[n] = sq;
+        parity ^= QUADRANT_ID[sq as usize];
+        n += 1;
+    }
+    (list, n, parity)
+}
+
 impl Solver {
     /// A solver whose table takes about `mb` megabytes.
     pub fn new(mb: usize) -> Solver {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1024);
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1024) & !1;
         Solver {
+            options: SolverOptions::default(),
             table: vec![Entry::default(); n],
             nodes: 0,
+            next_check: CHECK_EVERY,
             stop: None,
             deadline: None,
             stopped: false,
@@ -229,9 +412,14 @@ impl Solver {
         deadline: Option<Instant>,
     ) -> Option<Solution> {
         self.nodes = 0;
+        self.next_check = 0;
         self.stop = stop.cloned();
         self.deadline = deadline;
         self.stopped = false;
+        self.check();
+        if self.stopped {
+            return None;
+        }
         let (p, o) = (pos.own(), pos.opp());
         let moves = mobility(p, o);
         if moves == 0 {
@@ -241,20 +429,19 @@ impl Solver {
                     score: final_score(p, o),
                 });
             }
-            let s = -self.search(o, p, -beta, -alpha, false);
+            let s = -self.search(o, p, -beta, -alpha, true);
             return (!self.stopped).then_some(Solution {
                 best: Some(PASS),
                 score: s,
             });
         }
-        let empties = 64 - (p | o).count_ones();
-        let mut list = self.ordered_moves(p, o, moves, None);
-        let mut best = list[0].1;
+        let mut list = [Candidate::default(); 36];
+        let n = self.order_moves(p, o, moves, None, &mut list);
+        let mut best = list[0].sq;
         let mut a = alpha;
         let mut best_score = -65;
-        for (i, &(_, sq)) in list.iter().enumerate() {
-            let f = flips(p, o, sq);
-            let (np, no) = (p | f | (1u64 << sq), o & !f);
+        for (i, c) in list[..n].iter().enumerate() {
+            let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
             let s = if i == 0 {
                 -self.search(no, np, -beta, -a, false)
             } else {
@@ -270,7 +457,7 @@ impl Solver {
             }
             if s > best_score {
                 best_score = s;
-                best = sq;
+                best = c.sq;
                 if s > a {
                     a = s;
                     if a >= beta {
@@ -279,61 +466,77 @@ impl Solver {
                 }
             }
         }
-        let _ = empties;
-        list.clear();
         Some(Solution {
             best: Some(best),
             score: best_score,
         })
     }
 
-    /// Moves of `p` in fastest-first order (the hash move first): (key, square).
-    fn ordered_moves(
+    /// Fills `out` with the moves of `p` (given by the bitboard `moves`) with their flips and
+    /// ordering scores, sorted best first; returns their number.
+    #[inline(always)]
+    fn order_moves(
         &self,
         p: u64,
         o: u64,
         mut moves: u64,
         hash_move: Option<u8>,
-    ) -> Vec<(i32, u8)> {
-        let mut list = Vec::with_capacity(moves.count_ones() as usize);
+        out: &mut [Candidate; 36],
+    ) -> usize {
+        let empties = 64 - (p | o).count_ones();
+        let mut parity = 0u8;
+        let mut e = !(p | o);
+        while e != 0 {
+            parity ^= QUADRANT_ID[e.trailing_zeros() as usize];
+            e &= e - 1;
+        }
+        let mut n = 0;
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
-            list.push((self.order_key(p, o, sq, hash_move), sq));
-        }
-        list.sort_unstable_by_key(|&(k, _)| k);
-        list
-    }
-
-    #[inline(always)]
-    fn order_key(&self, p: u64, o: u64, sq: u8, hash_move: Option<u8>) -> i32 {
-        if Some(sq) == hash_move {
-            return -100_000;
-        }
-        let f = flips(p, o, sq);
-        let (np, no) = (p | f | (1u64 << sq), o & !f);
-        let empties = 64 - (np | no).count_ones();
-        if empties >= SORT_SEARCH_EMPTIES {
-            // the opponent's value after a shallow search: lower first
-            let d = if empties >= 20 {
-                3
-            } else if empties >= 15 {
-                2
+            let f = flips(p, o, sq);
+            let (np, no) = (p | f | (1u64 << sq), o & !f);
+            let score = if Some(sq) == hash_move {
+                1 << 30
+            } else if empties > self.options.sort_search {
+                // the opponent's value after a shallow search: lower is better for us
+                let d = if empties >= self.options.sort_depth3 {
+                    3
+                } else if empties >= self.options.sort_depth2 {
+                    2
+                } else {
+                    1
+                };
+                -sort_search(no, np, d, -INF_SORT, INF_SORT)
             } else {
-                1
+                let m = mobility(no, np);
+                let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+                let pot = (neighbours(np) & !(np | no)).count_ones() as i32;
+                let mut s = (36 - wm) << 15;
+                s += (corner_stability(np) as i32) << 11;
+                s += (36 - pot) << 5;
+                if parity & QUADRANT_ID[sq as usize] != 0 {
+                    s += 1 << 4;
+                }
+                s
             };
-            return sort_search(no, np, d, -INF_SORT, INF_SORT);
+            out[n] = Candidate {
+                score,
+                sq,
+                flips: f,
+            };
+            n += 1;
         }
-        let m = mobility(no, np);
-        let mut k = (m.count_ones() + (m & CORNERS).count_ones()) as i32 * 16;
-        if (1u64 << sq) & CORNERS != 0 {
-            k -= 8;
-        }
-        k
+        out[..n].sort_unstable_by_key(|c| -c.score);
+        n
     }
 
     #[inline(always)]
     fn check(&mut self) {
+        if self.nodes < self.next_check {
+            return;
+        }
+        self.next_check = self.nodes + CHECK_EVERY;
         if self
             .stop
             .as_ref()
@@ -344,16 +547,84 @@ impl Solver {
         }
     }
 
+    #[inline(always)]
+    fn slot(&self, p: u64, o: u64) -> usize {
+        ((table_hash(p, o) as u128 * (self.table.len() / 2) as u128) >> 64) as usize * 2
+    }
+
+    /// The table's bounds for a position, if it is there.
+    #[inline(always)]
+    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        let i = self.slot(p, o);
+        let e = self.table[i];
+        if e.p == p && e.o == o {
+            return Some(e);
+        }
+        let e = self.table[i + 1];
+        (e.p == p && e.o == o).then_some(e)
+    }
+
+    /// Records a search result `best` found with the window `(alpha, beta)`.
+    #[inline(always)]
+    fn store(&mut self, p: u64, o: u64, alpha: i32, beta: i32, best: i32, mv: u8, empties: u32) {
+        let i = self.slot(p, o);
+        let j = if self.table[i].p == p && self.table[i].o == o {
+            i
+        } else if self.table[i + 1].p == p && self.table[i + 1].o == o {
+            i + 1
+        } else if self.table[i].empties as u32 <= empties {
+            // the deeper slot keeps the bigger subtree; the displaced entry moves down
+            self.table[i + 1] = self.table[i];
+            self.table[i] = Entry {
+                p,
+                o,
+                lower: -64,
+                upper: 64,
+                mv,
+                empties: empties as u8,
+            };
+            i
+        } else {
+            self.table[i + 1] = Entry {
+                p,
+                o,
+                lower: -64,
+                upper: 64,
+                mv,
+                empties: empties as u8,
+            };
+            i + 1
+        };
+        let e = &mut self.table[j];
+        if best >= beta {
+            e.lower = e.lower.max(best as i8);
+        } else if best > alpha {
+            e.lower = best as i8;
+            e.upper = best as i8;
+        } else {
+            e.upper = e.upper.min(best as i8);
+        }
+        if e.lower > e.upper {
+            // bounds from different windows may cross only through fail-soft values; keep the
+            // newest
+            if best >= beta {
+                e.upper = 64;
+            } else {
+                e.lower = -64;
+            }
+        }
+        e.mv = mv;
+    }
+
     /// The value of the position with `p` to move against `o`, within `(alpha, beta)`.
     fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         let empties = 64 - (p | o).count_ones();
-        if empties <= SHALLOW {
-            return self.shallow(p, o, alpha, beta, empties, false);
+        if empties <= self.options.shallow.min(7) {
+            let (list, n, parity) = empty_list(!(p | o));
+            return self.shallow(p, o, alpha, beta, &list, n, parity, passed);
         }
         self.nodes += 1;
-        if self.nodes & 4095 == 0 {
-            self.check();
-        }
+        self.check();
         if self.stopped {
             return 0;
         }
@@ -374,26 +645,22 @@ impl Solver {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        let use_tt = empties >= TT_MIN_EMPTIES;
+        let use_tt = empties >= self.options.tt_min;
         let mut hash_move = None;
-        let idx = (table_hash(p, o) as u128 * self.table.len() as u128 >> 64) as usize;
-        if use_tt {
-            let e = self.table[idx];
-            if e.used && e.p == p && e.o == o {
-                let (lo, hi) = (e.lower as i32, e.upper as i32);
-                if lo >= beta {
-                    return lo;
-                }
-                if hi <= alpha {
-                    return hi;
-                }
-                if lo == hi {
-                    return lo;
-                }
-                alpha = alpha.max(lo);
-                beta = beta.min(hi);
-                hash_move = Some(e.mv);
+        if use_tt && let Some(e) = self.probe(p, o) {
+            let (lo, hi) = (e.lower as i32, e.upper as i32);
+            if lo >= beta {
+                return lo;
             }
+            if hi <= alpha {
+                return hi;
+            }
+            if lo == hi {
+                return lo;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            hash_move = Some(e.mv);
         }
         let orig_alpha = alpha;
         let mut best = -65;
@@ -405,10 +672,25 @@ impl Solver {
             best = -self.search(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
             best_move = sq;
         } else {
-            let list = self.ordered_moves(p, o, moves, hash_move);
-            for (i, &(_, sq)) in list.iter().enumerate() {
-                let f = flips(p, o, sq);
-                let (np, no) = (p | f | (1u64 << sq), o & !f);
+            let mut list = [Candidate::default(); 36];
+            let n = self.order_moves(p, o, moves, hash_move, &mut list);
+            if empties >= self.options.etc_min {
+                // enhanced transposition cutoff: a child already known to be good enough
+                for c in &list[..n] {
+                    let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
+                    if let Some(e) = self.probe(no, np) {
+                        let s = -(e.upper as i32);
+                        if s >= beta {
+                            if use_tt {
+                                self.store(p, o, orig_alpha, beta, s, c.sq, empties);
+                            }
+                            return s;
+                        }
+                    }
+                }
+            }
+            for (i, c) in list[..n].iter().enumerate() {
+                let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
                 let s = if i == 0 {
                     -self.search(no, np, -beta, -alpha, false)
                 } else {
@@ -424,7 +706,7 @@ impl Solver {
                 }
                 if s > best {
                     best = s;
-                    best_move = sq;
+                    best_move = c.sq;
                     if s > alpha {
                         alpha = s;
                         if s >= beta {
@@ -438,61 +720,44 @@ impl Solver {
             return 0;
         }
         if use_tt {
-            let e = &mut self.table[idx];
-            let (mut lo, mut hi) = (-64i8, 64i8);
-            if e.used && e.p == p && e.o == o {
-                lo = e.lower;
-                hi = e.upper;
-            }
-            if best >= beta {
-                lo = lo.max(best as i8);
-            } else if best > orig_alpha {
-                lo = best as i8;
-                hi = best as i8;
-            } else {
-                hi = hi.min(best as i8);
-            }
-            *e = Entry {
-                p,
-                o,
-                lower: lo,
-                upper: hi,
-                mv: best_move,
-                used: true,
-            };
+            self.store(p, o, orig_alpha, beta, best, best_move, empties);
         }
         best
     }
 
-    /// Few empties: walk the empty squares in parity order, no table.
+    /// Few empties: walk the list of empty squares in parity order, no table.
+    #[allow(clippy::too_many_arguments)]
     fn shallow(
         &mut self,
         p: u64,
         o: u64,
         mut alpha: i32,
         beta: i32,
-        empties: u32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
         passed: bool,
     ) -> i32 {
-        self.nodes += 1;
-        let empty = !(p | o);
-        if empties == 1 {
-            return last1(p, o, empty.trailing_zeros() as u8);
+        match n {
+            0 => return final_score(p, o),
+            1 => return last1(p, o, list[0]),
+            2 => return self.last2(p, o, alpha, beta, list[0], list[1]),
+            _ => {}
         }
-        // parity: squares in quadrants with an odd number of empties first
-        let mut odd = 0u64;
-        for q in QUADRANTS {
-            if (empty & q).count_ones() & 1 == 1 {
-                odd |= q;
+        self.nodes += 1;
+        if n >= 4 && alpha >= stability_threshold(n as u32) {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
             }
         }
         let mut best = -65;
-        for class in [empty & odd, empty & !odd] {
-            if class == 0 {
-                continue;
-            }
-            for &sq in SQUARE_ORDER.iter() {
-                if class & (1u64 << sq) == 0 {
+        for odd in [true, false] {
+            for i in 0..n {
+                let sq = list[i];
+                if (parity & QUADRANT_ID[sq as usize] != 0) != odd
+                    || NEIGHBOURS[sq as usize] & o == 0
+                {
                     continue;
                 }
                 let f = flips(p, o, sq);
@@ -500,7 +765,19 @@ impl Solver {
                     continue;
                 }
                 let (np, no) = (p | f | (1u64 << sq), o & !f);
-                let s = -self.shallow(no, np, -beta, -alpha, empties - 1, false);
+                let mut child = [0u8; 8];
+                child[..i].copy_from_slice(&list[..i]);
+                child[i..n - 1].copy_from_slice(&list[i + 1..n]);
+                let s = -self.shallow(
+                    no,
+                    np,
+                    -beta,
+                    -alpha,
+                    &child,
+                    n - 1,
+                    parity ^ QUADRANT_ID[sq as usize],
+                    false,
+                );
                 if s > best {
                     best = s;
                     if s > alpha {
@@ -517,15 +794,58 @@ impl Solver {
             if passed {
                 return final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, empties, true);
+            return -self.shallow(o, p, -beta, -alpha, list, n, parity, true);
         }
         best
     }
+
+    /// Two empties `a` and `b`.
+    #[inline(always)]
+    fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8) -> i32 {
+        self.nodes += 1;
+        let mut best = -65;
+        let f = flips(p, o, a);
+        if f != 0 {
+            best = -last1(o & !f, p | f | (1u64 << a), b);
+            if best >= beta {
+                return best;
+            }
+        }
+        let f = flips(p, o, b);
+        if f != 0 {
+            let s = -last1(o & !f, p | f | (1u64 << b), a);
+            return best.max(s);
+        }
+        if best > -65 {
+            return best;
+        }
+        // p passes: o chooses the lower score for p
+        let mut worst = 65;
+        let f = flips(o, p, a);
+        if f != 0 {
+            worst = last1(p & !f, o | f | (1u64 << a), b);
+            if worst <= alpha {
+                return worst;
+            }
+        }
+        let f = flips(o, p, b);
+        if f != 0 {
+            let s = last1(p & !f, o | f | (1u64 << b), a);
+            return worst.min(s);
+        }
+        if worst < 65 {
+            return worst;
+        }
+        final_score(p, o)
+    }
 }
 
-/// From this many empties (after the move) moves are ordered by a shallow search.
-const SORT_SEARCH_EMPTIES: u32 = 12;
-const INF_SORT: i32 = 1 << 20;
+#[inline(always)]
+fn neighbours(bb: u64) -> u64 {
+    let row = ((bb << 1) & NOT_A) | ((bb >> 1) & NOT_H);
+    let all = bb | row;
+    row | (all << 8) | (all >> 8)
+}
 
 /// A cheap evaluation for move ordering: mobility, corner mobility, corners and potential
 /// mobility, side to move's view.
@@ -541,13 +861,6 @@ fn sort_eval(p: u64, o: u64) -> i32 {
         - (mo & CORNERS).count_ones() as i32)
         + 32 * ((p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32)
         + 4 * (pot_p - pot_o)
-}
-
-#[inline(always)]
-fn neighbours(bb: u64) -> u64 {
-    let row = ((bb << 1) & NOT_A) | ((bb >> 1) & NOT_H);
-    let all = bb | row;
-    row | (all << 8) | (all >> 8)
 }
 
 /// A shallow alpha-beta with [`sort_eval`] at the leaves.
@@ -584,15 +897,23 @@ fn sort_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
 /// The exact score with one empty square left, side to move's view.
 #[inline(always)]
 fn last1(p: u64, o: u64, sq: u8) -> i32 {
-    let f = flips(p, o, sq);
-    if f != 0 {
-        let pc = p.count_ones() + f.count_ones() + 1;
-        return 2 * pc as i32 - 64;
+    let near = NEIGHBOURS[sq as usize];
+    let n = if near & o != 0 {
+        flips(p, o, sq).count_ones() as i32
+    } else {
+        0
+    };
+    if n != 0 {
+        // p gains n + 1 discs, o loses n; the board is then full
+        return 2 * (p.count_ones() as i32 + n + 1) - 64;
     }
-    let g = flips(o, p, sq);
-    if g != 0 {
-        let oc = o.count_ones() + g.count_ones() + 1;
-        return 64 - 2 * oc as i32;
+    let n = if near & p != 0 {
+        flips(o, p, sq).count_ones() as i32
+    } else {
+        0
+    };
+    if n != 0 {
+        return 64 - 2 * (o.count_ones() as i32 + n + 1);
     }
     final_score(p, o)
 }
@@ -697,6 +1018,64 @@ mod tests {
         // a full board is all stable; corners are stable
         assert_eq!(stable_discs(u64::MAX, 0), u64::MAX);
         assert_eq!(stable_discs(CORNERS, 0), CORNERS);
+    }
+
+    #[test]
+    fn ray_flips_equal_the_rules() {
+        for seed in 0..300 {
+            let mut rng = crate::search::Rng::new(seed);
+            let mut pos = Reversi::start();
+            let mut v = Vec::new();
+            loop {
+                let (p, o) = (pos.own(), pos.opp());
+                for sq in 0..64u8 {
+                    if (p | o) & (1u64 << sq) == 0 {
+                        assert_eq!(flips(p, o, sq), crate::reversi::flips(p, o, sq));
+                        assert_eq!(flips(o, p, sq), crate::reversi::flips(o, p, sq));
+                    }
+                }
+                pos.legal_moves(&mut v);
+                if v.is_empty() {
+                    break;
+                }
+                pos.make(v[rng.below(v.len() as u64) as usize]);
+            }
+        }
+    }
+
+    #[test]
+    fn full_lines_match_a_square_walk() {
+        let mut rng = crate::search::Rng::new(7);
+        for _ in 0..2000 {
+            // dense random boards so that some lines are full
+            let filled = !(rng.next_u64() & rng.next_u64() & rng.next_u64());
+            let d1 = full_lines(
+                filled,
+                9,
+                [NOT_A, NOT_AB, NOT_A_TO_D],
+                [NOT_H, NOT_GH, NOT_E_TO_H],
+            );
+            let d2 = full_lines(
+                filled,
+                7,
+                [NOT_H, NOT_GH, NOT_E_TO_H],
+                [NOT_A, NOT_AB, NOT_A_TO_D],
+            );
+            for sq in 0..64usize {
+                let line1 = RAYS_UP[3][sq] | RAYS_DOWN[3][sq] | (1u64 << sq);
+                let line2 = RAYS_UP[1][sq] | RAYS_DOWN[1][sq] | (1u64 << sq);
+                assert_eq!(
+                    d1 >> sq & 1 == 1,
+                    filled & line1 == line1,
+                    "{filled:x} {sq}"
+                );
+                assert_eq!(
+                    d2 >> sq & 1 == 1,
+                    filled & line2 == line2,
+                    "{filled:x} {sq}"
+                );
+            }
+        }
     }
 
     #[test]

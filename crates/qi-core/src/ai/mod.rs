@@ -14,12 +14,19 @@
 //! |---|---|---|
 //! | 2 vs 1 | 100% (20-0, 40 ms) | |
 //! | 3 vs 2 | 85% (17-3, 100 ms) | 95% (19-1, 100 ms) |
-//! | 4 vs 3 | 70% (14-6, 100 ms; depth 7 vs 5, time-capped) | 90% (18-2, 100 ms) |
-//! | 5 vs 4 | not measured with the final settings | 80% (16-4, 100 ms) |
-//! | 6 vs 5 | not measured with the final settings | 85% (17-3, 100 ms) |
+//! | 4 vs 3 | 75% (15-5, 3000 ms: depth 7 vs 5, both complete) | 90% (18-2, 100 ms) |
+//! | 5 vs 4 | 70% (7-3, 10 games, 1000 ms: depth 9, time-capped, vs 7) | 80% (16-4, 100 ms) |
+//! | 6 vs 5 | not separable on this machine (see below) | 85% (17-3, 100 ms) |
 //!
 //! Earlier Ataxx settings: depth 4 vs depth 3 scored 60% (18-12), depth 5 vs depth 4 83%
-//! (25-5) at 1 s/move, which is why the Ataxx levels use odd depths.
+//! (25-5) at 1 s/move, which is why the Ataxx levels use odd depths. Four random opening plies
+//! sometimes leave an Ataxx position that one side wipes out at once; each opening is played
+//! with both colours, so such a pair scores 1-1 (3 of the 5 losses in 4 vs 3, which is 12-2
+//! without them; 1 of the 3 in 5 vs 4, 6-2 without it). Ataxx levels 4-6 are depth caps (7, 9, none) under the same move time, so a level
+//! beats the one below only when the move time lets it search deeper: on the loaded 2-core
+//! machine the figures were measured on (about 2.5 M nodes/s, depth 8 in about 0.7 s), level 5
+//! rarely finishes depth 9 within 1 s and level 6 reaches no further than level 5 at the app's
+//! default of 1 s; 6 vs 5 needs moves of several seconds here to differ at all.
 //!
 //! ```no_run
 //! use std::sync::{Arc, atomic::AtomicBool};

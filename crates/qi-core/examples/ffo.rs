@@ -1,0 +1,99 @@
+//! Solves FFO-style endgame positions and reports each result with its time.
+//!
+//! `cargo run --release -p qi-core --example ffo -- [file] [first-last]`, for example
+//! `cargo run --release -p qi-core --example ffo -- crates/qi-core/tests/data/reversi-ffo40-59.txt 40-59`.
+//! File lines are `<board> <side> <best moves /-separated> <score>`; line k is number 39 + k.
+//! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
+//! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
+//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2 and QI_D3 (see `SolverOptions`).
+
+use std::time::Instant;
+
+use qi_core::ai::endgame::{Solver, SolverOptions};
+use qi_core::game::Game;
+use qi_core::reversi::Reversi;
+
+fn cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let file = args
+        .get(1)
+        .cloned()
+        .unwrap_or_else(|| "crates/qi-core/tests/data/reversi-ffo40-59.txt".to_string());
+    let (first, last) = match args.get(2) {
+        Some(r) => {
+            let mut it = r.split('-');
+            let a: u32 = it.next().unwrap().parse().expect("a number");
+            let b: u32 = it.next().map_or(a, |b| b.parse().expect("a number"));
+            (a, b)
+        }
+        None => (40, 59),
+    };
+    let text = std::fs::read_to_string(&file).expect("the positions file");
+    let mut solver = Solver::new(64);
+    let env = |k: &str, d: u32| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let o = SolverOptions::default();
+    solver.options = SolverOptions {
+        shallow: env("QI_SHALLOW", o.shallow),
+        tt_min: env("QI_TT", o.tt_min),
+        etc_min: env("QI_ETC", o.etc_min),
+        sort_search: env("QI_SORT", o.sort_search),
+        sort_depth2: env("QI_D2", o.sort_depth2),
+        sort_depth3: env("QI_D3", o.sort_depth3),
+    };
+    eprintln!("{:?}", solver.options);
+    let (mut wall, mut cpu, mut nodes, mut failures) = (0.0, 0.0, 0u64, 0);
+    for (i, line) in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .enumerate()
+    {
+        let n = 40 + i as u32;
+        if n < first || n > last {
+            continue;
+        }
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let pos = Reversi::from_text(&format!("{} {}", w[0], w[1])).expect("a position");
+        let best: Vec<&str> = w[2].split('/').collect();
+        let score: i32 = w[3].parse().expect("a score");
+        solver.clear();
+        let (t, c) = (Instant::now(), cpu_seconds());
+        let sol = solver.solve(&pos, None, None).expect("not stopped");
+        let secs = t.elapsed().as_secs_f64();
+        let csecs = match (c, cpu_seconds()) {
+            (Some(a), Some(b)) => b - a,
+            _ => secs,
+        };
+        let mv = pos.move_to_text(sol.best.expect("a move"));
+        let ok = sol.score == score && best.contains(&mv.as_str());
+        if !ok {
+            failures += 1;
+        }
+        println!(
+            "#{n} {mv} {:+} (expected {} {score:+}) {} nodes {secs:.2} s wall {csecs:.2} s cpu \
+             {:.1} Mn/s{}",
+            sol.score,
+            w[2],
+            solver.nodes,
+            solver.nodes as f64 / csecs.max(1e-9) / 1e6,
+            if ok { "" } else { " WRONG" }
+        );
+        wall += secs;
+        cpu += csecs;
+        nodes += solver.nodes;
+    }
+    println!(
+        "total {nodes} nodes {wall:.1} s wall {cpu:.1} s cpu {:.1} Mn/s, {failures} wrong",
+        nodes as f64 / cpu.max(1e-9) / 1e6
+    );
+}
