@@ -50,6 +50,8 @@ pub struct HudView {
     pub hint_allowed: bool,
     /// Go: captures and the area count now.
     pub go_line: Option<String>,
+    /// Go after two passes: the score with the marked dead stones.
+    pub marking: Option<String>,
     /// The CPU's last evaluation for Black, -1..1 (for the eval bar), with its text.
     pub eval: Option<(f32, String)>,
 }
@@ -75,6 +77,11 @@ impl HudView {
             elapsed: game.elapsed,
             thinking: None,
             hint_allowed: game.human_to_move() && qi_core::any::AnyCpu::available(game.kind()),
+            marking: if game.marking_dead() {
+                game.marked_score().map(|s| s.result_text())
+            } else {
+                None
+            },
             go_line: pos.captures().map(|[b, w]| {
                 format!(
                     "Captures: Black {b}, White {w} · Area now {}",
@@ -88,6 +95,7 @@ impl HudView {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HudAction {
+    ConfirmDead,
     Hint,
     Undo,
     Redo,
@@ -184,6 +192,19 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
     ));
     if let Some(line) = &v.go_line {
         ui.label(line);
+    }
+    if let Some(score) = &v.marking {
+        ui.add_space(6.0);
+        ui.label(egui::RichText::new("Both players passed.").strong());
+        ui.label("Click a group to mark it dead (red cross) or alive again.");
+        ui.label(egui::RichText::new(format!("Score: {score}")).size(18.0));
+        if ui
+            .button(egui::RichText::new("Confirm the score").size(16.0))
+            .clicked()
+        {
+            action = Some(HudAction::ConfirmDead);
+        }
+        ui.add_space(6.0);
     }
     ui.add_space(6.0);
     ui.horizontal_wrapped(|ui| {
@@ -307,6 +328,7 @@ fn draw_hud(
         .show(&mut root, |ui| side_panel_ui(ui, &view, &mut model))
         .inner;
     match action {
+        Some(HudAction::ConfirmDead) => crate::game::confirm_dead_stones(&mut game),
         Some(HudAction::Hint) => {
             hint.write(crate::cpu::HintRequest);
         }

@@ -334,3 +334,90 @@ fn undo_stops_the_cpu_search() {
         "the stopped search's move is not played"
     );
 }
+
+/// Go: two passes start dead-stone marking with the estimate shown; a click toggles a group,
+/// the score follows; confirming ends the game with that score.
+#[test]
+fn go_dead_stone_marking_after_two_passes() {
+    use qi::board::CellClicked;
+    let mut app = headless();
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    });
+    let start_text = qi_core::go::Go::new(9, 7.5).unwrap();
+    start(
+        &mut app,
+        GameKind::Go,
+        Some(&qi_core::Game::to_text(&start_text)),
+        [Player::Human, Player::Human],
+    );
+    // Black builds a wall on the fifth column, White a lone stone deep in Black's side.
+    for mv in [
+        "E1", "H8", "E2", "B5", "E3", "H2", "E4", "H3", "E5", "H4", "E6", "H5", "E7", "H6", "E8",
+        "H7", "E9", "H9",
+    ] {
+        play(&mut app, mv);
+    }
+    settle(&mut app);
+    assert!(!app.world().resource::<Match>().is_over());
+    play(&mut app, "pass");
+    play(&mut app, "pass");
+    settle(&mut app);
+    let g = app.world().resource::<Match>();
+    assert!(
+        g.is_over() && g.marking_dead(),
+        "two passes start the marking"
+    );
+    let before = g.marked_score().unwrap().margin();
+    app.update();
+    assert_ne!(
+        *app.world().resource::<State<Menu>>().get(),
+        Menu::GameOver,
+        "no game-over panel while marking"
+    );
+    // Toggle White's lone stone on B5.
+    let was_dead = app
+        .world()
+        .resource::<Match>()
+        .dead_marking
+        .as_ref()
+        .unwrap()
+        .contains(&Square::new(1, 4));
+    app.world_mut()
+        .write_message(CellClicked(Square::new(1, 4)));
+    app.update();
+    let g = app.world().resource::<Match>();
+    assert_eq!(
+        g.dead_marking
+            .as_ref()
+            .unwrap()
+            .contains(&Square::new(1, 4)),
+        !was_dead
+    );
+    assert_ne!(
+        g.marked_score().unwrap().margin(),
+        before,
+        "the score follows the marking"
+    );
+    if !g
+        .dead_marking
+        .as_ref()
+        .unwrap()
+        .contains(&Square::new(1, 4))
+    {
+        app.world_mut()
+            .write_message(CellClicked(Square::new(1, 4)));
+        app.update();
+    }
+    let mut g = app.world_mut().resource_mut::<Match>();
+    qi::game::confirm_dead_stones(&mut g);
+    let result = g.final_result.clone().unwrap();
+    assert!(
+        result.starts_with("B+"),
+        "Black's side is all Black's once B5 is dead: {result}"
+    );
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Menu>>().get(), Menu::GameOver);
+}

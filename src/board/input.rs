@@ -129,6 +129,10 @@ fn choose_moves_from_clicks(
         if !animating.is_empty() {
             continue; // input waits while a move animates
         }
+        if game.marking_dead() {
+            crate::game::toggle_dead_at(&mut game, sq);
+            continue;
+        }
         if !game.human_to_move() {
             game.status = if game.is_over() {
                 "The game is over".into()

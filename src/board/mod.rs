@@ -58,6 +58,8 @@ pub enum Marker {
     Forbidden,
     /// A stone of the winning row (Gomoku).
     Winning,
+    /// A stone marked dead after two passes (Go).
+    Dead,
 }
 
 /// Where the board is drawn: the world position of the bottom-left corner and the cell size.
@@ -502,6 +504,17 @@ pub fn run_animations(
     }
 }
 
+/// What the markers depend on: they are rebuilt when it changes.
+type MarkerKey = (
+    u64,
+    usize,
+    Option<Square>,
+    bool,
+    bool,
+    Option<qi_core::any::AnyMove>,
+    Option<Vec<Square>>,
+);
+
 /// Shows legal moves (if the setting is on), the Ataxx selection with its clone and jump
 /// targets, and the last move.
 pub fn update_markers(
@@ -511,16 +524,7 @@ pub fn update_markers(
     markers: Query<Entity, With<Marker>>,
     art: Res<PieceArt>,
     layout: Res<BoardLayout>,
-    mut last_key: Local<
-        Option<(
-            u64,
-            usize,
-            Option<Square>,
-            bool,
-            bool,
-            Option<qi_core::any::AnyMove>,
-        )>,
-    >,
+    mut last_key: Local<Option<MarkerKey>>,
     animating: Query<(), With<Anim>>,
 ) {
     let Some(game) = game else { return };
@@ -532,8 +536,9 @@ pub fn update_markers(
         settings.show_legal_moves,
         busy,
         game.hint,
+        game.dead_marking.clone(),
     );
-    if *last_key == Some(key) {
+    if last_key.as_ref() == Some(&key) {
         return;
     }
     *last_key = Some(key);
@@ -551,10 +556,11 @@ pub fn update_markers(
             Marker::Hint => (Color::srgba(0.3, 0.95, 1.0, 0.95), 0.9, art.ring.clone()),
             Marker::Forbidden => (Color::srgba(0.9, 0.1, 0.1, 0.85), 0.3, art.cross.clone()),
             Marker::Winning => (Color::srgba(1.0, 0.2, 0.2, 1.0), 0.98, art.ring.clone()),
+            Marker::Dead => (Color::srgba(1.0, 0.25, 0.2, 0.95), 0.6, art.cross.clone()),
         };
         let z = if matches!(
             m,
-            Marker::LastMove | Marker::Selected | Marker::Hint | Marker::Winning
+            Marker::LastMove | Marker::Selected | Marker::Hint | Marker::Winning | Marker::Dead
         ) {
             5.0
         } else {
@@ -581,6 +587,9 @@ pub fn update_markers(
                 spawn(&mut commands, to, Marker::LastMove);
             }
         }
+    }
+    for &sq in game.dead_marking.iter().flatten() {
+        spawn(&mut commands, sq, Marker::Dead);
     }
     if !busy {
         for sq in pos.winning_line().unwrap_or_default() {

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 use qi_core::any::{AnyMove, AnyPosition, GameHistory};
-use qi_core::{GameKind, Outcome, Side};
+use qi_core::{Game, GameKind, Outcome, Side};
 
 use crate::screens::Screen;
 
@@ -70,6 +70,10 @@ pub struct Match {
     pub dirty: bool,
     /// A move the CPU suggested for the person to move (cleared by any move).
     pub hint: Option<AnyMove>,
+    /// Go after two passes: the stones marked dead, while the players check them.
+    pub dead_marking: Option<Vec<qi_core::Square>>,
+    /// Go: the result once the dead stones are confirmed (`B+3.5`).
+    pub final_result: Option<String>,
 }
 
 impl Match {
@@ -83,6 +87,8 @@ impl Match {
             elapsed: 0.0,
             dirty: false,
             hint: None,
+            dead_marking: None,
+            final_result: None,
         })
     }
 
@@ -100,6 +106,17 @@ impl Match {
 
     pub fn is_over(&self) -> bool {
         self.position().outcome().is_some()
+    }
+
+    /// Go: the game ended by two passes and its dead stones are not confirmed yet.
+    pub fn marking_dead(&self) -> bool {
+        self.dead_marking.is_some() && self.final_result.is_none()
+    }
+
+    /// Go: the score with the stones marked dead counted as captured.
+    pub fn marked_score(&self) -> Option<qi_core::go::ScoreDetail> {
+        let go = self.position().as_go()?;
+        Some(go.score_with_dead(self.dead_marking.as_deref().unwrap_or(&[])))
     }
 
     /// Whether a person is to move now (so clicks and typed moves count).
@@ -192,7 +209,19 @@ fn apply_move_requests(
                     GameEvent::Placed
                 });
                 played.write(MovePlayed { mv, before, side });
-                if let Some(outcome) = game.position().outcome() {
+                if let Some(go) = game
+                    .position()
+                    .as_go()
+                    .filter(|g| g.outcome().is_some() && g.resigned().is_none())
+                {
+                    // Two passes: the players now check which stones are dead, starting from the
+                    // estimate.
+                    let dead = go.estimate_dead();
+                    info!("qi: marking dead stones ({} estimated dead)", dead.len());
+                    game.dead_marking = Some(dead);
+                    game.status =
+                        "Both passed: click groups to mark them dead or alive, then Confirm".into();
+                } else if let Some(outcome) = game.position().outcome() {
                     let [b, w] = game.position().piece_counts();
                     info!("qi: game over {outcome:?} {b}-{w}");
                     game.status = describe_outcome(&game, outcome);
@@ -211,6 +240,9 @@ fn apply_move_requests(
 /// "Red wins 30-19" and the like.
 pub fn describe_outcome(game: &Match, outcome: Outcome) -> String {
     let kind = game.kind();
+    if let Some(result) = &game.final_result {
+        return result_sentence(result);
+    }
     let [b, w] = game.position().piece_counts();
     match outcome {
         Outcome::Win(side) => {
@@ -241,6 +273,8 @@ fn apply_undo_redo(
     if changed {
         game.selected = None;
         game.hint = None;
+        game.dead_marking = None;
+        game.final_result = None;
         game.dirty = true;
         info!("qi: position now at ply {}", game.history.ply());
         reset.write(BoardReset);
@@ -292,4 +326,57 @@ pub fn redo_for_player(game: &mut Match) -> bool {
     }
     game.status = format!("Redone: move {}", game.history.ply());
     true
+}
+
+/// `B+3.5` as "Black wins by 3.5", `W+R` as "White wins by resignation".
+pub fn result_sentence(result: &str) -> String {
+    let (who, rest) = match result.split_once('+') {
+        Some(("B", r)) => ("Black", r),
+        Some(("W", r)) => ("White", r),
+        _ => return result.to_string(),
+    };
+    if rest == "R" {
+        format!("{who} wins by resignation")
+    } else {
+        format!("{who} wins by {rest} ({result})")
+    }
+}
+
+/// Go: a click on a stone while marking toggles its whole group dead or alive.
+pub fn toggle_dead_at(game: &mut Match, sq: qi_core::Square) -> bool {
+    let Some(go) = game.position().as_go().cloned() else {
+        return false;
+    };
+    let Some(dead) = game.dead_marking.as_mut() else {
+        return false;
+    };
+    let changed = go.toggle_dead_group(dead, sq);
+    if changed {
+        if let Some(score) = game.marked_score() {
+            game.status = format!("Score with the marked stones dead: {}", score.result_text());
+        }
+    }
+    changed
+}
+
+/// Go: the players agree on the dead stones; the game ends with that score.
+pub fn confirm_dead_stones(game: &mut Match) {
+    if let Some(score) = game.marked_score() {
+        let text = score.result_text();
+        info!("qi: game over {text} (dead stones confirmed)");
+        game.status = result_sentence(&text);
+        game.final_result = Some(text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_sentences() {
+        assert_eq!(result_sentence("B+3.5"), "Black wins by 3.5 (B+3.5)");
+        assert_eq!(result_sentence("W+R"), "White wins by resignation");
+        assert_eq!(result_sentence("Draw"), "Draw");
+    }
 }

@@ -294,6 +294,7 @@ fn open_game_over(
     if *screen.get() != Screen::Playing
         || *menu.get() != Menu::None
         || !game.is_over()
+        || game.marking_dead()
         || !animating.is_empty()
     {
         return;

@@ -185,6 +185,14 @@ impl AnyPosition {
         }
     }
 
+    /// The Go position, for Go-only features (scoring, dead stones).
+    pub fn as_go(&self) -> Option<&Go> {
+        match self {
+            AnyPosition::Go(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// Go: stones captured by each side, `[black, white]`.
     pub fn captures(&self) -> Option<[u32; 2]> {
         match self {
