@@ -10,6 +10,7 @@ use crate::ataxx::{self, Ataxx};
 use crate::game::{
     Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square,
 };
+use crate::go::{self, Go};
 use crate::gomoku::{self, Gomoku};
 use crate::reversi::{self, Reversi};
 use crate::search::SearchInfo;
@@ -20,6 +21,7 @@ pub enum AnyPosition {
     Ataxx(Ataxx),
     Reversi(Reversi),
     Gomoku(Box<Gomoku>),
+    Go(Box<Go>),
 }
 
 /// A move of one of the games.
@@ -28,6 +30,7 @@ pub enum AnyMove {
     Ataxx(ataxx::Move),
     Reversi(reversi::Move),
     Gomoku(gomoku::Move),
+    Go(go::Move),
 }
 
 /// Runs `$body` with `$p` bound to the concrete position.
@@ -37,6 +40,7 @@ macro_rules! with_pos {
             AnyPosition::Ataxx($p) => $body,
             AnyPosition::Reversi($p) => $body,
             AnyPosition::Gomoku($p) => $body,
+            AnyPosition::Go($p) => $body,
         }
     };
 }
@@ -49,6 +53,7 @@ macro_rules! with_pos_move {
             (AnyPosition::Ataxx($p), AnyMove::Ataxx($m)) => $body,
             (AnyPosition::Reversi($p), AnyMove::Reversi($m)) => $body,
             (AnyPosition::Gomoku($p), AnyMove::Gomoku($m)) => $body,
+            (AnyPosition::Go($p), AnyMove::Go($m)) => $body,
             #[allow(unreachable_patterns)]
             _ => $mismatch,
         }
@@ -62,12 +67,7 @@ impl AnyPosition {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::start()),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::start()),
             GameKind::Gomoku => AnyPosition::Gomoku(Box::new(Gomoku::start())),
-            other => {
-                return Err(ParseError::new(format!(
-                    "{} is not playable yet",
-                    other.title()
-                )));
-            }
+            GameKind::Go => AnyPosition::Go(Box::new(Go::start())),
         })
     }
 
@@ -77,12 +77,7 @@ impl AnyPosition {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::from_text(text)?),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::from_text(text)?),
             GameKind::Gomoku => AnyPosition::Gomoku(Box::new(Gomoku::from_text(text)?)),
-            other => {
-                return Err(ParseError::new(format!(
-                    "{} is not playable yet",
-                    other.title()
-                )));
-            }
+            GameKind::Go => AnyPosition::Go(Box::new(Go::from_text(text)?)),
         })
     }
 
@@ -91,6 +86,7 @@ impl AnyPosition {
             AnyPosition::Ataxx(_) => GameKind::Ataxx,
             AnyPosition::Reversi(_) => GameKind::Reversi,
             AnyPosition::Gomoku(_) => GameKind::Gomoku,
+            AnyPosition::Go(_) => GameKind::Go,
         }
     }
 
@@ -139,6 +135,11 @@ impl AnyPosition {
                 p.legal_moves(&mut v);
                 v.into_iter().map(AnyMove::Gomoku).collect()
             }
+            AnyPosition::Go(p) => {
+                let mut v = Vec::new();
+                p.legal_moves(&mut v);
+                v.into_iter().map(AnyMove::Go).collect()
+            }
         }
     }
 
@@ -156,6 +157,7 @@ impl AnyPosition {
             AnyPosition::Ataxx(p) => AnyMove::Ataxx(p.parse_move(text)?),
             AnyPosition::Reversi(p) => AnyMove::Reversi(p.parse_move(text)?),
             AnyPosition::Gomoku(p) => AnyMove::Gomoku(p.parse_move(text)?),
+            AnyPosition::Go(p) => AnyMove::Go(p.parse_move(text)?),
         })
     }
 
@@ -179,6 +181,7 @@ impl AnyPosition {
                 .pass_move()
                 .filter(|m| p.is_legal(*m))
                 .map(AnyMove::Gomoku),
+            AnyPosition::Go(p) => p.pass_move().filter(|m| p.is_legal(*m)).map(AnyMove::Go),
         }
     }
 
@@ -353,6 +356,29 @@ impl GameHistory {
         }
         self.cursor += 1;
         Some(self.moves[self.cursor - 1])
+    }
+
+    /// Every move of the line, the undone ones (that [`GameHistory::redo`] would play) included.
+    pub fn all_moves(&self) -> &[AnyMove] {
+        &self.moves
+    }
+
+    /// [`GameHistory::all_moves`] as text.
+    pub fn all_move_texts(&self) -> Vec<String> {
+        (0..self.moves.len())
+            .map(|i| self.positions[i].move_to_text(self.moves[i]))
+            .collect()
+    }
+
+    /// Moves the cursor to `ply` (clamped to the line's length): the replay screen's "jump to
+    /// move". Nothing is dropped, so a later [`GameHistory::redo`] or jump goes forward again.
+    pub fn go_to(&mut self, ply: usize) {
+        self.cursor = ply.min(self.moves.len());
+    }
+
+    /// The position after `ply` moves of the line (clamped to its length).
+    pub fn position_at(&self, ply: usize) -> &AnyPosition {
+        &self.positions[ply.min(self.moves.len())]
     }
 
     /// The moves played so far, as text.
