@@ -8,6 +8,8 @@ pub mod engine;
 pub mod game;
 pub mod go;
 pub mod gomoku;
+pub mod history;
+pub mod records;
 pub mod reversi;
 pub mod saves;
 pub mod search;
