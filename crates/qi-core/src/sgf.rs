@@ -822,7 +822,7 @@ impl GameRecord {
     pub fn replay_reversi(&self) -> Result<(Reversi, Vec<reversi::Move>), ParseError> {
         let start = self.reversi_start()?;
         self.check_no_late_setup()?;
-        let mut pos = start.clone();
+        let mut pos = start;
         let mut moves = Vec::new();
         for (i, (side, pt)) in self.moves().enumerate() {
             let number = i + 1;
@@ -868,7 +868,7 @@ impl GameRecord {
         if start.side_to_move() == Side::White {
             rec.nodes[0].to_play = Some(Side::White);
         }
-        let mut pos = start.clone();
+        let mut pos = *start;
         for &mv in moves {
             let pt = (mv != reversi::PASS).then(|| reversi::sq_of(mv));
             rec.push_move(pos.side_to_move(), pt);
