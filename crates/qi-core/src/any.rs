@@ -387,6 +387,29 @@ impl GameHistory {
         Some(self.moves[self.cursor - 1])
     }
 
+    /// Every move of the line, the undone ones (that [`GameHistory::redo`] would play) included.
+    pub fn all_moves(&self) -> &[AnyMove] {
+        &self.moves
+    }
+
+    /// [`GameHistory::all_moves`] as text.
+    pub fn all_move_texts(&self) -> Vec<String> {
+        (0..self.moves.len())
+            .map(|i| self.positions[i].move_to_text(self.moves[i]))
+            .collect()
+    }
+
+    /// Moves the cursor to `ply` (clamped to the line's length): the replay screen's "jump to
+    /// move". Nothing is dropped, so a later [`GameHistory::redo`] or jump goes forward again.
+    pub fn go_to(&mut self, ply: usize) {
+        self.cursor = ply.min(self.moves.len());
+    }
+
+    /// The position after `ply` moves of the line (clamped to its length).
+    pub fn position_at(&self, ply: usize) -> &AnyPosition {
+        &self.positions[ply.min(self.moves.len())]
+    }
+
     /// The moves played so far, as text.
     pub fn move_texts(&self) -> Vec<String> {
         (0..self.cursor)

@@ -8,9 +8,13 @@ pub mod engine;
 pub mod game;
 pub mod go;
 pub mod gomoku;
+pub mod history;
+pub mod records;
 pub mod reversi;
+pub mod saves;
 pub mod search;
 pub mod sgf;
+pub mod storage;
 pub mod zobrist;
 
 pub use game::{Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square};

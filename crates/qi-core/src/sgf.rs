@@ -13,13 +13,21 @@
 //! from the bottom, so `aa` on a 19×19 board is `Square(0, 18)`, on a Reversi board a8. A pass
 //! is an empty value (`B[]`); `tt` is read as a pass on Go boards up to 19×19. Go records
 //! replay into [`Go`] positions with [`GameRecord::replay_go`] and are made from a game with
-//! [`GameRecord::from_go`]; Reversi and Gomoku converters use [`GameRecord::moves`] and
-//! [`GameRecord::push_move`] with the same points.
+//! [`GameRecord::from_go`]; Reversi and Gomoku the same way with [`GameRecord::replay_reversi`] /
+//! [`GameRecord::from_reversi`] and [`GameRecord::replay_gomoku`] / [`GameRecord::from_gomoku`].
+//!
+//! Reversi records: the start is the `AB`/`AW` setup before the first move (the usual centre
+//! four when there is none); a pass may be written (`B[]`) or left out, as many Othello programs
+//! do: when the record has the other side move next and the side to move has no move, the pass
+//! is put in. Gomoku records: `RU` names the rule (`renju`/`RIF` → renju, `standard`/`exact`
+//! → exactly five, anything else or none → freestyle); a pass is refused.
 
 use std::fmt;
 
-use crate::game::{Game, GameKind, ParseError, Side, Square};
+use crate::game::{Cell, Game, GameKind, ParseError, Side, Square};
 use crate::go::{self, Go};
+use crate::gomoku::{self, Gomoku, GomokuRule};
+use crate::reversi::{self, Reversi};
 
 /// One property as the file has it: identifier and values, escapes removed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -734,6 +742,295 @@ impl GameRecord {
         }
         rec
     }
+}
+
+impl GameRecord {
+    /// The setup stones before the first move (later `AE`/`AB`/`AW` replacing earlier ones) and
+    /// the `PL` found there.
+    fn initial_setup(&self) -> (Vec<(Side, Square)>, Option<Side>) {
+        let mut stones: Vec<(Side, Square)> = Vec::new();
+        let mut to_play = None;
+        for n in self.nodes.iter().take_while(|n| n.mv.is_none()) {
+            for &(s, sq) in &n.setup {
+                stones.retain(|&(_, q)| q != sq);
+                if let Some(s) = s {
+                    stones.push((s, sq));
+                }
+            }
+            to_play = n.to_play.or(to_play);
+        }
+        (stones, to_play)
+    }
+
+    fn check_kind(&self, kind: GameKind) -> Result<(), ParseError> {
+        if self.kind != kind {
+            return Err(sgf_error(format!(
+                "this is a {} record, not {}",
+                self.kind.title(),
+                kind.title()
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_no_late_setup(&self) -> Result<(), ParseError> {
+        let mut started = false;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if started && !n.setup.is_empty() {
+                return Err(sgf_error(format!(
+                    "node {i} adds setup stones after the game started; Qi replays only moves"
+                )));
+            }
+            started |= n.mv.is_some();
+        }
+        Ok(())
+    }
+
+    /// The Reversi start: the setup before the first move (the usual centre four if none),
+    /// Black to move unless `PL` or the first move says White.
+    pub fn reversi_start(&self) -> Result<Reversi, ParseError> {
+        self.check_kind(GameKind::Reversi)?;
+        if (self.width, self.height) != (8, 8) {
+            return Err(sgf_error(format!(
+                "a Reversi board is 8x8, this one {}x{}",
+                self.width, self.height
+            )));
+        }
+        let (stones, to_play) = self.initial_setup();
+        let first = to_play
+            .or_else(|| self.moves().next().map(|(s, _)| s))
+            .unwrap_or(Side::Black);
+        if stones.is_empty() {
+            let start = Reversi::start();
+            let discs = [0, 1].map(|i| {
+                let side = Side::BOTH[i];
+                (0..64u8)
+                    .filter(|&q| start.cell(reversi::sq_of(q)) == Cell::Piece(side))
+                    .fold(0u64, |acc, q| acc | 1 << q)
+            });
+            return Ok(Reversi::from_parts(discs, first));
+        }
+        let mut discs = [0u64; 2];
+        for (side, sq) in stones {
+            discs[side.index()] |= 1 << reversi::sq_index(sq);
+        }
+        Ok(Reversi::from_parts(discs, first))
+    }
+
+    /// Replays the main line as Reversi, each move checked; a pass left out of the record is
+    /// put in (see the module doc). The moves returned include those passes.
+    pub fn replay_reversi(&self) -> Result<(Reversi, Vec<reversi::Move>), ParseError> {
+        let start = self.reversi_start()?;
+        self.check_no_late_setup()?;
+        let mut pos = start;
+        let mut moves = Vec::new();
+        for (i, (side, pt)) in self.moves().enumerate() {
+            let number = i + 1;
+            let text = pt
+                .map(crate::game::square_text)
+                .unwrap_or_else(|| "pass".into());
+            if pos.outcome().is_some() {
+                return Err(sgf_error(format!(
+                    "move {number} ({} {text}) comes after the end of the game",
+                    side_letter(side)
+                )));
+            }
+            if pos.side_to_move() != side {
+                if pos.is_legal(reversi::PASS) {
+                    pos.make(reversi::PASS);
+                    moves.push(reversi::PASS);
+                } else {
+                    return Err(sgf_error(format!(
+                        "move {number} ({} {text}) is played by {} but {} is to move and can move",
+                        side_letter(side),
+                        side_word(side),
+                        side_word(side.other())
+                    )));
+                }
+            }
+            let mv = pt.map(reversi::sq_index).unwrap_or(reversi::PASS);
+            pos.play(mv).map_err(|e| {
+                sgf_error(format!(
+                    "move {number} ({} {text}) is illegal: {e}",
+                    side_letter(side)
+                ))
+            })?;
+            moves.push(mv);
+        }
+        Ok((start, moves))
+    }
+
+    /// A Reversi record of `moves` from `start`: the start discs as `AB`/`AW` (programs that do
+    /// not know the default start still read it), `PL[W]` if White starts, passes as `B[]`.
+    pub fn from_reversi(start: &Reversi, moves: &[reversi::Move]) -> GameRecord {
+        let mut rec = GameRecord::new(GameKind::Reversi, 8, 8);
+        rec.nodes[0].setup = board_setup(start);
+        if start.side_to_move() == Side::White {
+            rec.nodes[0].to_play = Some(Side::White);
+        }
+        let mut pos = *start;
+        for &mv in moves {
+            let pt = (mv != reversi::PASS).then(|| reversi::sq_of(mv));
+            rec.push_move(pos.side_to_move(), pt);
+            pos.make(mv);
+        }
+        rec
+    }
+
+    /// The Gomoku rule named by `RU` (see the module doc).
+    pub fn gomoku_rule(&self) -> GomokuRule {
+        let ru = self
+            .rules
+            .as_deref()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if ru.contains("renju") || ru == "rif" {
+            GomokuRule::Renju
+        } else if ru.contains("standard") || ru.contains("exact") {
+            GomokuRule::Standard
+        } else {
+            GomokuRule::Freestyle
+        }
+    }
+
+    /// The Gomoku start: board `SZ` (square, 5 to 19), rule from `RU`, setup stones before the
+    /// first move, and who moves (`PL`, else the first move's colour, else White when Black has
+    /// more stones, else Black).
+    pub fn gomoku_start(&self) -> Result<Gomoku, ParseError> {
+        self.check_kind(GameKind::Gomoku)?;
+        let n = self.width;
+        if self.width != self.height || !(gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&n) {
+            return Err(sgf_error(format!(
+                "a Gomoku board is square, {} to {} points a side; this one {}x{}",
+                gomoku::MIN_SIZE,
+                gomoku::MAX_SIZE,
+                self.width,
+                self.height
+            )));
+        }
+        let (stones, to_play) = self.initial_setup();
+        let counts =
+            [Side::Black, Side::White].map(|s| stones.iter().filter(|(t, _)| *t == s).count());
+        let first = to_play
+            .or_else(|| self.moves().next().map(|(s, _)| s))
+            .unwrap_or(if counts[0] > counts[1] {
+                Side::White
+            } else {
+                Side::Black
+            });
+        let rows: Vec<String> = (0..n)
+            .rev()
+            .map(|y| {
+                (0..n)
+                    .map(
+                        |x| match stones.iter().find(|(_, q)| *q == Square::new(x, y)) {
+                            Some((Side::Black, _)) => 'x',
+                            Some((Side::White, _)) => 'o',
+                            None => '.',
+                        },
+                    )
+                    .collect()
+            })
+            .collect();
+        let text = format!(
+            "{n} {} {} {}",
+            self.gomoku_rule().name(),
+            rows.join("/"),
+            if first == Side::Black { 'x' } else { 'o' }
+        );
+        Gomoku::from_text(&text).map_err(|e| sgf_error(format!("the setup: {e}")))
+    }
+
+    /// Replays the main line as Gomoku, each move checked (a pass, or two moves of one colour in
+    /// a row, is refused with the move's number).
+    pub fn replay_gomoku(&self) -> Result<(Gomoku, Vec<gomoku::Move>), ParseError> {
+        let start = self.gomoku_start()?;
+        self.check_no_late_setup()?;
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for (i, (side, pt)) in self.moves().enumerate() {
+            let number = i + 1;
+            let Some(sq) = pt else {
+                return Err(sgf_error(format!(
+                    "move {number} ({} pass): Gomoku has no pass",
+                    side_letter(side)
+                )));
+            };
+            let text = crate::game::square_text(sq);
+            if pos.outcome().is_some() {
+                return Err(sgf_error(format!(
+                    "move {number} ({} {text}) comes after the end of the game",
+                    side_letter(side)
+                )));
+            }
+            if pos.side_to_move() != side {
+                return Err(sgf_error(format!(
+                    "move {number} ({} {text}) is played by {} but {} is to move",
+                    side_letter(side),
+                    side_word(side),
+                    side_word(side.other())
+                )));
+            }
+            let mv = gomoku::move_at(sq);
+            pos.play(mv).map_err(|e| {
+                sgf_error(format!(
+                    "move {number} ({} {text}) is illegal: {e}",
+                    side_letter(side)
+                ))
+            })?;
+            moves.push(mv);
+        }
+        Ok((start, moves))
+    }
+
+    /// A Gomoku record of `moves` from `start`: `SZ`, `RU` (the rule's name), setup stones if
+    /// any, `PL` when the side to move is not the one the reader would infer.
+    pub fn from_gomoku(start: &Gomoku, moves: &[gomoku::Move]) -> GameRecord {
+        let n = start.size();
+        let mut rec = GameRecord::new(GameKind::Gomoku, n, n);
+        rec.rules = Some(start.rule().name().to_string());
+        rec.nodes[0].setup = board_setup(start);
+        let [b, w] = start.piece_counts();
+        let inferred = if moves.is_empty() && b > w {
+            Side::White
+        } else {
+            Side::Black
+        };
+        if start.side_to_move() != inferred || (moves.is_empty() && b + w > 0) {
+            rec.nodes[0].to_play = Some(start.side_to_move());
+        }
+        let mut pos = start.clone();
+        for &mv in moves {
+            rec.push_move(pos.side_to_move(), Some(gomoku::move_square(mv)));
+            pos.make(mv);
+        }
+        rec
+    }
+}
+
+/// Every piece of a position as setup, sorted the way [`GameRecord::to_tree`] writes them.
+fn board_setup<G: Game>(pos: &G) -> Vec<(Option<Side>, Square)> {
+    let (w, h) = pos.dimensions();
+    let mut out = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            let sq = Square::new(x, y);
+            if let Cell::Piece(s) = pos.cell(sq) {
+                out.push((Some(s), sq));
+            }
+        }
+    }
+    out.sort_by_key(|&(s, sq)| (s, point_to_sgf(sq, h)));
+    out
+}
+
+fn side_letter(s: Side) -> &'static str {
+    if s == Side::Black { "B" } else { "W" }
+}
+
+fn side_word(s: Side) -> &'static str {
+    if s == Side::Black { "Black" } else { "White" }
 }
 
 fn parse_size(v: &str) -> Result<(u8, u8), ParseError> {

@@ -1,0 +1,262 @@
+//! Files on disk: the data folder, atomic writes, RON files that fall back to defaults, and
+//! dates without a date crate.
+//!
+//! Every file Qi writes (saves, the autosave, settings, player history, exported records) goes
+//! through [`atomic_write`]: the bytes go to a temporary file in the same folder, which is
+//! flushed to disk (`fsync`) and then renamed over the target, so a crash or a full disk leaves
+//! either the old file or the new one, never half of one.
+//!
+//! The data folder is the platform's (`directories::ProjectDirs` for qualifier `""`, organisation
+//! `Qi`, application `qi`): `~/.local/share/qi` on Linux (`$XDG_DATA_HOME/qi`),
+//! `~/Library/Application Support/qi.Qi` on macOS, `%APPDATA%\Qi\qi\data` on Windows. The app's
+//! `--save-dir DIR` replaces it ([`data_dir`]).
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// The settings file's name in the data folder.
+pub const SETTINGS_FILE: &str = "settings.ron";
+/// The player history's file name in the data folder.
+pub const HISTORY_FILE: &str = "history.ron";
+/// Files larger than this are refused as saves, settings or history (a save is a few KB).
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The platform's data folder for Qi, `None` when the platform has no home folder.
+pub fn default_data_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "Qi", "qi").map(|d| d.data_dir().to_path_buf())
+}
+
+/// The data folder to use: `override_dir` (the app's `--save-dir`) if given, else the
+/// platform's, else `qi-data` in the current folder. The folder is not created here; the
+/// writers create it when they first write.
+pub fn data_dir(override_dir: Option<&Path>) -> PathBuf {
+    match override_dir {
+        Some(d) => d.to_path_buf(),
+        None => default_data_dir().unwrap_or_else(|| PathBuf::from("qi-data")),
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it (`.<name>.<pid>.tmp`),
+/// `fsync`, rename over `path`, then `fsync` of the folder (best effort). The folder must exist.
+/// On any error the temporary file is removed and `path` is left as it was.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = temp_path(path)?;
+    let result = (|| {
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        // the temporary file may not exist (open failed); nothing else to undo
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    if let Some(dir) = path.parent() {
+        // makes the rename itself durable where the platform allows opening a folder
+        if let Ok(d) = fs::File::open(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        }) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// The temporary file [`atomic_write`] uses for `path`, in the same folder.
+pub fn temp_path(path: &Path) -> io::Result<PathBuf> {
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("'{}' is not a file path", path.display()),
+        )
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    Ok(path.with_file_name(tmp_name))
+}
+
+/// `value` as pretty RON (no struct names, so a renamed type still reads its old files).
+pub fn to_ron<T: Serialize>(value: &T) -> Result<String, String> {
+    let config = ron::ser::PrettyConfig::new().struct_names(false);
+    ron::ser::to_string_pretty(value, config).map_err(|e| format!("cannot be written as RON: {e}"))
+}
+
+/// Writes `value` as RON to `path` atomically ([`atomic_write`]), creating the folder if it is
+/// missing. The error says which file and why.
+pub fn save_ron<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
+    let text = to_ron(value).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+    }
+    atomic_write(path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Reads a file of at most [`MAX_FILE_BYTES`] as UTF-8 text. `Ok(None)` when it does not exist.
+pub fn read_text(path: &Path) -> Result<Option<String>, String> {
+    let meta = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot be read: {e}")),
+    };
+    if meta.is_dir() {
+        return Err("is a folder, not a file".to_string());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "is {} bytes, more than the {MAX_FILE_BYTES} a Qi file can have",
+            meta.len()
+        ));
+    }
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot be read: {e}")),
+    };
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| format!("is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+}
+
+/// Reads RON text as a `T`, with the line and column of the first error.
+pub fn from_ron<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    ron::de::from_str(text).map_err(|e| format!("is not valid: {e}"))
+}
+
+/// Reads a RON file of `T` (settings, history). A missing file gives the defaults and no
+/// message. A file that cannot be read or parsed gives the defaults and a message for the
+/// player, and the bad file is kept beside the original as `<name>.bad-<unix seconds>` (so the
+/// next save does not destroy it). Never panics.
+///
+/// Give the type `#[serde(default)]` so that a file written before a field was added still
+/// reads (with that field's default) instead of being set aside.
+pub fn load_or_default<T: DeserializeOwned + Default>(path: &Path) -> (T, Option<String>) {
+    let problem = match read_text(path) {
+        Ok(None) => return (T::default(), None),
+        Ok(Some(text)) => match from_ron::<T>(&text) {
+            Ok(v) => return (v, None),
+            Err(e) => e,
+        },
+        Err(e) => e,
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    let msg = match keep_bad_file(path) {
+        Ok(kept) => format!(
+            "{name} {problem}; the defaults are used and the old file was kept as {}",
+            kept.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        ),
+        Err(e) => format!(
+            "{name} {problem}; the defaults are used (the old file could not be set aside: {e})"
+        ),
+    };
+    (T::default(), Some(msg))
+}
+
+/// Renames `path` to `<name>.bad-<unix seconds>` (with `-2`, `-3`, … if that is taken) and
+/// returns the new path.
+pub fn keep_bad_file(path: &Path) -> io::Result<PathBuf> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?
+        .to_string_lossy()
+        .into_owned();
+    let stamp = now_unix();
+    let mut n = 1;
+    loop {
+        let candidate = if n == 1 {
+            path.with_file_name(format!("{name}.bad-{stamp}"))
+        } else {
+            path.with_file_name(format!("{name}.bad-{stamp}-{n}"))
+        };
+        if !candidate.exists() {
+            fs::rename(path, &candidate)?;
+            return Ok(candidate);
+        }
+        n += 1;
+    }
+}
+
+/// Seconds since 1970-01-01 UTC (0 if the clock is before that).
+pub fn now_unix() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// The civil date (year, month 1-12, day 1-31) of a day count since 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    // Howard Hinnant's algorithm
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// `2024-05-06 13:04 UTC` for a time in seconds since the epoch.
+pub fn format_utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        (rem % 3600) / 60
+    )
+}
+
+/// `2024-05-06` (the date alone, as SGF `DT` and PGN `Date` want it, PGN with dots).
+pub fn format_date(secs: u64) -> String {
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(format_utc(0), "1970-01-01 00:00 UTC");
+        // 2000-02-29 12:34:56
+        assert_eq!(format_utc(951_827_696), "2000-02-29 12:34 UTC");
+        assert_eq!(format_date(1_700_000_000), "2023-11-14");
+    }
+
+    #[test]
+    fn temp_file_is_beside_the_target() {
+        let t = temp_path(Path::new("/a/b/slot-1.ron")).unwrap();
+        assert_eq!(t.parent(), Some(Path::new("/a/b")));
+        assert!(
+            t.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".slot-1.ron.")
+        );
+    }
+}
