@@ -34,6 +34,7 @@
 
 pub mod ataxx;
 pub mod endgame;
+pub mod go;
 pub mod reversi;
 
 use std::sync::Arc;
