@@ -5,7 +5,7 @@
 use super::board::{Board, Fast};
 use super::playout::{self, bad_self_atari, matches_pattern};
 use crate::game::Game;
-use crate::go::{Go, Move, PASS, POINTS, STRIDE};
+use crate::go::{Go, Move, PASS, POINTS, STRIDE, neighbors};
 
 /// RAVE equivalence: the number of real games at which a child's AMAF value weighs as much as
 /// its own.
@@ -199,10 +199,15 @@ impl Tree {
                 w += pn * rate;
             };
             let captures = b.captures_at(p, me);
+            // saves an own chain in atari (the point is its liberty and the stone gets out)
+            let saves = neighbors(p)
+                .into_iter()
+                .any(|q| b.color[q] == me && b.atari(b.head_of(q)))
+                && b.libs_after(p, me) >= 3;
             if tactical.contains(&(p as u16)) {
                 prior(20.0, 0.9);
-            } else if captures {
-                prior(10.0, 0.8);
+            } else if captures || saves {
+                prior(20.0, 0.85);
             }
             if !captures && bad_self_atari(b, p, me) {
                 prior(20.0, 0.05);
@@ -319,7 +324,10 @@ impl Tree {
                 s
             }
         };
-        let black_wins = if score > 0.0 { 1.0 } else { 0.0 };
+        // mostly the win, a little the margin (so won and lost positions still play for
+        // points instead of drifting)
+        let margin = (score / b.size as f32).tanh();
+        let black_wins = if score > 0.0 { 0.9 } else { 0.0 } + 0.05 * (1.0 + margin);
         // real results
         for (d, &ni) in self.path.iter().enumerate() {
             let nd = &mut self.nodes[ni as usize];

@@ -289,6 +289,23 @@ impl GoCpu {
         let merged = merge_root(&self.trees);
         let me = pos.side_to_move();
         let info = info_of(&self.trees, pos, total, start);
+        if std::env::var_os("QI_GO_DEBUG").is_some() {
+            let mut v = merged.clone();
+            v.sort_by(|a, b| b.1.cmp(&a.1));
+            for m in v.iter().take(8) {
+                eprintln!(
+                    "  {} visits {} value {:.3}",
+                    pos.move_to_text(m.0),
+                    m.1,
+                    m.2
+                );
+            }
+            for c in self.trees[0].root_children() {
+                if pos.capture_count(c.mv as usize) > 0 {
+                    eprintln!("  capture {} {:?}", pos.move_to_text(c.mv), c);
+                }
+            }
+        }
         let mut best = merged
             .iter()
             .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))

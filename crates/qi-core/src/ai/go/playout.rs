@@ -170,6 +170,21 @@ pub(crate) fn tactical_answers(b: &Board, out: &mut Vec<u16>) {
             }
         }
     }
+    // opposing chains our own previous move put in atari and the opponent left there
+    let l2 = b.last2 as usize;
+    if b.last2 != PASS && b.color[l2] == me {
+        for q in neighbors(l2) {
+            if b.color[q] == 3 - me {
+                let h = b.head_of(q);
+                if b.atari(h) {
+                    let lib = b.atari_lib(h);
+                    if b.legal(lib) && !out.contains(&(lib as u16)) {
+                        out.push(lib as u16);
+                    }
+                }
+            }
+        }
+    }
     for q in neighbors(l) {
         if b.color[q] != me {
             continue;
