@@ -5,7 +5,8 @@ referee (`final_score` under Chinese rules) after two passes; a resignation ends
     scripts/gtp-match.py --a "qi-engine gtp" --a-setup "qi-movetime 2000" \\
         --b "gnugo --mode gtp --chinese-rules --level 10" --games 20 --size 9 --komi 7
 
-Prints one line per game and the total for A; `--sgf DIR` keeps the game records.
+Prints one line per game and the total for A (a jigo counts half); `--sgf DIR` keeps the
+game records and `--log FILE` takes A's stderr (qi-engine reports its playouts there).
 """
 
 import argparse
@@ -118,12 +119,16 @@ def main():
         if result is None:
             result = ref.send("final_score")
         winner = result[0].upper()
-        a_won = (winner == "B") == a_black and winner in "BW"
-        wins += a_won
+        if winner not in "BW":
+            points, who = 0.5, "nobody"  # jigo
+        else:
+            a_won = (winner == "B") == a_black
+            points, who = (1.0, "A") if a_won else (0.0, "B")
+        wins += points
         played += 1
         print(
             f"game {g + 1}: A plays {'black' if a_black else 'white'}, {len(moves)} moves, "
-            f"{result} -> {'A' if a_won else 'B'} wins; A {wins}/{played} "
+            f"{result} -> {who} wins; A {wins}/{played} "
             f"({time.time() - t0:.0f} s)",
             flush=True,
         )

@@ -327,7 +327,14 @@ impl Tree {
         // mostly the win, a little the margin (so won and lost positions still play for
         // points instead of drifting)
         let margin = (score / b.size as f32).tanh();
-        let black_wins = if score > 0.0 { 0.9 } else { 0.0 } + 0.05 * (1.0 + margin);
+        let base = if score > 0.0 {
+            0.9
+        } else if score == 0.0 {
+            0.45 // jigo: half a win
+        } else {
+            0.0
+        };
+        let black_wins = base + 0.05 * (1.0 + margin);
         // real results
         for (d, &ni) in self.path.iter().enumerate() {
             let nd = &mut self.nodes[ni as usize];

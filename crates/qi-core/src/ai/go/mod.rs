@@ -27,8 +27,8 @@
 //!   minus 5000 (−5000 = sure loss, 0 = even, 5000 = sure win); `depth` is the length of the
 //!   principal variation and `nodes` the number of playouts.
 //!
-//! Levels cap the playouts per move: 1 → 300, 2 → 1,000, 3 → 3,000, 4 → 10,000 (one thread),
-//! 5 → 30,000, 6 → only the move time (both cores). Measured figures are in the crate's README.
+//! Levels cap the playouts per move: 1 → 200, 2 → 600, 3 → 2,000, 4 → 6,000 (one thread),
+//! 5 → 18,000 (both cores), 6 → only the move time (both cores).
 //!
 //! ```no_run
 //! use std::sync::{Arc, atomic::AtomicBool};
@@ -62,11 +62,11 @@ use crate::search::{SearchInfo, SearchResult};
 /// threads it uses.
 pub fn level_budget(level: u8) -> (u64, usize) {
     match level {
-        0 | 1 => (300, 1),
-        2 => (1_000, 1),
-        3 => (3_000, 1),
-        4 => (10_000, 1),
-        5 => (30_000, 2),
+        0 | 1 => (200, 1),
+        2 => (600, 1),
+        3 => (2_000, 1),
+        4 => (6_000, 1),
+        5 => (18_000, 2),
         _ => (u64::MAX, 2),
     }
 }
@@ -205,7 +205,7 @@ impl GoCpu {
         while self.trees.len() < threads {
             let k = self.trees.len() as u64;
             self.trees
-                .push(Tree::new(seed ^ (k + 1) * 0x9E37_79B9, MAX_NODES));
+                .push(Tree::new(seed ^ ((k + 1) * 0x9E37_79B9), MAX_NODES));
         }
         self.trees.truncate(threads);
         for (k, t) in self.trees.iter_mut().enumerate() {
@@ -243,7 +243,7 @@ impl GoCpu {
                 }
                 t.iterate(&root, expand_after);
                 n += 1;
-                if n % 16 == 0 {
+                if n.is_multiple_of(16) {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
@@ -251,7 +251,7 @@ impl GoCpu {
                     if now >= deadline {
                         break;
                     }
-                    if n % 256 == 0 && can_stop_early(t, n, now - start, deadline - now) {
+                    if n.is_multiple_of(256) && can_stop_early(t, n, now - start, deadline - now) {
                         break;
                     }
                     if now >= next_report {
@@ -291,7 +291,7 @@ impl GoCpu {
         let info = info_of(&self.trees, pos, total, start);
         if std::env::var_os("QI_GO_DEBUG").is_some() {
             let mut v = merged.clone();
-            v.sort_by(|a, b| b.1.cmp(&a.1));
+            v.sort_by_key(|m| std::cmp::Reverse(m.1));
             for m in v.iter().take(8) {
                 eprintln!(
                     "  {} visits {} value {:.3}",
@@ -348,7 +348,7 @@ impl GoCpu {
             && best_rate < 0.08
             && total >= 2_000
             && placed * 3 >= size * size
-            && budget >= 3_000;
+            && budget >= 2_000;
         let mut info = info;
         info.pv = std::iter::once(pos.move_to_text(best))
             .chain(
