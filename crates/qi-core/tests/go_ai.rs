@@ -232,3 +232,29 @@ fn gtp_genmove_searches() {
     let r = e.handle_line("kgs-genmove_cleanup w").unwrap();
     assert!(r.starts_with("= "), "{r}");
 }
+
+/// The tree of one move is kept for the next: after our move and the reply, the new root
+/// already has playouts. And the CPU can move to a worker thread.
+#[test]
+fn reuses_the_tree_and_is_send() {
+    fn send<T: Send>(_: &T) {}
+    let mut pos = Go::new(9, 7.0).unwrap();
+    let mut cpu = GoCpu::new(4);
+    send(&cpu);
+    let stop = Arc::new(AtomicBool::new(false));
+    let r = cpu.choose(&pos, Duration::from_secs(10), &stop, 1, &mut |_| {});
+    assert_eq!(cpu.reused_playouts(), 0);
+    let mv = r.best.unwrap();
+    pos.make(mv);
+    // the reply the search expected most
+    let reply = r.info.pv.get(1).map(|t| pos.parse_move(t).unwrap());
+    let reply = reply.filter(|&m| pos.is_legal(m) && m != PASS).unwrap();
+    pos.make(reply);
+    cpu.choose(&pos, Duration::from_secs(10), &stop, 2, &mut |_| {});
+    assert!(cpu.reused_playouts() > 0);
+    let handle = std::thread::spawn(move || {
+        cpu.choose(&pos, Duration::from_millis(200), &stop, 3, &mut |_| {})
+            .best
+    });
+    assert!(handle.join().unwrap().is_some());
+}

@@ -27,7 +27,7 @@
 //!   minus 5000 (−5000 = sure loss, 0 = even, 5000 = sure win); `depth` is the length of the
 //!   principal variation and `nodes` the number of playouts.
 //!
-//! Levels cap the playouts per move: 1 → 200, 2 → 600, 3 → 2,000, 4 → 6,000 (one thread),
+//! Levels cap the playouts per move: 1 → 60, 2 → 600, 3 → 2,000, 4 → 6,000 (one thread),
 //! 5 → 18,000 (both cores), 6 → only the move time (both cores).
 //!
 //! ```no_run
@@ -62,7 +62,7 @@ use crate::search::{SearchInfo, SearchResult};
 /// threads it uses.
 pub fn level_budget(level: u8) -> (u64, usize) {
     match level {
-        0 | 1 => (200, 1),
+        0 | 1 => (60, 1),
         2 => (600, 1),
         3 => (2_000, 1),
         4 => (6_000, 1),
@@ -83,6 +83,7 @@ pub struct GoCpu {
     last_pos: Option<Go>,
     playouts: u64,
     elapsed: Duration,
+    reused: u64,
 }
 
 /// Nodes each tree may hold (about 28 bytes each).
@@ -106,6 +107,7 @@ impl GoCpu {
             last_pos: None,
             playouts: 0,
             elapsed: Duration::ZERO,
+            reused: 0,
         }
     }
 
@@ -140,6 +142,11 @@ impl GoCpu {
     /// Whether the last [`GoCpu::choose`] found the game clearly lost (the app may resign).
     pub fn resigns(&self) -> bool {
         self.resign
+    }
+
+    /// Playouts the last search found already in its trees (kept from the move before).
+    pub fn reused_playouts(&self) -> u64 {
+        self.reused
     }
 
     /// Playouts and time of the last search.
@@ -212,6 +219,11 @@ impl GoCpu {
             t.rng = board::Fast::new(seed.wrapping_mul(31).wrapping_add(k as u64 + 7));
             t.set_root(pos);
         }
+        self.reused = self
+            .trees
+            .iter()
+            .map(|t| t.nodes.first().map_or(0, |r| r.visits as u64))
+            .sum();
         let size = pos.size() as usize;
         let stones = pos.piece_counts();
         let placed = (stones[0] + stones[1]) as usize;
