@@ -127,6 +127,13 @@ fn passes_when_settled_and_cleans_up() {
     assert_eq!(mv, PASS, "normal mode passes");
     let dead = cpu.dead_stones(&pos);
     assert_eq!(dead, vec![go::parse_vertex("B4", 7).unwrap()]);
+    // the end-of-game analysis: ownership and dead stones from playouts alone
+    let mut fresh = GoCpu::new(6);
+    let own = fresh.analyse(&pos, 2000, 9);
+    assert_eq!(own.len(), 49);
+    assert!(own[3 * 7 + 1] > 0.5, "B4 is Black's: {}", own[3 * 7 + 1]);
+    assert!(own[3 * 7 + 6] < -0.5, "G4 is White's: {}", own[3 * 7 + 6]);
+    assert_eq!(fresh.dead_stones(&pos), dead);
 
     let mut cpu = GoCpu::new(5);
     cpu.set_cleanup(true);
