@@ -27,7 +27,7 @@
 //!   minus 5000 (−5000 = sure loss, 0 = even, 5000 = sure win); `depth` is the length of the
 //!   principal variation and `nodes` the number of playouts.
 //!
-//! Levels cap the playouts per move: 1 → 60, 2 → 600, 3 → 2,000, 4 → 6,000 (one thread),
+//! Levels cap the playouts per move: 1 → 60, 2 → 400, 3 → 2,000, 4 → 6,000 (one thread),
 //! 5 → 18,000 (both cores), 6 → only the move time (both cores).
 //!
 //! ```no_run
@@ -63,7 +63,7 @@ use crate::search::{SearchInfo, SearchResult};
 pub fn level_budget(level: u8) -> (u64, usize) {
     match level {
         0 | 1 => (60, 1),
-        2 => (600, 1),
+        2 => (400, 1),
         3 => (2_000, 1),
         4 => (6_000, 1),
         5 => (18_000, 2),
