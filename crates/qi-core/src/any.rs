@@ -7,9 +7,7 @@ use std::time::Duration;
 
 use crate::ai::Cpu;
 use crate::ataxx::{self, Ataxx};
-use crate::game::{
-    Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square,
-};
+use crate::game::{Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square};
 use crate::gomoku::{self, Gomoku};
 use crate::reversi::{self, Reversi};
 use crate::search::SearchInfo;
@@ -62,12 +60,7 @@ impl AnyPosition {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::start()),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::start()),
             GameKind::Gomoku => AnyPosition::Gomoku(Box::new(Gomoku::start())),
-            other => {
-                return Err(ParseError::new(format!(
-                    "{} is not playable yet",
-                    other.title()
-                )));
-            }
+            other => return Err(ParseError::new(format!("{} is not playable yet", other.title()))),
         })
     }
 
@@ -77,12 +70,7 @@ impl AnyPosition {
             GameKind::Ataxx => AnyPosition::Ataxx(Ataxx::from_text(text)?),
             GameKind::Reversi => AnyPosition::Reversi(Reversi::from_text(text)?),
             GameKind::Gomoku => AnyPosition::Gomoku(Box::new(Gomoku::from_text(text)?)),
-            other => {
-                return Err(ParseError::new(format!(
-                    "{} is not playable yet",
-                    other.title()
-                )));
-            }
+            other => return Err(ParseError::new(format!("{} is not playable yet", other.title()))),
         })
     }
 
@@ -171,14 +159,8 @@ impl AnyPosition {
     pub fn legal_pass(&self) -> Option<AnyMove> {
         match self {
             AnyPosition::Ataxx(p) => p.pass_move().filter(|m| p.is_legal(*m)).map(AnyMove::Ataxx),
-            AnyPosition::Reversi(p) => p
-                .pass_move()
-                .filter(|m| p.is_legal(*m))
-                .map(AnyMove::Reversi),
-            AnyPosition::Gomoku(p) => p
-                .pass_move()
-                .filter(|m| p.is_legal(*m))
-                .map(AnyMove::Gomoku),
+            AnyPosition::Reversi(p) => p.pass_move().filter(|m| p.is_legal(*m)).map(AnyMove::Reversi),
+            AnyPosition::Gomoku(p) => p.pass_move().filter(|m| p.is_legal(*m)).map(AnyMove::Gomoku),
         }
     }
 
@@ -232,14 +214,10 @@ impl AnyCpu {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<AnyMove> {
         match (self, pos) {
-            (AnyCpu::Ataxx(c), AnyPosition::Ataxx(p)) => c
-                .choose(p, movetime, stop, seed, on_info)
-                .best
-                .map(AnyMove::Ataxx),
-            (AnyCpu::Reversi(c), AnyPosition::Reversi(p)) => c
-                .choose(p, movetime, stop, seed, on_info)
-                .best
-                .map(AnyMove::Reversi),
+            (AnyCpu::Ataxx(c), AnyPosition::Ataxx(p)) => c.choose(p, movetime, stop, seed, on_info).best.map(AnyMove::Ataxx),
+            (AnyCpu::Reversi(c), AnyPosition::Reversi(p)) => {
+                c.choose(p, movetime, stop, seed, on_info).best.map(AnyMove::Reversi)
+            }
             _ => None,
         }
     }
@@ -258,12 +236,7 @@ pub struct GameHistory {
 
 impl GameHistory {
     pub fn new(start: AnyPosition) -> GameHistory {
-        GameHistory {
-            positions: vec![start.clone()],
-            start,
-            moves: Vec::new(),
-            cursor: 0,
-        }
+        GameHistory { positions: vec![start.clone()], start, moves: Vec::new(), cursor: 0 }
     }
 
     pub fn start(&self) -> &AnyPosition {
@@ -333,9 +306,7 @@ impl GameHistory {
 
     /// The moves played so far, as text.
     pub fn move_texts(&self) -> Vec<String> {
-        (0..self.cursor)
-            .map(|i| self.positions[i].move_to_text(self.moves[i]))
-            .collect()
+        (0..self.cursor).map(|i| self.positions[i].move_to_text(self.moves[i])).collect()
     }
 }
 
@@ -375,20 +346,14 @@ mod tests {
             let pos = AnyPosition::start(kind).unwrap();
             let mut cpu = AnyCpu::new(kind, 3).unwrap();
             let stop = Arc::new(AtomicBool::new(false));
-            let mv = cpu
-                .choose(&pos, Duration::from_millis(50), &stop, 1, &mut |_| {})
-                .unwrap();
+            let mv = cpu.choose(&pos, Duration::from_millis(50), &stop, 1, &mut |_| {}).unwrap();
             assert!(pos.is_legal(mv), "{kind}");
         }
         assert!(AnyCpu::new(GameKind::Go, 3).is_err());
         let gomoku = AnyPosition::start(GameKind::Gomoku).unwrap();
         let mut cpu = AnyCpu::new(GameKind::Ataxx, 3).unwrap();
         let stop = Arc::new(AtomicBool::new(false));
-        assert_eq!(
-            cpu.choose(&gomoku, Duration::from_millis(10), &stop, 1, &mut |_| {}),
-            None,
-            "a move of another game is never returned"
-        );
+        assert_eq!(cpu.choose(&gomoku, Duration::from_millis(10), &stop, 1, &mut |_| {}), None, "a move of another game is never returned");
     }
 
     #[test]

@@ -13,18 +13,10 @@ fn random_game<G: Game>(mut pos: G, choices: &[usize], fresh_hash: impl Fn(&G) -
     for &c in choices {
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
-            assert!(
-                pos.outcome().is_some(),
-                "no moves but not over: {}",
-                pos.to_text()
-            );
+            assert!(pos.outcome().is_some(), "no moves but not over: {}", pos.to_text());
             break;
         }
-        assert!(
-            pos.outcome().is_none(),
-            "moves in a finished game: {}",
-            pos.to_text()
-        );
+        assert!(pos.outcome().is_none(), "moves in a finished game: {}", pos.to_text());
         assert_eq!(moves.len() as u64, pos.count_moves());
         let mv = moves[c % moves.len()];
         assert!(pos.is_legal(mv));
@@ -33,11 +25,7 @@ fn random_game<G: Game>(mut pos: G, choices: &[usize], fresh_hash: impl Fn(&G) -
         assert_eq!(pos.parse_move(&text).unwrap(), mv, "move text {text}");
         let before = pos.clone();
         let undo = pos.make(mv);
-        assert_eq!(
-            pos.hash(),
-            fresh_hash(&pos),
-            "incremental hash after {text}"
-        );
+        assert_eq!(pos.hash(), fresh_hash(&pos), "incremental hash after {text}");
         // position text round trip
         let fen = pos.to_text();
         let back = G::from_text(&fen).unwrap();

@@ -1,11 +1,11 @@
 //! The `qi-engine` command line: perft and the engine protocols. Each protocol or tool lives in
 //! its own module here and is one subcommand.
 
-pub mod gtp;
 pub mod matches;
 pub mod nboard;
 pub mod solve;
 pub mod uai;
+pub mod gtp;
 
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
