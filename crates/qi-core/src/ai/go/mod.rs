@@ -47,9 +47,9 @@
 //!   |---|---|---|---|
 //!   | 2 vs 1 | 400 vs 60 | 16 | 100% (16-0) |
 //!   | 3 vs 2 | 2,000 vs 400 | 16 | 75% (12-4) |
-//!   | 4 vs 3 | 6,000 vs 2,000 | 11 | 91% (10-1) |
-//!   | 5 vs 4 | 18,000 vs 6,000 | 1 | not measured yet (1-0) |
-//!   | 6 vs 5 | the move time vs 18,000 | 0 | not measured |
+//!   | 4 vs 3 | 6,000 vs 2,000 | 16 | 88% (14-2) |
+//!   | 5 vs 4 | 18,000 vs 6,000 | 18 | 72% (13-5): short of 75% |
+//!   | 6 vs 5 | 3 s a move vs 18,000, both two threads | 4 | 62% (2-1, 1 jigo): too few games |
 //!
 //!   Earlier budgets: 600 vs 200 playouts scored 75% (15-5), 2,000 vs 600 65% (13-7), which is
 //!   why levels 1 and 2 were spread further apart. Level 6 is stronger than level 5 only when
