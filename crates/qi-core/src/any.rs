@@ -255,12 +255,16 @@ pub enum AnyCpu {
     Ataxx(Cpu<Ataxx>),
     Reversi(Cpu<Reversi>),
     Gomoku(Cpu<Gomoku>),
+    Go(Box<crate::ai::go::GoCpu>),
 }
 
 impl AnyCpu {
     /// Whether there is a CPU player for `kind`.
     pub fn available(kind: GameKind) -> bool {
-        matches!(kind, GameKind::Ataxx | GameKind::Reversi | GameKind::Gomoku)
+        matches!(
+            kind,
+            GameKind::Ataxx | GameKind::Reversi | GameKind::Gomoku | GameKind::Go
+        )
     }
 
     /// The CPU for `kind` at `level` (1-6), with a 32 MB table.
@@ -269,7 +273,7 @@ impl AnyCpu {
             GameKind::Ataxx => AnyCpu::Ataxx(Cpu::new(level, 32)),
             GameKind::Reversi => AnyCpu::Reversi(Cpu::new(level, 32)),
             GameKind::Gomoku => AnyCpu::Gomoku(Cpu::new(level, 32)),
-            other => return Err(ParseError::new(format!("no CPU for {} yet", other.title()))),
+            GameKind::Go => AnyCpu::Go(Box::new(crate::ai::go::GoCpu::new(level))),
         })
     }
 
@@ -292,6 +296,10 @@ impl AnyCpu {
                 .choose(p, movetime, stop, seed, on_info)
                 .best
                 .map(AnyMove::Reversi),
+            (AnyCpu::Go(c), AnyPosition::Go(p)) => c
+                .choose(p, movetime, stop, seed, on_info)
+                .best
+                .map(AnyMove::Go),
             (AnyCpu::Gomoku(c), AnyPosition::Gomoku(p)) => c
                 .choose(p, movetime, stop, seed, on_info)
                 .best
@@ -450,7 +458,7 @@ mod tests {
 
     #[test]
     fn any_cpu_returns_a_legal_move_and_honours_stop() {
-        for kind in [GameKind::Ataxx, GameKind::Reversi, GameKind::Gomoku] {
+        for kind in GameKind::ALL {
             let pos = AnyPosition::start(kind).unwrap();
             let mut cpu = AnyCpu::new(kind, 3).unwrap();
             let stop = Arc::new(AtomicBool::new(false));

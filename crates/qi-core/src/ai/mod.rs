@@ -41,6 +41,7 @@
 
 pub mod ataxx;
 pub mod endgame;
+pub mod go;
 pub mod gomoku;
 pub mod reversi;
 

@@ -1,6 +1,13 @@
 //! GTP version 2 for Go (`qi-engine gtp`): the standard commands, `list_stones`, handicap,
-//! `loadsgf` and scoring with the dead-stone estimate. `genmove` answers with the interim
-//! policy ([`InterimPolicy`]) until the Go AI's search replaces it.
+//! `loadsgf` and scoring with the dead-stone estimate. `genmove` answers with the Monte Carlo
+//! tree search of [`GoCpu`] (level 6 by default); `kgs-genmove_cleanup` plays in clean-up mode
+//! (no pass until the board as it stands wins under Tromp-Taylor scoring, so dead stones get
+//! captured first; never resigns).
+//!
+//! Move time: from `time_settings`/`time_left` when the controller sends them (the main time
+//! left shared over the moves still expected, or the byo-yomi period over its stones), else
+//! the `qi-movetime` setting (1000 ms unless changed). Extensions: `qi-level <1-6>`,
+//! `qi-movetime <ms>`, `qi-threads <n>`.
 //!
 //! Every reply is `=[id] result` or `?[id] error` followed by an empty line. Garbage, unknown
 //! commands and illegal moves get `? <reason>` and the engine goes on.
@@ -8,11 +15,16 @@
 use std::io::{self, BufRead, Write};
 
 use crate::game::{Game, Side, Square};
-use crate::go::{self, Go, InterimPolicy, handicap_points, vertex_text};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::ai::go::GoCpu;
+use crate::go::{self, Go, handicap_points, vertex_text};
 use crate::sgf::GameRecord;
 
 /// Every command the engine knows, in the order `list_commands` gives them.
-pub const COMMANDS: [&str; 24] = [
+pub const COMMANDS: [&str; 28] = [
     "protocol_version",
     "name",
     "version",
@@ -37,6 +49,10 @@ pub const COMMANDS: [&str; 24] = [
     "list_stones",
     "get_komi",
     "estimate_score",
+    "kgs-genmove_cleanup",
+    "qi-level",
+    "qi-movetime",
+    "qi-threads",
 ];
 
 /// Time settings as the controller gave them (Canadian byo-yomi, seconds).
@@ -48,12 +64,14 @@ pub struct TimeControl {
 }
 
 /// The state of one GTP session.
-#[derive(Clone, Debug)]
 pub struct GtpEngine {
     pos: Go,
     /// Positions before each move, for `undo`.
     undo: Vec<Go>,
-    policy: InterimPolicy,
+    cpu: GoCpu,
+    /// Move time without time settings.
+    pub movetime: Duration,
+    seed: u64,
     pub time: TimeControl,
     /// `time_left` per side: seconds and stones.
     pub time_left: [Option<(u64, u64)>; 2],
@@ -86,7 +104,9 @@ impl GtpEngine {
         GtpEngine {
             pos: Go::start(),
             undo: Vec::new(),
-            policy: InterimPolicy::new(0x6770),
+            cpu: GoCpu::new(6),
+            movetime: Duration::from_millis(1000),
+            seed: 0x6770,
             time: TimeControl::default(),
             time_left: [None, None],
             quit: false,
@@ -169,11 +189,13 @@ impl GtpEngine {
                 }
                 self.pos = Go::new(n as u8, self.pos.komi()).map_err(|e| e.0)?;
                 self.undo.clear();
+                self.cpu.new_game();
                 Ok(String::new())
             }
             "clear_board" => {
                 self.pos = Go::new(self.pos.size(), self.pos.komi()).map_err(|e| e.0)?;
                 self.undo.clear();
+                self.cpu.new_game();
                 Ok(String::new())
             }
             "komi" => {
@@ -196,16 +218,49 @@ impl GtpEngine {
                     .map_err(|e| format!("syntax error: {e}"))?;
                 self.play(side, mv).map(|_| String::new())
             }
-            "genmove" => {
+            "genmove" | "kgs-genmove_cleanup" => {
                 let side = parse_color(arg(0)?)?;
                 let mut p = self.pos.clone();
                 p.set_to_move(side);
                 if p.is_over() && p.resigned().is_none() {
                     p.resume();
                 }
-                let mv = self.policy.choose(&p);
+                self.cpu.set_cleanup(cmd == "kgs-genmove_cleanup");
+                let time = self.move_time(&p);
+                self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let stop = Arc::new(AtomicBool::new(false));
+                let r = self.cpu.choose(&p, time, &stop, self.seed, &mut |_| {});
+                let (n, t) = self.cpu.last_playouts();
+                eprintln!(
+                    "qi: {} playouts in {:.2} s ({:.0}/s), win rate {:.1}%, pv {}",
+                    n,
+                    t.as_secs_f64(),
+                    n as f64 / t.as_secs_f64().max(1e-6),
+                    (r.score + 5000) as f64 / 100.0,
+                    r.info.pv.join(" ")
+                );
+                if self.cpu.resigns() {
+                    return Ok("resign".into());
+                }
+                let mv = r.best.unwrap_or(go::PASS);
                 self.play(side, mv)?;
                 Ok(self.pos.move_to_text(mv))
+            }
+            "qi-level" => {
+                let n = num(0)?;
+                if !(1..=6).contains(&n) {
+                    return Err("level is 1 to 6".into());
+                }
+                self.cpu.set_level(n as u8);
+                Ok(String::new())
+            }
+            "qi-movetime" => {
+                self.movetime = Duration::from_millis(num(0)?.max(1));
+                Ok(String::new())
+            }
+            "qi-threads" => {
+                self.cpu.set_threads(num(0)?.clamp(1, 64) as usize);
+                Ok(String::new())
             }
             "undo" => match self.undo.pop() {
                 Some(p) => {
@@ -298,6 +353,39 @@ impl GtpEngine {
             }
             _ => Err(format!("unknown command '{cmd}'")),
         }
+    }
+
+    /// The time for the next move: the byo-yomi period over its stones, or the main time
+    /// left over the moves still expected (half the empty points, at least 10), plus a share
+    /// of the byo-yomi; without time settings, [`GtpEngine::movetime`].
+    fn move_time(&self, p: &Go) -> Duration {
+        let side = p.side_to_move();
+        let n = p.size() as u64;
+        let stones = p.piece_counts();
+        let empty = (n * n).saturating_sub((stones[0] + stones[1]) as u64);
+        let expected = (empty / 2).max(10);
+        let tc = self.time;
+        let secs = match self.time_left[side.index()] {
+            Some((left, periods)) if periods > 0 => left as f64 / periods as f64 * 0.8,
+            Some((left, _)) => {
+                let byo = if tc.byo_stones > 0 {
+                    tc.byo_yomi as f64 / tc.byo_stones as f64 * 0.8
+                } else {
+                    0.0
+                };
+                left as f64 / expected as f64 + byo
+            }
+            None if tc.main > 0 || tc.byo_yomi > 0 => {
+                let byo = if tc.byo_stones > 0 {
+                    tc.byo_yomi as f64 / tc.byo_stones as f64 * 0.8
+                } else {
+                    0.0
+                };
+                tc.main as f64 / expected as f64 + byo
+            }
+            None => return self.movetime,
+        };
+        Duration::from_secs_f64((secs - 0.1).max(0.05))
     }
 
     fn play(&mut self, side: Side, mv: go::Move) -> Result<(), String> {

@@ -1,0 +1,439 @@
+//! One Monte Carlo search tree: UCT-RAVE selection (no exploration term: priors and AMAF
+//! values do the exploring), prior knowledge given to new children as virtual games, the
+//! playouts of [`super::playout`], and reuse of the subtree of the position actually reached.
+
+use super::board::{Board, Fast};
+use super::playout::{self, bad_self_atari, matches_pattern};
+use crate::game::Game;
+use crate::go::{Go, Move, PASS, POINTS, STRIDE, neighbors};
+
+/// RAVE equivalence: the number of real games at which a child's AMAF value weighs as much as
+/// its own.
+const RAVE_EQUIV: f32 = 3000.0;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Node {
+    pub mv: Move,
+    pub n_children: u16,
+    pub first: u32,
+    /// Real playouts through the node.
+    pub visits: u32,
+    /// Games and wins (of the player who made `mv`), priors included.
+    pub n: f32,
+    pub w: f32,
+    /// All-moves-as-first games and wins.
+    pub an: f32,
+    pub aw: f32,
+}
+
+/// A search tree for one thread.
+pub(crate) struct Tree {
+    pub nodes: Vec<Node>,
+    /// The position at the root (real rules, for superko at the root).
+    pub root_pos: Option<Go>,
+    pub rng: Fast,
+    /// Ownership sums of the playouts run for this root (+1 Black, −1 White per point).
+    pub own: Vec<i32>,
+    pub own_games: u32,
+    pub max_nodes: usize,
+    seq: Vec<(u16, u8)>,
+    path: Vec<u32>,
+    buf: Vec<u16>,
+    stamp: Vec<u32>,
+    first_color: Vec<u8>,
+    tick: u32,
+}
+
+impl Tree {
+    pub fn new(seed: u64, max_nodes: usize) -> Tree {
+        playout::init();
+        Tree {
+            nodes: Vec::new(),
+            root_pos: None,
+            rng: Fast::new(seed),
+            own: Vec::new(),
+            own_games: 0,
+            max_nodes,
+            seq: Vec::with_capacity(1024),
+            path: Vec::with_capacity(256),
+            buf: Vec::with_capacity(64),
+            stamp: vec![0; POINTS],
+            first_color: vec![0; POINTS],
+            tick: 0,
+        }
+    }
+
+    /// Makes `pos` the root, keeping the subtree under it when `pos` follows the old root by
+    /// up to two moves.
+    pub fn set_root(&mut self, pos: &Go) {
+        let n = pos.size() as usize;
+        self.own = vec![0; n * n];
+        self.own_games = 0;
+        let reuse = self.find_reusable(pos);
+        match reuse {
+            Some(idx) if idx != 0 => {
+                let mut fresh = Vec::with_capacity(self.nodes.len());
+                let mut r = self.nodes[idx as usize];
+                r.mv = PASS;
+                fresh.push(r);
+                // breadth-first copy: children of one node stay together
+                let mut i = 0;
+                while i < fresh.len() {
+                    let nd = fresh[i];
+                    if nd.n_children > 0 {
+                        let start = fresh.len() as u32;
+                        for k in 0..nd.n_children as u32 {
+                            fresh.push(self.nodes[(nd.first + k) as usize]);
+                        }
+                        fresh[i].first = start;
+                    }
+                    i += 1;
+                }
+                self.nodes = fresh;
+            }
+            Some(_) => {}
+            None => {
+                self.nodes.clear();
+                self.nodes.push(Node::default());
+            }
+        }
+        if self.nodes[0].n_children > 0 {
+            // drop root children that the real rules forbid (superko), by zeroing them out
+            let (f, k) = (
+                self.nodes[0].first as usize,
+                self.nodes[0].n_children as usize,
+            );
+            for c in f..f + k {
+                let mv = self.nodes[c].mv;
+                if mv != PASS && !pos.is_legal_point(mv as usize) {
+                    self.nodes[c].n = 1e6;
+                    self.nodes[c].w = 0.0;
+                    self.nodes[c].visits = 0;
+                    self.nodes[c].n_children = 0;
+                    self.nodes[c].an = 0.0;
+                    self.nodes[c].aw = 0.0;
+                }
+            }
+        }
+        self.root_pos = Some(pos.clone());
+    }
+
+    fn find_reusable(&self, pos: &Go) -> Option<u32> {
+        let old = self.root_pos.as_ref()?;
+        if self.nodes.is_empty() || old.size() != pos.size() || old.komi() != pos.komi() {
+            return None;
+        }
+        if old.board_hash() == pos.board_hash()
+            && old.side_to_move() == pos.side_to_move()
+            && old.history_len() == pos.history_len()
+        {
+            return Some(0);
+        }
+        let gap = pos.history_len().checked_sub(old.history_len())?;
+        if gap == 0 || gap > 2 {
+            return None;
+        }
+        let mut g = old.clone();
+        let root = self.nodes[0];
+        for c in root.first..root.first + root.n_children as u32 {
+            let nd = self.nodes[c as usize];
+            if nd.visits == 0 || !g.is_legal(nd.mv) {
+                continue;
+            }
+            let u = g.make(nd.mv);
+            if gap == 1 {
+                if g.board_hash() == pos.board_hash() && g.side_to_move() == pos.side_to_move() {
+                    return Some(c);
+                }
+            } else {
+                for c2 in nd.first..nd.first + nd.n_children as u32 {
+                    let n2 = self.nodes[c2 as usize];
+                    if n2.visits == 0 || !g.is_legal(n2.mv) {
+                        continue;
+                    }
+                    let u2 = g.make(n2.mv);
+                    let hit = g.board_hash() == pos.board_hash()
+                        && g.side_to_move() == pos.side_to_move();
+                    g.unmake(u2);
+                    if hit {
+                        return Some(c2);
+                    }
+                }
+            }
+            g.unmake(u);
+        }
+        None
+    }
+
+    /// Creates the children of node `i` for the position `b` (its side to move).
+    fn expand(&mut self, i: usize, b: &Board, at_root: bool) {
+        if self.nodes.len() + 400 > self.max_nodes {
+            return;
+        }
+        let me = b.to_move;
+        let size = b.size as usize;
+        let first = self.nodes.len() as u32;
+        let root_pos = if at_root {
+            self.root_pos.as_ref()
+        } else {
+            None
+        };
+        let mut tactical = Vec::new();
+        playout::tactical_answers(b, &mut tactical);
+        let stones = (size * size) - b.empties().len();
+        let opening = stones * 5 < size * size;
+        let mut count = 0u16;
+        for &p in b.empties() {
+            let p = p as usize;
+            if !b.legal(p) || b.is_eye(p, me) {
+                continue;
+            }
+            if let Some(g) = root_pos
+                && !g.is_legal_point(p)
+            {
+                continue;
+            }
+            let (mut n, mut w) = (10.0f32, 5.0f32);
+            let mut prior = |pn: f32, rate: f32| {
+                n += pn;
+                w += pn * rate;
+            };
+            let captures = b.captures_at(p, me);
+            // saves an own chain in atari (the point is its liberty and the stone gets out)
+            let saves = neighbors(p)
+                .into_iter()
+                .any(|q| b.color[q] == me && b.atari(b.head_of(q)))
+                && b.libs_after(p, me) >= 3;
+            if tactical.contains(&(p as u16)) {
+                prior(20.0, 0.9);
+            } else if captures || saves {
+                prior(20.0, 0.85);
+            }
+            if !captures && bad_self_atari(b, p, me) {
+                prior(20.0, 0.05);
+            } else if !captures && b.libs_after(p, me) == 1 {
+                prior(10.0, 0.2);
+            }
+            if b.last != PASS {
+                let l = b.last as usize;
+                let dx = (l % STRIDE).abs_diff(p % STRIDE);
+                let dy = (l / STRIDE).abs_diff(p / STRIDE);
+                if dx <= 1 && dy <= 1 && matches_pattern(b, p) {
+                    prior(10.0, 0.8);
+                }
+            }
+            // the edge lines in an empty area
+            let (x, y) = (p % STRIDE - 1, p / STRIDE - 1);
+            let line = x.min(y).min(size - 1 - x).min(size - 1 - y);
+            if size >= 9 && empty_around(b, p, 2) {
+                match line {
+                    0 => prior(30.0, 0.0),
+                    1 => prior(20.0, if size >= 13 { 0.1 } else { 0.3 }),
+                    2 if size >= 13 && opening => prior(20.0, 0.8),
+                    3 if size >= 13 && opening => prior(20.0, 0.65),
+                    _ => {}
+                }
+            } else if line == 0 && size >= 9 && empty_around(b, p, 1) {
+                prior(20.0, 0.1);
+            }
+            self.nodes.push(Node {
+                mv: p as Move,
+                n,
+                w,
+                ..Node::default()
+            });
+            count += 1;
+        }
+        // pass: neutral, but hardly tried while much of the board is open
+        let (pn, pw) = if b.empties().len() * 3 > size * size {
+            (40.0, 0.0)
+        } else {
+            (10.0, 5.0)
+        };
+        self.nodes.push(Node {
+            mv: PASS,
+            n: pn,
+            w: pw,
+            ..Node::default()
+        });
+        count += 1;
+        self.nodes[i].first = first;
+        self.nodes[i].n_children = count;
+    }
+
+    fn select(&self, i: usize) -> usize {
+        let nd = &self.nodes[i];
+        let mut best = nd.first as usize;
+        let mut top = f32::MIN;
+        for c in nd.first as usize..(nd.first + nd.n_children as u32) as usize {
+            let ch = &self.nodes[c];
+            let q = ch.w / ch.n;
+            let v = if ch.an > 0.0 && ch.mv != PASS {
+                let beta = ch.an / (ch.an + ch.n + ch.n * ch.an / RAVE_EQUIV);
+                (1.0 - beta) * q + beta * (ch.aw / ch.an)
+            } else {
+                q
+            };
+            if v > top {
+                top = v;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// One descent, playout and update from the root board `root`.
+    pub fn iterate(&mut self, root: &Board, expand_after: u32) {
+        let mut b = root.clone();
+        self.seq.clear();
+        self.path.clear();
+        self.path.push(0);
+        let mut i = 0usize;
+        let mut terminal = None;
+        loop {
+            let nd = self.nodes[i];
+            if nd.n_children == 0 {
+                if i == 0 || nd.visits >= expand_after {
+                    self.expand(i, &b, i == 0);
+                }
+                if self.nodes[i].n_children == 0 {
+                    break;
+                }
+            }
+            let c = self.select(i);
+            let mv = self.nodes[c].mv;
+            self.seq.push((mv, b.to_move));
+            b.play(mv);
+            self.path.push(c as u32);
+            i = c;
+            if b.passes >= 2 {
+                terminal = Some(b.area_score());
+                break;
+            }
+        }
+        let score = match terminal {
+            Some(s) => s,
+            None => {
+                let own = if self.own.len() == (b.size as usize).pow(2) {
+                    Some(&mut self.own[..])
+                } else {
+                    None
+                };
+                let s = playout::playout(&mut b, &mut self.rng, &mut self.seq, &mut self.buf, own);
+                self.own_games += 1;
+                s
+            }
+        };
+        // mostly the win, a little the margin (so won and lost positions still play for
+        // points instead of drifting)
+        let margin = (score / b.size as f32).tanh();
+        let base = if score > 0.0 {
+            0.9
+        } else if score == 0.0 {
+            0.45 // jigo: half a win
+        } else {
+            0.0
+        };
+        let black_wins = base + 0.05 * (1.0 + margin);
+        // real results
+        for (d, &ni) in self.path.iter().enumerate() {
+            let nd = &mut self.nodes[ni as usize];
+            nd.visits += 1;
+            nd.n += 1.0;
+            if d > 0 {
+                // the mover of the node's move is the colour of seq[d - 1]
+                let mover = self.seq[d - 1].1;
+                nd.w += if mover == 1 {
+                    black_wins
+                } else {
+                    1.0 - black_wins
+                };
+            }
+        }
+        // all moves as first, from the deepest tree node up
+        self.tick = self.tick.wrapping_add(1);
+        if self.tick == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.tick = 1;
+        }
+        let t = self.tick;
+        for idx in (0..self.seq.len()).rev() {
+            let (mv, col) = self.seq[idx];
+            if mv != PASS {
+                self.stamp[mv as usize] = t;
+                self.first_color[mv as usize] = col;
+            }
+            if idx < self.path.len() {
+                let ni = self.path[idx] as usize;
+                let nd = self.nodes[ni];
+                let win = if col == 1 {
+                    black_wins
+                } else {
+                    1.0 - black_wins
+                };
+                for c in nd.first as usize..(nd.first + nd.n_children as u32) as usize {
+                    let m = self.nodes[c].mv as usize;
+                    if m != 0 && self.stamp[m] == t && self.first_color[m] == col {
+                        self.nodes[c].an += 1.0;
+                        self.nodes[c].aw += win;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The root's children.
+    pub fn root_children(&self) -> &[Node] {
+        if self.nodes.is_empty() {
+            return &[];
+        }
+        let r = self.nodes[0];
+        &self.nodes[r.first as usize..(r.first + r.n_children as u32) as usize]
+    }
+
+    /// The most visited line from the root.
+    pub fn principal_variation(&self, max: usize) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut i = 0usize;
+        while pv.len() < max && !self.nodes.is_empty() {
+            let nd = self.nodes[i];
+            if nd.n_children == 0 {
+                break;
+            }
+            let mut best = None;
+            let mut top = 0;
+            for c in nd.first as usize..(nd.first + nd.n_children as u32) as usize {
+                if self.nodes[c].visits > top {
+                    top = self.nodes[c].visits;
+                    best = Some(c);
+                }
+            }
+            match best {
+                Some(c) => {
+                    pv.push(self.nodes[c].mv);
+                    i = c;
+                }
+                None => break,
+            }
+        }
+        pv
+    }
+}
+
+/// Whether no stone lies within Manhattan distance `d` of `p`.
+fn empty_around(b: &Board, p: usize, d: i32) -> bool {
+    let s = STRIDE as i32;
+    for dy in -d..=d {
+        let r = d - dy.abs();
+        for dx in -r..=r {
+            let q = (p as i32 + dy * s + dx) as usize;
+            if q < POINTS {
+                let c = b.color[q];
+                if c == 1 || c == 2 {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}

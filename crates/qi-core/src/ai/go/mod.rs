@@ -1,0 +1,549 @@
+//! The Go CPU: Monte Carlo tree search for 9×9, 13×13 and 19×19 (any size 5..19 works).
+//!
+//! - **Search**: UCT with RAVE (all-moves-as-first values blended in with weight
+//!   `β = ñ / (ñ + n + n·ñ/3000)`), no exploration term; new children start with prior
+//!   knowledge as virtual games (captures and escapes near the last move, 3×3 shape patterns,
+//!   self-ataris and the first and second lines of empty areas discouraged, the third and fourth
+//!   lines encouraged in the opening of 13×13 and 19×19). Own eyes are never filled, in the tree
+//!   or in the playouts.
+//! - **Playouts** ([`playout`]) run on a light board ([`board::Board`]: simple ko, pseudo
+//!   liberties with the atari test `sum² = count·squares`, an incremental empty-point list):
+//!   capture the last move's chain in atari, save own chains it put in atari, play the Mogo 3×3
+//!   patterns around it, otherwise a random move that fills no own eye and puts no chain of two
+//!   or more stones in atari. Positional superko is enforced at the root with the real rules.
+//! - **Threads**: root parallelism, one tree per thread (two on the app's two cores); the
+//!   caller's thread is one of them. The stop flag is polled every 16 playouts.
+//! - **Tree reuse**: the subtree of the position reached is kept when the new position follows
+//!   the last searched one by one or two moves.
+//! - **Time**: `movetime` is the most a move may take; the search stops earlier when the most
+//!   visited move can no longer be overtaken, and spends a third of it on the first two moves.
+//! - **Pass and resign**: two passes in the tree end the game with the Tromp-Taylor area score.
+//!   At the root the CPU passes when the opponent has just passed and the board scored with the
+//!   dead stones the playouts see (Tromp-Taylor in clean-up mode) is a win, when the pass is the
+//!   most visited move, or when no other move is left. It resigns ([`GoCpu::resigns`]) when
+//!   its win rate is below 8% after at least 2,000 playouts, past the opening, and never in
+//!   clean-up mode.
+//! - **Score**: [`SearchInfo::score`] is the side to move's win rate in hundredths of a percent
+//!   minus 5000 (−5000 = sure loss, 0 = even, 5000 = sure win); `depth` is the length of the
+//!   principal variation and `nodes` the number of playouts.
+//!
+//! Levels cap the playouts per move: 1 → 60, 2 → 400, 3 → 2,000, 4 → 6,000 (one thread),
+//! 5 → 18,000 (both cores), 6 → only the move time (both cores).
+//!
+//! # Measured (on a shared 2-core machine under heavy load, load average 6-11)
+//!
+//! - **Playouts per second**, one thread, from early positions (release build): 9×9 about
+//!   20,000-27,000, 13×13 about 12,000-15,000, 19×19 about 5,000-7,000. In the GNU Go match
+//!   below (two threads, 2 s a move, other jobs running) the 9×9 searches averaged 17,000-18,000
+//!   playouts per second (median per move 14,000-15,500), about 25,000-35,000 playouts a move.
+//! - **GNU Go 3.8 level 10** (`gnugo --mode gtp --chinese-rules --level 10`), 9×9, komi 7,
+//!   2 s a move for Qi, colours alternating, scored by GNU Go's `final_score`
+//!   (`scripts/gtp-match.py`): 20 games, Qi won 15, lost 3, 2 jigo (games 1-10 with an earlier
+//!   build that counted a jigo as nearly a win for White: 7 won, 2 jigo, 1 lost; games 11-20 with
+//!   this one: 8 won, 2 lost).
+//! - **Levels**, 9×9, komi 7, one thread each, colours alternating (A's score):
+//!
+//!   | pairing | playouts a move | games | A's score |
+//!   |---|---|---|---|
+//!   | 2 vs 1 | 400 vs 60 | 16 | 100% (16-0) |
+//!   | 3 vs 2 | 2,000 vs 400 | 16 | 75% (12-4) |
+//!   | 4 vs 3 | 6,000 vs 2,000 | 16 | 88% (14-2) |
+//!   | 5 vs 4 | 18,000 vs 6,000 | 18 | 72% (13-5): short of 75% |
+//!   | 6 vs 5 | 3 s a move vs 18,000, both two threads | 4 | 62% (2-1, 1 jigo): too few games |
+//!
+//!   Earlier budgets: 600 vs 200 playouts scored 75% (15-5), 2,000 vs 600 65% (13-7), which is
+//!   why levels 1 and 2 were spread further apart. Level 6 is stronger than level 5 only when
+//!   the move time buys more than 18,000 playouts (about 1 s on 9×9 with both cores here).
+//!
+//! Set `QI_GO_DEBUG=1` to print the most visited root moves of each search on stderr.
+//!
+//! ```no_run
+//! use std::sync::{Arc, atomic::AtomicBool};
+//! use std::time::Duration;
+//! use qi_core::{ai::go::GoCpu, go::Go};
+//!
+//! let stop = Arc::new(AtomicBool::new(false));
+//! let mut cpu = GoCpu::new(6);
+//! let pos = Go::new(9, 7.0).unwrap();
+//! let r = cpu.choose(&pos, Duration::from_secs(2), &stop, 1, &mut |_info| {});
+//! println!("{:?} {} resign: {}", r.best, r.score, cpu.resigns());
+//! let ownership = cpu.ownership(); // y * 9 + x, +1 Black .. −1 White
+//! # let _ = ownership;
+//! ```
+
+pub mod board;
+mod mcts;
+pub mod playout;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use self::board::Board;
+use self::mcts::Tree;
+use crate::game::{Game, Side, Square};
+use crate::go::{Go, Move, PASS};
+use crate::search::{SearchInfo, SearchResult};
+
+/// Playouts a level may spend on a move (`u64::MAX`: only the move time limits it) and the
+/// threads it uses.
+pub fn level_budget(level: u8) -> (u64, usize) {
+    match level {
+        0 | 1 => (60, 1),
+        2 => (400, 1),
+        3 => (2_000, 1),
+        4 => (6_000, 1),
+        5 => (18_000, 2),
+        _ => (u64::MAX, 2),
+    }
+}
+
+/// The Go CPU at one level, keeping its trees between moves. `Send`.
+pub struct GoCpu {
+    level: u8,
+    threads: usize,
+    trees: Vec<Tree>,
+    cleanup: bool,
+    resign: bool,
+    own: Vec<f32>,
+    own_size: u8,
+    last_pos: Option<Go>,
+    playouts: u64,
+    elapsed: Duration,
+    reused: u64,
+}
+
+/// Nodes each tree may hold (about 28 bytes each).
+const MAX_NODES: usize = 2_000_000;
+
+impl GoCpu {
+    /// A player at `level` (clamped to 1..=6).
+    pub fn new(level: u8) -> GoCpu {
+        let level = level.clamp(1, 6);
+        let hw = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        GoCpu {
+            level,
+            threads: level_budget(level).1.min(hw).max(1),
+            trees: Vec::new(),
+            cleanup: false,
+            resign: false,
+            own: Vec::new(),
+            own_size: 0,
+            last_pos: None,
+            playouts: 0,
+            elapsed: Duration::ZERO,
+            reused: 0,
+        }
+    }
+
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    pub fn set_level(&mut self, level: u8) {
+        let threads = self.threads;
+        *self = GoCpu::new(level);
+        self.threads = self.threads.min(threads.max(1));
+    }
+
+    /// Limits the search threads (1 = the caller's thread only).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+    }
+
+    /// Clean-up mode (GTP `kgs-genmove_cleanup`): the CPU passes only when the board as it
+    /// stands wins under Tromp-Taylor scoring, so it captures dead stones first; no
+    /// resignation.
+    pub fn set_cleanup(&mut self, on: bool) {
+        self.cleanup = on;
+    }
+
+    /// Forgets the trees of the previous game.
+    pub fn new_game(&mut self) {
+        self.trees.clear();
+        self.last_pos = None;
+    }
+
+    /// Whether the last [`GoCpu::choose`] found the game clearly lost (the app may resign).
+    pub fn resigns(&self) -> bool {
+        self.resign
+    }
+
+    /// Playouts the last search found already in its trees (kept from the move before).
+    pub fn reused_playouts(&self) -> u64 {
+        self.reused
+    }
+
+    /// Playouts and time of the last search.
+    pub fn last_playouts(&self) -> (u64, Duration) {
+        (self.playouts, self.elapsed)
+    }
+
+    /// Who owns each point at the end of the last search's playouts: `y * size + x`, +1
+    /// always Black .. −1 always White. Empty before the first search.
+    pub fn ownership(&self) -> Vec<f32> {
+        self.own.clone()
+    }
+
+    /// The dead stones of `pos` by the last search's ownership (stones mostly owned by the
+    /// other side at the end of the playouts), sorted; the app's dead-stone estimate.
+    pub fn dead_stones(&self, pos: &Go) -> Vec<Square> {
+        dead_from_ownership(pos, &self.own)
+    }
+
+    /// Runs `playouts` playouts from `pos` (no move choice) to refresh the ownership map and
+    /// dead stones, e.g. after two passes.
+    pub fn analyse(&mut self, pos: &Go, playouts: u64, seed: u64) -> Vec<f32> {
+        let mut t = Tree::new(seed, 400_000);
+        t.set_root(pos);
+        let b = Board::from_go(pos, PASS);
+        let mut pl = b.clone();
+        pl.passes = 0;
+        for _ in 0..playouts.max(1) {
+            t.iterate(&pl, 4);
+        }
+        self.own = ownership_of(std::slice::from_ref(&t), pos.size());
+        self.own_size = pos.size();
+        self.own.clone()
+    }
+
+    /// Chooses a move for `pos` within `movetime`. `seed` varies the playouts; `on_info` hears
+    /// about the search about four times a second and at the end. `best` is `None` only when
+    /// the game is over.
+    pub fn choose(
+        &mut self,
+        pos: &Go,
+        movetime: Duration,
+        stop: &Arc<AtomicBool>,
+        seed: u64,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<Move> {
+        let start = Instant::now();
+        self.resign = false;
+        if pos.is_over() {
+            return SearchResult {
+                best: None,
+                score: 0,
+                info: SearchInfo::default(),
+            };
+        }
+        let last = self
+            .last_pos
+            .as_ref()
+            .map(|prev| last_move(prev, pos))
+            .unwrap_or(PASS);
+        let (budget, _) = level_budget(self.level);
+        let threads = self.threads.max(1);
+        while self.trees.len() < threads {
+            let k = self.trees.len() as u64;
+            self.trees
+                .push(Tree::new(seed ^ ((k + 1) * 0x9E37_79B9), MAX_NODES));
+        }
+        self.trees.truncate(threads);
+        for (k, t) in self.trees.iter_mut().enumerate() {
+            t.rng = board::Fast::new(seed.wrapping_mul(31).wrapping_add(k as u64 + 7));
+            t.set_root(pos);
+        }
+        self.reused = self
+            .trees
+            .iter()
+            .map(|t| t.nodes.first().map_or(0, |r| r.visits as u64))
+            .sum();
+        let size = pos.size() as usize;
+        let stones = pos.piece_counts();
+        let placed = (stones[0] + stones[1]) as usize;
+        let mut time = movetime;
+        if placed < 2 && budget == u64::MAX {
+            time = movetime / 3;
+        }
+        let expand_after = if size <= 9 {
+            2
+        } else if size <= 13 {
+            3
+        } else {
+            4
+        };
+        let mut root = Board::from_go(pos, last);
+        // the tree decides about passes: a finished game is not played out from here
+        if root.passes >= 2 {
+            root.passes = 1;
+        }
+        let per_thread = budget.div_ceil(threads as u64);
+        let deadline = start + time;
+        let done = AtomicBool::new(false);
+        let run = |t: &mut Tree, report: &mut dyn FnMut(&Tree, u64)| {
+            let mut n = 0u64;
+            let mut next_report = Instant::now() + Duration::from_millis(250);
+            loop {
+                if n >= per_thread || done.load(Ordering::Relaxed) {
+                    break;
+                }
+                t.iterate(&root, expand_after);
+                n += 1;
+                if n.is_multiple_of(16) {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let now = Instant::now();
+                    if now >= deadline {
+                        break;
+                    }
+                    if n.is_multiple_of(256) && can_stop_early(t, n, now - start, deadline - now) {
+                        break;
+                    }
+                    if now >= next_report {
+                        report(t, n);
+                        next_report = now + Duration::from_millis(250);
+                    }
+                }
+            }
+            n
+        };
+        let run = &run;
+        let (first, rest) = self.trees.split_first_mut().expect("one tree at least");
+        let total = std::thread::scope(|s| {
+            let handles: Vec<_> = rest
+                .iter_mut()
+                .map(|t| s.spawn(move || run(t, &mut |_, _| {})))
+                .collect();
+            let n0 = run(first, &mut |t, n| {
+                let info = info_of(std::slice::from_ref(t), pos, n * threads as u64, start);
+                on_info(&info);
+            });
+            // the others stop when the first does (time, stop flag or a settled choice)
+            done.store(true, Ordering::Relaxed);
+            n0 + handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or(0))
+                .sum::<u64>()
+        });
+        self.playouts = total;
+        self.elapsed = start.elapsed();
+        self.own = ownership_of(&self.trees, pos.size());
+        self.own_size = pos.size();
+        self.last_pos = Some(pos.clone());
+
+        let merged = merge_root(&self.trees);
+        let me = pos.side_to_move();
+        let info = info_of(&self.trees, pos, total, start);
+        if std::env::var_os("QI_GO_DEBUG").is_some() {
+            let mut v = merged.clone();
+            v.sort_by_key(|m| std::cmp::Reverse(m.1));
+            for m in v.iter().take(8) {
+                eprintln!(
+                    "  {} visits {} value {:.3}",
+                    pos.move_to_text(m.0),
+                    m.1,
+                    m.2
+                );
+            }
+            for c in self.trees[0].root_children() {
+                if pos.capture_count(c.mv as usize) > 0 {
+                    eprintln!("  capture {} {:?}", pos.move_to_text(c.mv), c);
+                }
+            }
+        }
+        let mut best = merged
+            .iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
+            .map(|m| m.0)
+            .unwrap_or(PASS);
+        let best_rate = merged
+            .iter()
+            .find(|m| m.0 == best)
+            .map(|m| m.2)
+            .unwrap_or(0.5);
+        let moves_left = merged.iter().any(|m| m.0 != PASS);
+        if !moves_left {
+            best = PASS;
+        } else if pos.consecutive_passes() >= 1 && best != PASS {
+            // the opponent passed: pass too when the board as it stands wins
+            let margin = if self.cleanup {
+                pos.area_score().margin()
+            } else {
+                pos.score_with_dead(&self.dead_stones(pos)).margin()
+            };
+            let mine = if me == Side::Black { margin } else { -margin };
+            if mine > 0.0 {
+                best = PASS;
+            }
+        }
+        if best == PASS && self.cleanup && pos.consecutive_passes() == 0 && moves_left {
+            // in clean-up mode a pass must not lose the board as it stands
+            let margin = pos.area_score().margin();
+            let mine = if me == Side::Black { margin } else { -margin };
+            if mine <= 0.0 {
+                best = merged
+                    .iter()
+                    .filter(|m| m.0 != PASS)
+                    .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
+                    .map(|m| m.0)
+                    .unwrap_or(PASS);
+            }
+        }
+        self.resign = !self.cleanup
+            && best_rate < 0.08
+            && total >= 2_000
+            && placed * 3 >= size * size
+            && budget >= 2_000;
+        let mut info = info;
+        info.pv = std::iter::once(pos.move_to_text(best))
+            .chain(
+                self.trees[0]
+                    .principal_variation(12)
+                    .into_iter()
+                    .skip(1)
+                    .map(|m| move_text(pos, m)),
+            )
+            .collect();
+        info.depth = info.pv.len() as u32;
+        on_info(&info);
+        SearchResult {
+            best: Some(best),
+            score: info.score,
+            info,
+        }
+    }
+}
+
+fn move_text(pos: &Go, m: Move) -> String {
+    pos.move_to_text(m)
+}
+
+/// The move that led from `prev` to `pos`: the one new stone of the side that just moved, or
+/// a pass.
+fn last_move(prev: &Go, pos: &Go) -> Move {
+    let gap = pos.history_len() as i64 - prev.history_len() as i64;
+    if !(1..=2).contains(&gap) {
+        return PASS;
+    }
+    let mover = pos.side_to_move().other();
+    let mut found = PASS;
+    for p in pos.points() {
+        if pos.stone_at(p) == Some(mover) && prev.stone_at(p) != Some(mover) {
+            if found != PASS {
+                return PASS;
+            }
+            found = p as Move;
+        }
+    }
+    found
+}
+
+/// Whether the most visited root move of `t` can no longer be caught in the time left.
+fn can_stop_early(t: &Tree, n: u64, spent: Duration, left: Duration) -> bool {
+    let kids = t.root_children();
+    let (mut a, mut b) = (0u32, 0u32);
+    for c in kids {
+        if c.visits > a {
+            b = a;
+            a = c.visits;
+        } else if c.visits > b {
+            b = c.visits;
+        }
+    }
+    let rate = n as f64 / spent.as_secs_f64().max(1e-3);
+    let more = rate * left.as_secs_f64();
+    (a - b) as f64 > more * 1.2 && n > 500
+}
+
+/// Root moves over all trees: (move, visits, win rate of the mover).
+fn merge_root(trees: &[Tree]) -> Vec<(Move, u32, f32)> {
+    let mut out: Vec<(Move, u32, f32, f32)> = Vec::new();
+    for t in trees {
+        for c in t.root_children() {
+            if c.n >= 1e5 {
+                continue; // forbidden by superko
+            }
+            match out.iter_mut().find(|m| m.0 == c.mv) {
+                Some(m) => {
+                    m.1 += c.visits;
+                    m.2 += c.w;
+                    m.3 += c.n;
+                }
+                None => out.push((c.mv, c.visits, c.w, c.n)),
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(m, v, w, n)| (m, v, if n > 0.0 { w / n } else { 0.5 }))
+        .collect()
+}
+
+fn info_of(trees: &[Tree], pos: &Go, playouts: u64, start: Instant) -> SearchInfo {
+    let merged = merge_root(trees);
+    let best = merged
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)));
+    let rate = best.map(|m| m.2).unwrap_or(0.5);
+    let pv: Vec<String> = trees[0]
+        .principal_variation(12)
+        .into_iter()
+        .map(|m| pos.move_to_text(m))
+        .collect();
+    let elapsed = start.elapsed();
+    SearchInfo {
+        depth: pv.len() as u32,
+        score: (rate * 10_000.0).round() as i32 - 5_000,
+        nodes: playouts,
+        nps: (playouts as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+        pv,
+        elapsed,
+    }
+}
+
+fn ownership_of(trees: &[Tree], size: u8) -> Vec<f32> {
+    let n = size as usize;
+    let mut sum = vec![0i64; n * n];
+    let mut games = 0u64;
+    for t in trees {
+        if t.own.len() == n * n {
+            for (s, &o) in sum.iter_mut().zip(&t.own) {
+                *s += o as i64;
+            }
+            games += t.own_games as u64;
+        }
+    }
+    sum.into_iter()
+        .map(|s| {
+            if games == 0 {
+                0.0
+            } else {
+                s as f32 / games as f32
+            }
+        })
+        .collect()
+}
+
+/// Dead stones from an ownership map: chains whose points the other side owns on average.
+pub fn dead_from_ownership(pos: &Go, own: &[f32]) -> Vec<Square> {
+    let n = pos.size() as usize;
+    if own.len() != n * n {
+        return Vec::new();
+    }
+    let mut dead = Vec::new();
+    let mut done = vec![false; crate::go::POINTS];
+    for p in pos.points() {
+        let Some(side) = pos.stone_at(p) else {
+            continue;
+        };
+        if done[p] {
+            continue;
+        }
+        let chain = pos.chain_points(p);
+        let sign = if side == Side::Black { 1.0 } else { -1.0 };
+        let mut sum = 0.0;
+        for &s in &chain {
+            done[s] = true;
+            let sq = Go::square_of(s as Move).expect("a point");
+            sum += own[sq.y as usize * n + sq.x as usize];
+        }
+        if sign * sum / (chain.len() as f32) < -0.3 {
+            dead.extend(chain.iter().filter_map(|&s| Go::square_of(s as Move)));
+        }
+    }
+    dead.sort();
+    dead
+}

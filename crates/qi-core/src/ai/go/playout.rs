@@ -1,0 +1,323 @@
+//! The playout policy: answer the last move (capture it when it is in atari, save own chains it
+//! put in atari), then the Mogo-style 3×3 shape patterns around it, otherwise a random move
+//! that fills no own eye and puts no chain of two or more stones into atari.
+
+use std::sync::OnceLock;
+
+use super::board::{BORDER, Board, EMPTY, Fast};
+use crate::go::{Move, PASS, STRIDE, neighbors};
+
+/// The 3×3 shapes (Gelly et al., "Modification of UCT with patterns in Monte-Carlo Go", as
+/// Pachi lists them), rows from the top, the centre the candidate point: `X` a stone of one
+/// colour, `O` of the other, `.` empty, `x` not `X`, `o` not `O`, `#` off the board, `?` any.
+/// Every rotation and reflection counts, and so does swapping the colours.
+const PATTERNS: [&str; 13] = [
+    "XOX...???", // hane: enclosing hane
+    "XO....?.?", // hane: non-cutting hane
+    "XO?X..x.?", // hane: magari
+    ".O.X.....", // katatsuke or diagonal attachment
+    "XO?O.o?o?", // cut: unprotected cut
+    "XO?O.X???", // cut: peeped cut
+    "?X?O.Oooo", // cut: de
+    "OX?o.O???", // cut: keima
+    "X.?O.?###", // side: chase
+    "OX?X.O###", // side: block side cut
+    "?X?x.O###", // side: block side connection
+    "?XOx.x###", // side: sagari
+    "?OXX.O###", // side: cut
+];
+
+/// Offsets (row, column) of the eight neighbours in the order they are coded.
+const CELLS: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+/// The neighbourhood code of `p`: two bits per neighbour (0 empty, 1 Black, 2 White, 3 off
+/// the board), top row first (the top row is the one with higher `y`).
+#[inline(always)]
+pub(crate) fn code3(b: &Board, p: usize) -> usize {
+    let c = &b.color;
+    (c[p + STRIDE - 1] as usize)
+        | (c[p + STRIDE] as usize) << 2
+        | (c[p + STRIDE + 1] as usize) << 4
+        | (c[p - 1] as usize) << 6
+        | (c[p + 1] as usize) << 8
+        | (c[p - STRIDE - 1] as usize) << 10
+        | (c[p - STRIDE] as usize) << 12
+        | (c[p - STRIDE + 1] as usize) << 14
+}
+
+fn table() -> &'static [u64; 1024] {
+    static T: OnceLock<Box<[u64; 1024]>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = Box::new([0u64; 1024]);
+        for pat in PATTERNS {
+            let g: Vec<u8> = pat.bytes().collect();
+            for sym in 0..8 {
+                for swap in [false, true] {
+                    // the pattern char for each coded cell under this symmetry
+                    let mut cells = [b'?'; 8];
+                    for (i, &(r, c)) in CELLS.iter().enumerate() {
+                        let (mut rr, mut cc) = (r, c);
+                        if sym & 1 != 0 {
+                            cc = -cc;
+                        }
+                        if sym & 2 != 0 {
+                            rr = -rr;
+                        }
+                        if sym & 4 != 0 {
+                            std::mem::swap(&mut rr, &mut cc);
+                        }
+                        let ch = g[((rr + 1) * 3 + cc + 1) as usize];
+                        cells[i] = if swap {
+                            match ch {
+                                b'X' => b'O',
+                                b'O' => b'X',
+                                b'x' => b'o',
+                                b'o' => b'x',
+                                o => o,
+                            }
+                        } else {
+                            ch
+                        };
+                    }
+                    expand(&cells, 0, 0, &mut t);
+                }
+            }
+        }
+        t
+    })
+}
+
+fn expand(cells: &[u8; 8], i: usize, code: usize, t: &mut [u64; 1024]) {
+    if i == 8 {
+        t[code >> 6] |= 1 << (code & 63);
+        return;
+    }
+    // X is Black (1) and O White (2) here; the colour swap covers the other way round
+    let options: &[usize] = match cells[i] {
+        b'X' => &[1],
+        b'O' => &[2],
+        b'.' => &[0],
+        b'#' => &[3],
+        b'x' => &[0, 2, 3],
+        b'o' => &[0, 1, 3],
+        _ => &[0, 1, 2, 3],
+    };
+    for &v in options {
+        expand(cells, i + 1, code | v << (2 * i), t);
+    }
+}
+
+/// Whether the empty point `p` completes one of the shape patterns.
+#[inline(always)]
+pub(crate) fn matches_pattern(b: &Board, p: usize) -> bool {
+    let c = code3(b, p);
+    table()[c >> 6] & (1 << (c & 63)) != 0
+}
+
+/// Forces the pattern table to be built (so the first search does not pay for it).
+pub(crate) fn init() {
+    table();
+}
+
+/// Whether playing `p` for the side to move puts a chain of two or more stones (or one that
+/// captures nothing and has one liberty) into atari: a move the playouts avoid.
+#[inline]
+pub(crate) fn bad_self_atari(b: &Board, p: usize, c: u8) -> bool {
+    let mut free = 0;
+    let mut own = false;
+    for q in neighbors(p) {
+        let cq = b.color[q];
+        if cq == EMPTY {
+            free += 1;
+        } else if cq == c {
+            own = true;
+        }
+    }
+    if free >= 2 {
+        return false;
+    }
+    if b.libs_after(p, c) >= 2 {
+        return false;
+    }
+    // a lone stone in atari is a throw-in (it may kill an eye); a bigger chain is a waste
+    own
+}
+
+/// Moves that answer the last move, into `out`: its chain's capture, and escapes for own
+/// chains next to it in atari (captures of their attackers, or extensions to two liberties).
+pub(crate) fn tactical_answers(b: &Board, out: &mut Vec<u16>) {
+    out.clear();
+    if b.last == PASS {
+        return;
+    }
+    let me = b.to_move;
+    let l = b.last as usize;
+    if b.color[l] == 3 - me {
+        let h = b.head_of(l);
+        if b.atari(h) {
+            let lib = b.atari_lib(h);
+            if b.legal(lib) {
+                out.push(lib as u16);
+            }
+        }
+    }
+    // opposing chains our own previous move put in atari and the opponent left there
+    let l2 = b.last2 as usize;
+    if b.last2 != PASS && b.color[l2] == me {
+        for q in neighbors(l2) {
+            if b.color[q] == 3 - me {
+                let h = b.head_of(q);
+                if b.atari(h) {
+                    let lib = b.atari_lib(h);
+                    if b.legal(lib) && !out.contains(&(lib as u16)) {
+                        out.push(lib as u16);
+                    }
+                }
+            }
+        }
+    }
+    for q in neighbors(l) {
+        if b.color[q] != me {
+            continue;
+        }
+        let h = b.head_of(q);
+        if !b.atari(h) {
+            continue;
+        }
+        // capture a neighbour of the chain in atari
+        b.for_chain(q, |s| {
+            for r in neighbors(s) {
+                if b.color[r] == 3 - me {
+                    let hr = b.head_of(r);
+                    if b.atari(hr) {
+                        let lib = b.atari_lib(hr);
+                        if b.legal(lib) && !out.contains(&(lib as u16)) {
+                            out.push(lib as u16);
+                        }
+                    }
+                }
+            }
+        });
+        let lib = b.atari_lib(h);
+        if b.legal(lib) && b.libs_after(lib, me) >= 2 && !out.contains(&(lib as u16)) {
+            out.push(lib as u16);
+        }
+    }
+}
+
+/// Pattern moves around the last move (its eight neighbours), into `out`.
+pub(crate) fn pattern_answers(b: &Board, out: &mut Vec<u16>) {
+    out.clear();
+    if b.last == PASS {
+        return;
+    }
+    let l = b.last as usize;
+    let me = b.to_move;
+    for p in [
+        l - STRIDE - 1,
+        l - STRIDE,
+        l - STRIDE + 1,
+        l - 1,
+        l + 1,
+        l + STRIDE - 1,
+        l + STRIDE,
+        l + STRIDE + 1,
+    ] {
+        if b.color[p] == EMPTY
+            && matches_pattern(b, p)
+            && b.legal(p)
+            && !b.is_eye(p, me)
+            && !bad_self_atari(b, p, me)
+        {
+            out.push(p as u16);
+        }
+    }
+}
+
+/// One playout move for the side to move.
+pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>) -> Move {
+    let me = b.to_move;
+    if b.last != PASS {
+        tactical_answers(b, buf);
+        if !buf.is_empty() {
+            return buf[rng.below(buf.len() as u32) as usize];
+        }
+        if rng.below(16) < 15 {
+            pattern_answers(b, buf);
+            if !buf.is_empty() {
+                return buf[rng.below(buf.len() as u32) as usize];
+            }
+        }
+    }
+    let e = b.empties();
+    let n = e.len();
+    if n == 0 {
+        return PASS;
+    }
+    let start = rng.below(n as u32) as usize;
+    for i in 0..n {
+        let p = e[(start + i) % n] as usize;
+        if b.legal(p) && !b.is_eye(p, me) && !bad_self_atari(b, p, me) {
+            return p as Move;
+        }
+    }
+    PASS
+}
+
+/// Plays the game out from `b`; every move goes into `seq` with its colour. Returns the area
+/// score from Black's side (komi included) and adds each point's owner (+1 Black, −1 White) to
+/// `own` when given.
+pub(crate) fn playout(
+    b: &mut Board,
+    rng: &mut Fast,
+    seq: &mut Vec<(u16, u8)>,
+    buf: &mut Vec<u16>,
+    own: Option<&mut [i32]>,
+) -> f32 {
+    let limit = 3 * (b.size as u32).pow(2) + 20;
+    let mut k = 0;
+    while b.passes < 2 && k < limit {
+        let mv = choose(b, rng, buf);
+        seq.push((mv, b.to_move));
+        b.play(mv);
+        k += 1;
+    }
+    if let Some(own) = own {
+        let n = b.size as usize;
+        for y in 0..n {
+            for x in 0..n {
+                let p = (y + 1) * STRIDE + x + 1;
+                let o = match b.color[p] {
+                    1 => 1,
+                    2 => -1,
+                    BORDER => 0,
+                    _ => {
+                        let mut seen = 0u8;
+                        for q in neighbors(p) {
+                            let c = b.color[q];
+                            if c == 1 || c == 2 {
+                                seen |= c;
+                            }
+                        }
+                        match seen {
+                            1 => 1,
+                            2 => -1,
+                            _ => 0,
+                        }
+                    }
+                };
+                own[y * n + x] += o;
+            }
+        }
+    }
+    b.playout_score()
+}

@@ -1,0 +1,267 @@
+//! The Go CPU (Monte Carlo tree search): legal moves everywhere, tactics, eyes, passing,
+//! clean-up, the stop flag, and GTP's genmove.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use qi_core::ai::go::GoCpu;
+use qi_core::engine::gtp::GtpEngine;
+use qi_core::go::{self, Go, PASS, is_eye_like};
+use qi_core::{Game, Side};
+
+fn pick(pos: &Go, level: u8, ms: u64, seed: u64) -> (go::Move, GoCpu) {
+    let mut cpu = GoCpu::new(level);
+    let stop = Arc::new(AtomicBool::new(false));
+    let r = cpu.choose(pos, Duration::from_millis(ms), &stop, seed, &mut |_| {});
+    (r.best.expect("a move while the game goes on"), cpu)
+}
+
+fn text(pos: &Go, mv: go::Move) -> String {
+    pos.move_to_text(mv)
+}
+
+/// Random positions on three sizes: every move chosen is legal, and none fills an own eye.
+#[test]
+fn every_move_is_legal_and_keeps_eyes() {
+    let mut state = 12345u64;
+    let mut rnd = |n: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n
+    };
+    let mut cpu = GoCpu::new(1);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut checked = 0;
+    for (i, size) in [9u8, 9, 9, 9, 13, 19, 7, 9].into_iter().enumerate() {
+        let mut pos = Go::new(size, 7.0).unwrap();
+        let mut moves = Vec::new();
+        let plies = 10 + rnd((size as usize).pow(2));
+        for _ in 0..plies {
+            pos.legal_moves(&mut moves);
+            let stones: Vec<_> = moves.iter().copied().filter(|&m| m != PASS).collect();
+            if stones.is_empty() {
+                break;
+            }
+            pos.make(stones[rnd(stones.len())]);
+        }
+        // a few CPU moves from here, each checked against the real rules
+        for k in 0..12 {
+            if pos.is_over() {
+                break;
+            }
+            let r = cpu.choose(
+                &pos,
+                Duration::from_millis(500),
+                &stop,
+                (i * 100 + k) as u64,
+                &mut |_| {},
+            );
+            let mv = r.best.unwrap();
+            assert!(pos.is_legal(mv), "illegal {} in {:?}", text(&pos, mv), pos);
+            if mv != PASS {
+                assert!(
+                    !is_eye_like(&pos, mv as usize, pos.side_to_move()),
+                    "{} fills an own eye in {:?}",
+                    text(&pos, mv),
+                    pos
+                );
+            }
+            assert_eq!(cpu.ownership().len(), (size as usize).pow(2));
+            pos.make(mv);
+            pos.check_consistency().unwrap();
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "{checked}");
+}
+
+/// A five-stone White chain in atari that would escape to its wall below: Black captures it.
+#[test]
+fn captures_a_large_group() {
+    let pos = Go::from_text(
+        "9 7 b ........./........./..XXXXX../.XOOOOOX./...XXXXX./..O....../OOOOOOOOO/........./.........",
+    )
+    .unwrap();
+    for seed in 1..=3 {
+        let (mv, _) = pick(&pos, 4, 3000, seed);
+        assert_eq!(text(&pos, mv), "C5", "seed {seed}");
+    }
+}
+
+/// A three-stone Black chain in atari that can join a strong group: Black saves it.
+#[test]
+fn saves_its_group_in_atari() {
+    let pos = Go::from_text(
+        "9 7 b ........./........./........./...OOO.../..OXXXO../...OO.XX./......XX./........./.........",
+    )
+    .unwrap();
+    assert!(pos.in_atari(Go::point_of(go::parse_vertex("E5", 9).unwrap())));
+    for seed in 1..=3 {
+        let (mv, _) = pick(&pos, 4, 3000, seed);
+        assert_eq!(text(&pos, mv), "F4", "seed {seed}");
+    }
+}
+
+/// A finished board of Black's with two single-point eyes: Black passes rather than fill one.
+#[test]
+fn passes_instead_of_filling_its_eyes() {
+    let pos =
+        Go::from_text("7 7 b XXXXXXX/X.XXXXX/XXXXXXX/XXXXXXX/XXXXX.X/XXXXXXX/XXXXXXX").unwrap();
+    let (mv, cpu) = pick(&pos, 6, 300, 1);
+    assert_eq!(mv, PASS);
+    assert!(!cpu.resigns());
+}
+
+/// Black's wall and territory on the left, White's on the right, a dead White stone inside
+/// Black's area. After White passes Black passes too (it wins with the stone counted dead),
+/// but in clean-up mode it plays on until the board as it stands wins under Tromp-Taylor
+/// scoring (by capturing the stone, or spoiling White's area while White keeps passing).
+#[test]
+fn passes_when_settled_and_cleans_up() {
+    let pos =
+        Go::from_text("7 0.5 b ...XO../...XO../...XO../.O.XO../...XO../...XO../...XO.. 0 0 1")
+            .unwrap();
+    let (mv, cpu) = pick(&pos, 5, 1000, 3);
+    assert_eq!(mv, PASS, "normal mode passes");
+    let dead = cpu.dead_stones(&pos);
+    assert_eq!(dead, vec![go::parse_vertex("B4", 7).unwrap()]);
+    // the end-of-game analysis: ownership and dead stones from playouts alone
+    let mut fresh = GoCpu::new(6);
+    let own = fresh.analyse(&pos, 2000, 9);
+    assert_eq!(own.len(), 49);
+    assert!(own[3 * 7 + 1] > 0.5, "B4 is Black's: {}", own[3 * 7 + 1]);
+    assert!(own[3 * 7 + 6] < -0.5, "G4 is White's: {}", own[3 * 7 + 6]);
+    assert_eq!(fresh.dead_stones(&pos), dead);
+
+    let mut cpu = GoCpu::new(5);
+    cpu.set_cleanup(true);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut p = pos.clone();
+    let mut passed = None;
+    for k in 0..12 {
+        let r = cpu.choose(&p, Duration::from_millis(1000), &stop, k, &mut |_| {});
+        let mv = r.best.unwrap();
+        assert!(p.is_legal(mv));
+        p.make(mv);
+        if mv == PASS {
+            passed = Some(k);
+            break;
+        }
+        p.make(PASS); // White passes
+    }
+    // it plays on first (the board as it stands loses under Tromp-Taylor), and passes only
+    // once the board as it stands wins
+    assert!(matches!(passed, Some(k) if k > 0), "{passed:?}: {p:?}");
+    assert!(p.area_score().margin() > 0.0, "{p:?}");
+}
+
+/// The stop flag ends the search at once; the move is still legal.
+#[test]
+fn stops_at_once() {
+    let pos = Go::new(19, 7.5).unwrap();
+    let stop = Arc::new(AtomicBool::new(true));
+    let mut cpu = GoCpu::new(6);
+    let t = Instant::now();
+    let r = cpu.choose(&pos, Duration::from_secs(20), &stop, 1, &mut |_| {});
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(pos.is_legal(r.best.unwrap()));
+}
+
+/// On an empty 19×19 and 13×13 board the CPU opens on the third or fourth line (or nearer the
+/// centre), never on the first two.
+#[test]
+fn opens_with_sensible_shape() {
+    for size in [13u8, 19] {
+        let mut pos = Go::new(size, 7.5).unwrap();
+        let mut cpu = GoCpu::new(6);
+        let stop = Arc::new(AtomicBool::new(false));
+        for k in 0..4 {
+            let r = cpu.choose(&pos, Duration::from_millis(600), &stop, k, &mut |_| {});
+            let mv = r.best.unwrap();
+            let sq = Go::square_of(mv).expect("not a pass in the opening");
+            let line = sq.x.min(sq.y).min(size - 1 - sq.x).min(size - 1 - sq.y);
+            assert!(line >= 2, "{} on {size}x{size}", text(&pos, mv));
+            pos.make(mv);
+        }
+    }
+}
+
+/// The level's playout budget holds, and the search reports its statistics.
+#[test]
+fn levels_cap_playouts() {
+    let pos = Go::new(9, 7.0).unwrap();
+    let mut cpu = GoCpu::new(2);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut infos = 0;
+    let r = cpu.choose(&pos, Duration::from_secs(30), &stop, 5, &mut |_| infos += 1);
+    let (n, _) = cpu.last_playouts();
+    assert!((200..=400).contains(&n), "{n}");
+    assert_eq!(r.info.nodes, n);
+    assert!(infos >= 1);
+    assert!((-5000..=5000).contains(&r.score));
+    assert_eq!(
+        r.info.pv.first().map(String::as_str),
+        Some(text(&pos, r.best.unwrap()).as_str())
+    );
+}
+
+/// GTP genmove answers with the search: it takes a large group in atari, and
+/// `kgs-genmove_cleanup` is known.
+#[test]
+fn gtp_genmove_searches() {
+    let mut e = GtpEngine::new();
+    for l in ["boardsize 9", "komi 7", "qi-movetime 800", "qi-level 4"] {
+        assert_eq!(e.handle_line(l).unwrap(), "=\n\n", "{l}");
+    }
+    // the five-stone chain of `captures_a_large_group`
+    let pos = Go::from_text(
+        "9 7 b ........./........./..XXXXX../.XOOOOOX./...XXXXX./..O....../OOOOOOOOO/........./.........",
+    )
+    .unwrap();
+    for p in pos.points() {
+        if let Some(s) = pos.stone_at(p) {
+            let c = if s == Side::Black { "b" } else { "w" };
+            let v = text(&pos, p as go::Move);
+            assert_eq!(e.handle_line(&format!("play {c} {v}")).unwrap(), "=\n\n");
+        }
+    }
+    assert_eq!(e.handle_line("genmove b").unwrap(), "= C5\n\n");
+    assert_eq!(
+        e.handle_line("known_command kgs-genmove_cleanup").unwrap(),
+        "= true\n\n"
+    );
+    let r = e.handle_line("kgs-genmove_cleanup w").unwrap();
+    assert!(r.starts_with("= "), "{r}");
+}
+
+/// The tree of one move is kept for the next: after our move and the reply, the new root
+/// already has playouts. And the CPU can move to a worker thread.
+#[test]
+fn reuses_the_tree_and_is_send() {
+    fn send<T: Send>(_: &T) {}
+    let mut pos = Go::new(9, 7.0).unwrap();
+    let mut cpu = GoCpu::new(4);
+    send(&cpu);
+    let stop = Arc::new(AtomicBool::new(false));
+    let r = cpu.choose(&pos, Duration::from_secs(10), &stop, 1, &mut |_| {});
+    assert_eq!(cpu.reused_playouts(), 0);
+    let mv = r.best.unwrap();
+    pos.make(mv);
+    // the reply the search expected most
+    let reply = r.info.pv.get(1).map(|t| pos.parse_move(t).unwrap());
+    let reply = reply.filter(|&m| pos.is_legal(m) && m != PASS).unwrap();
+    pos.make(reply);
+    cpu.choose(&pos, Duration::from_secs(10), &stop, 2, &mut |_| {});
+    assert!(cpu.reused_playouts() > 0);
+    let handle = std::thread::spawn(move || {
+        cpu.choose(&pos, Duration::from_millis(200), &stop, 3, &mut |_| {})
+            .best
+    });
+    assert!(handle.join().unwrap().is_some());
+}
