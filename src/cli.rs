@@ -35,6 +35,9 @@ pub struct Args {
     /// Folder where F12 screenshots are written (default: the current folder).
     #[arg(long)]
     pub screenshot_dir: Option<std::path::PathBuf>,
+    /// Folder for save slots and the autosave (default: the platform's data folder).
+    #[arg(long)]
+    pub save_dir: Option<std::path::PathBuf>,
     /// Animation speed factor (0 turns animations off).
     #[arg(long)]
     pub animation_speed: Option<f32>,

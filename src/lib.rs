@@ -8,6 +8,7 @@ pub mod cpu;
 pub mod game;
 pub mod hud;
 pub mod menus;
+pub mod saves;
 pub mod screens;
 pub mod screenshot;
 pub mod settings;
@@ -64,6 +65,7 @@ pub fn plugin(app: &mut App) {
         settings::plugin,
         screens::plugin,
         menus::plugin,
+        saves::plugin,
         game::plugin,
         board::plugin,
         cpu::plugin,

@@ -38,7 +38,16 @@ fn headless() -> Headless {
 fn new_app() -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
-    app.insert_resource(Args::default());
+    // Saves go to a folder of this test run, never the player's data folder.
+    static RUN: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = RUN.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("app-saves-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    app.insert_resource(Args {
+        save_dir: Some(dir),
+        ..Args::default()
+    });
     app.add_plugins(qi::plugin);
     app.update();
     app
@@ -420,4 +429,61 @@ fn go_dead_stone_marking_after_two_passes() {
     app.update();
     app.update();
     assert_eq!(*app.world().resource::<State<Menu>>().get(), Menu::GameOver);
+}
+
+/// Moves are autosaved; a game saved in slot 3 loads back exactly (board entities included),
+/// and an occupied slot is not overwritten without asking.
+#[test]
+fn save_in_slot_3_then_load_it_back() {
+    use qi::menus::LoadMatch;
+    use qi::saves::{Store, match_of, save_to_slot};
+    let mut app = headless();
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    });
+    start(
+        &mut app,
+        GameKind::Reversi,
+        None,
+        [Player::Human, Player::Human],
+    );
+    play(&mut app, "d3");
+    play(&mut app, "c5");
+    settle(&mut app);
+    let store = app.world().resource::<Store>().0.clone();
+    assert!(store.has_autosave(), "moves are autosaved");
+    let saved_pieces = pieces(&mut app);
+    let saved_texts = app.world().resource::<Match>().history.move_texts();
+    {
+        let mut g = app.world_mut().resource_mut::<Match>();
+        save_to_slot(&store, &mut g, 3, false).unwrap();
+        assert!(!g.dirty);
+        let again = save_to_slot(&store, &mut g, 3, false).unwrap_err();
+        assert!(again.needs_confirmation(), "an occupied slot asks first");
+    }
+    let next = {
+        let pos = app.world().resource::<Match>().position().clone();
+        pos.move_to_text(pos.legal_moves()[0])
+    };
+    play(&mut app, &next);
+    settle(&mut app);
+    assert_ne!(pieces(&mut app), saved_pieces);
+    let loaded = match_of(store.load(3).unwrap());
+    app.world_mut().write_message(LoadMatch(Box::new(loaded)));
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<Match>().history.move_texts(),
+        saved_texts
+    );
+    assert_eq!(
+        pieces(&mut app),
+        saved_pieces,
+        "the board entities are rebuilt from the loaded game"
+    );
+    // The autosave continues exactly where the last move left the game.
+    let auto = match_of(store.load_autosave().unwrap());
+    assert_eq!(auto.history.move_texts(), saved_texts);
 }

@@ -92,6 +92,21 @@ impl Match {
         })
     }
 
+    /// A game that goes on from a history (a loaded save or record).
+    pub fn with_history(setup: MatchSetup, history: GameHistory) -> Match {
+        Match {
+            history,
+            setup,
+            status: String::new(),
+            selected: None,
+            elapsed: 0.0,
+            dirty: false,
+            hint: None,
+            dead_marking: None,
+            final_result: None,
+        }
+    }
+
     pub fn position(&self) -> &AnyPosition {
         self.history.current()
     }

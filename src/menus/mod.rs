@@ -18,6 +18,7 @@ pub fn plugin(app: &mut App) {
     app.init_state::<Menu>()
         .init_resource::<MenuModels>()
         .add_message::<StartMatch>()
+        .add_message::<LoadMatch>()
         .add_systems(EguiPrimaryContextPass, draw_menus)
         .add_systems(
             Update,
@@ -37,6 +38,9 @@ pub enum Menu {
     ConfirmLeave,
     ConfirmQuit,
     GameOver,
+    Load,
+    Save,
+    ConfirmOverwrite,
 }
 
 /// The state of every panel, kept while the app runs.
@@ -50,6 +54,12 @@ pub struct MenuModels {
     /// Where Rules, Settings and the confirmations go back to.
     pub back_to: Option<Menu>,
     pub game_over: usize,
+    /// The slot list's selection, and the slot waiting for "overwrite?".
+    pub slot: usize,
+    pub pending_slot: Option<usize>,
+    /// The slots as last read from disk (re-read when a slot menu opens).
+    pub slots: Vec<qi_core::saves::SlotInfo>,
+    pub slots_read: bool,
     /// The ply at which the game-over panel was shown (so it opens once per ending).
     pub game_over_shown_at: Option<(u64, usize)>,
 }
@@ -57,6 +67,10 @@ pub struct MenuModels {
 /// Start a game with these options.
 #[derive(Message, Clone, Debug)]
 pub struct StartMatch(pub MatchSetup);
+
+/// Go on with a loaded game.
+#[derive(Message, Clone, Debug)]
+pub struct LoadMatch(pub Box<Match>);
 
 fn panel_frame() -> egui::Frame {
     egui::Frame::window(&egui::Style::default())
@@ -72,9 +86,11 @@ fn draw_menus(
     mut next_screen: ResMut<NextState<Screen>>,
     mut models: ResMut<MenuModels>,
     mut settings: ResMut<Settings>,
-    game: Option<Res<Match>>,
     mut start: MessageWriter<StartMatch>,
     mut exit: MessageWriter<AppExit>,
+    mut load: MessageWriter<LoadMatch>,
+    store: Option<Res<crate::saves::Store>>,
+    mut game: Option<ResMut<Match>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let current = *menu.get();
@@ -83,6 +99,13 @@ fn draw_menus(
     }
     let models = &mut *models;
     let back = models.back_to.unwrap_or(Menu::Main);
+    if !matches!(current, Menu::Load | Menu::Save | Menu::ConfirmOverwrite) {
+        models.slots_read = false;
+    } else if !models.slots_read {
+        models.slots = store.as_ref().map(|s| s.0.list()).unwrap_or_default();
+        models.slots_read = true;
+    }
+    models.main.can_continue = store.as_ref().is_some_and(|s| s.0.has_autosave());
     let dirty = game.as_ref().is_some_and(|g| g.dirty && !g.is_over());
     egui::Area::new(egui::Id::new("menu_area"))
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
@@ -92,6 +115,23 @@ fn draw_menus(
                 match current {
                     Menu::None => {}
                     Menu::Main => match main_menu_ui(ui, &mut models.main) {
+                        Some(MainAction::Continue) => {
+                            if let Some(store) = &store {
+                                match store.0.load_autosave() {
+                                    Ok(loaded) => {
+                                        load.write(LoadMatch(Box::new(crate::saves::match_of(
+                                            loaded,
+                                        ))));
+                                    }
+                                    Err(e) => warn!("qi: cannot continue: {e}"),
+                                }
+                            }
+                        }
+                        Some(MainAction::Load) => {
+                            models.back_to = Some(Menu::Main);
+                            models.slot = 0;
+                            next_menu.set(Menu::Load)
+                        }
                         Some(MainAction::NewGame) => {
                             models.new_game.row = 0;
                             next_menu.set(Menu::NewGame)
@@ -136,6 +176,16 @@ fn draw_menus(
                     }
                     Menu::Pause => match pause_ui(ui, &mut models.pause) {
                         Some(PauseAction::Resume) => next_menu.set(Menu::None),
+                        Some(PauseAction::Save) => {
+                            models.back_to = Some(Menu::Pause);
+                            models.slot = 0;
+                            next_menu.set(Menu::Save)
+                        }
+                        Some(PauseAction::Load) => {
+                            models.back_to = Some(Menu::Pause);
+                            models.slot = 0;
+                            next_menu.set(Menu::Load)
+                        }
                         Some(PauseAction::Rules) => {
                             models.back_to = Some(Menu::Pause);
                             next_menu.set(Menu::Rules)
@@ -186,6 +236,68 @@ fn draw_menus(
                             }
                         }
                     }
+                    Menu::Load | Menu::Save => {
+                        let saving = current == Menu::Save;
+                        let slots = models.slots.clone();
+                        match slots_ui(ui, &slots, saving, &mut models.slot) {
+                            Some(SlotAction::Back) => next_menu.set(back),
+                            Some(SlotAction::Delete(slot)) => {
+                                if let Some(store) = &store {
+                                    let _ = store.0.delete(slot);
+                                    info!("qi: deleted slot {slot}");
+                                }
+                                models.slots_read = false;
+                            }
+                            Some(SlotAction::Choose(slot)) => match (&store, saving) {
+                                (Some(store), false) => match store.0.load(slot) {
+                                    Ok(loaded) => {
+                                        info!("qi: loaded slot {slot}");
+                                        load.write(LoadMatch(Box::new(crate::saves::match_of(
+                                            loaded,
+                                        ))));
+                                    }
+                                    Err(e) => warn!("qi: cannot load slot {slot}: {e}"),
+                                },
+                                (Some(store), true) => {
+                                    if let Some(g) = game.as_deref_mut() {
+                                        match crate::saves::save_to_slot(&store.0, g, slot, false) {
+                                            Ok(()) => next_menu.set(Menu::None),
+                                            Err(e) if e.needs_confirmation() => {
+                                                models.pending_slot = Some(slot);
+                                                models.confirm = 1;
+                                                next_menu.set(Menu::ConfirmOverwrite)
+                                            }
+                                            Err(e) => warn!("qi: cannot save in slot {slot}: {e}"),
+                                        }
+                                    }
+                                }
+                                (None, _) => {}
+                            },
+                            None => {}
+                        }
+                    }
+                    Menu::ConfirmOverwrite => {
+                        let slot = models.pending_slot.unwrap_or(1);
+                        if let Some(yes) = confirm_ui(
+                            ui,
+                            &format!("Slot {slot} holds a save. Overwrite it?"),
+                            &mut models.confirm,
+                        ) {
+                            if yes {
+                                if let (Some(store), Some(g)) = (&store, game.as_deref_mut()) {
+                                    match crate::saves::save_to_slot(&store.0, g, slot, true) {
+                                        Ok(()) => next_menu.set(Menu::None),
+                                        Err(e) => {
+                                            warn!("qi: cannot save in slot {slot}: {e}");
+                                            next_menu.set(Menu::Save)
+                                        }
+                                    }
+                                }
+                            } else {
+                                next_menu.set(Menu::Save);
+                            }
+                        }
+                    }
                     Menu::GameOver => {
                         let Some(g) = game.as_ref() else { return };
                         let outcome = g.position().outcome();
@@ -229,12 +341,26 @@ fn rand_bit() -> bool {
 /// Replaces the game with a new one and goes to the playing screen.
 fn start_matches(
     mut requests: MessageReader<StartMatch>,
+    mut loads: MessageReader<LoadMatch>,
     mut commands: Commands,
     mut next_screen: ResMut<NextState<Screen>>,
     mut next_menu: ResMut<NextState<Menu>>,
     mut reset: MessageWriter<BoardReset>,
     mut models: ResMut<MenuModels>,
 ) {
+    if let Some(LoadMatch(m)) = loads.read().last() {
+        info!(
+            "qi: new game {} (loaded at ply {})",
+            m.kind(),
+            m.history.ply()
+        );
+        commands.insert_resource((**m).clone());
+        models.game_over_shown_at = Some((m.position().hash(), m.history.ply()));
+        next_screen.set(Screen::Playing);
+        next_menu.set(Menu::None);
+        reset.write(BoardReset);
+        return;
+    }
     if let Some(StartMatch(setup)) = requests.read().last() {
         match Match::new(setup.clone()) {
             Ok(m) => {

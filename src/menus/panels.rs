@@ -18,7 +18,9 @@ use crate::settings::Settings;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MainAction {
+    Continue,
     NewGame,
+    Load,
     Rules,
     Settings,
     Quit,
@@ -27,6 +29,8 @@ pub enum MainAction {
 #[derive(Clone, Debug, Default)]
 pub struct MainMenuModel {
     pub selected: usize,
+    /// Whether there is an autosave to continue.
+    pub can_continue: bool,
 }
 
 pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<MainAction> {
@@ -37,7 +41,9 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
         ui.label(egui::RichText::new("Ataxx · Reversi · Gomoku · Go").size(16.0));
         ui.add_space(24.0);
         let items = [
+            ("Continue", model.can_continue),
             ("New game", true),
+            ("Load", true),
             ("Rules", true),
             ("Settings", true),
             ("Quit", true),
@@ -47,7 +53,9 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
         ui.label(egui::RichText::new("Arrows or Tab to move, Enter or Space to choose").weak());
         chosen.map(|i| {
             [
+                MainAction::Continue,
                 MainAction::NewGame,
+                MainAction::Load,
                 MainAction::Rules,
                 MainAction::Settings,
                 MainAction::Quit,
@@ -55,6 +63,100 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
         })
     })
     .inner
+}
+
+// ---------------------------------------------------------------- save slots
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotAction {
+    Choose(usize),
+    Delete(usize),
+    Back,
+}
+
+/// The nine slots, each with its game, players, score, moves, date and a small board; an empty
+/// slot can be saved into but not loaded, an unreadable one shows why.
+pub fn slots_ui(
+    ui: &mut egui::Ui,
+    slots: &[qi_core::saves::SlotInfo],
+    saving: bool,
+    selected: &mut usize,
+) -> Option<SlotAction> {
+    use qi_core::saves::SlotState;
+    let keys = NavKeys::read(ui);
+    if keys.back {
+        return Some(SlotAction::Back);
+    }
+    ui.vertical_centered(|ui| {
+        ui.heading(egui::RichText::new(if saving { "Save game" } else { "Load game" }).size(26.0))
+    });
+    let enabled: Vec<bool> = slots
+        .iter()
+        .map(|s| saving || matches!(s.state, SlotState::Ok(_)))
+        .collect();
+    super::nav::step(selected, &enabled, keys);
+    let mut action = None;
+    egui::ScrollArea::vertical()
+        .max_height(520.0)
+        .show(ui, |ui| {
+            for (i, info) in slots.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    let label = format!("Slot {}", info.slot);
+                    let button = egui::Button::new(egui::RichText::new(label).size(17.0))
+                        .selected(i == *selected)
+                        .min_size(egui::vec2(90.0, 28.0));
+                    if ui.add_enabled(enabled[i], button).clicked() {
+                        *selected = i;
+                        action = Some(SlotAction::Choose(info.slot));
+                    }
+                    match &info.state {
+                        SlotState::Empty => {
+                            ui.label(egui::RichText::new("empty").weak());
+                        }
+                        SlotState::Unreadable(why) => {
+                            ui.label(
+                                egui::RichText::new(format!("unreadable: {why}"))
+                                    .color(egui::Color32::LIGHT_RED),
+                            );
+                            if !saving && ui.small_button("Delete").clicked() {
+                                action = Some(SlotAction::Delete(info.slot));
+                            }
+                        }
+                        SlotState::Ok(sum) => {
+                            draw_small_board(
+                                ui,
+                                &sum.position,
+                                (36.0 / sum.position.dimensions().0 as f32).max(2.0),
+                            );
+                            ui.label(format!(
+                                "{} · {} vs {} · {}-{} · {} moves · {}",
+                                sum.game.title(),
+                                sum.players[0].name,
+                                sum.players[1].name,
+                                sum.score[0],
+                                sum.score[1],
+                                sum.move_count,
+                                sum.saved_at_text
+                            ));
+                            if !saving && ui.small_button("Delete").clicked() {
+                                action = Some(SlotAction::Delete(info.slot));
+                            }
+                        }
+                    }
+                });
+            }
+        });
+    if keys.choose && enabled.get(*selected).copied().unwrap_or(false) {
+        action = Some(SlotAction::Choose(slots[*selected].slot));
+    }
+    ui.add_space(8.0);
+    if ui
+        .vertical_centered(|ui| ui.button(egui::RichText::new("Back").size(18.0)).clicked())
+        .inner
+    {
+        action = Some(SlotAction::Back);
+    }
+    action
 }
 
 // ---------------------------------------------------------------- new game
@@ -464,6 +566,8 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PauseAction {
     Resume,
+    Save,
+    Load,
     Rules,
     Settings,
     MainMenu,
@@ -480,6 +584,8 @@ pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize) -> Option<PauseAction> 
         ui.add_space(12.0);
         let items = [
             ("Resume", true),
+            ("Save game", true),
+            ("Load", true),
             ("Rules", true),
             ("Settings", true),
             ("Main menu", true),
@@ -488,6 +594,8 @@ pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize) -> Option<PauseAction> 
         button_list(ui, &items, selected, keys).map(|i| {
             [
                 PauseAction::Resume,
+                PauseAction::Save,
+                PauseAction::Load,
                 PauseAction::Rules,
                 PauseAction::Settings,
                 PauseAction::MainMenu,
@@ -763,27 +871,28 @@ mod tests {
         assert_eq!(h.state().1, Some(MainAction::Rules));
         h.state_mut().1 = None;
         h.state_mut().0.selected = 0;
-        // keyboard only: down twice to Settings, Enter
-        h.key_press(egui::Key::ArrowDown);
-        h.run();
-        h.key_press(egui::Key::ArrowDown);
-        h.run();
+        h.run(); // a frame without keys moves the selection off the disabled Continue
+        assert_eq!(h.state().0.selected, 1);
+        // keyboard only (no autosave, so Continue is skipped): down three times to Settings
+        for _ in 0..3 {
+            h.key_press(egui::Key::ArrowDown);
+            h.run();
+        }
         h.key_press(egui::Key::Enter);
         h.run();
         assert_eq!(h.state().1, Some(MainAction::Settings));
         h.state_mut().1 = None;
-        h.key_press(egui::Key::ArrowUp);
-        h.run();
-        h.key_press(egui::Key::ArrowUp);
-        h.run();
-        h.key_press(egui::Key::ArrowUp);
-        h.run();
+        // Settings → Rules → Load → New game → (Continue is disabled) → Quit
+        for _ in 0..4 {
+            h.key_press(egui::Key::ArrowUp);
+            h.run();
+        }
         h.key_press(egui::Key::Space);
         h.run();
         assert_eq!(
             h.state().1,
             Some(MainAction::Quit),
-            "Up from the top wraps to Quit"
+            "Up from New game skips the disabled Continue and wraps to Quit"
         );
     }
 
