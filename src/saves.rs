@@ -22,7 +22,7 @@ pub fn plugin(app: &mut App) {
 #[derive(Resource, Clone, Debug)]
 pub struct Store(pub SaveStore);
 
-fn open_store(mut commands: Commands, args: Option<Res<Args>>) {
+pub fn open_store(mut commands: Commands, args: Option<Res<Args>>) {
     let dir = qi_core::storage::data_dir(args.as_ref().and_then(|a| a.save_dir.as_deref()));
     info!("qi: saves in {}", dir.display());
     commands.insert_resource(Store(SaveStore::new(dir)));

@@ -36,14 +36,18 @@ fn headless() -> Headless {
 }
 
 fn new_app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
     // Saves go to a folder of this test run, never the player's data folder.
     static RUN: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = RUN.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("app-saves-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    new_app_in(dir)
+}
+
+fn new_app_in(dir: std::path::PathBuf) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
     app.insert_resource(Args {
         save_dir: Some(dir),
         ..Args::default()
@@ -486,4 +490,40 @@ fn save_in_slot_3_then_load_it_back() {
     // The autosave continues exactly where the last move left the game.
     let auto = match_of(store.load_autosave().unwrap());
     assert_eq!(auto.history.move_texts(), saved_texts);
+}
+
+/// Settings survive a restart; a settings file that cannot be read gives the defaults and is
+/// kept beside the new one.
+#[test]
+fn settings_are_written_and_read_back_and_a_bad_file_is_kept() {
+    let mut app = headless();
+    let dir = app
+        .world()
+        .resource::<qi::saves::Store>()
+        .0
+        .dir()
+        .to_path_buf();
+    app.world_mut().resource_mut::<Settings>().volume = 0.25;
+    app.update();
+    app.update();
+    let file = dir.join("settings.ron");
+    assert!(std::fs::read_to_string(&file).unwrap().contains("0.25"));
+    // a new app on the same folder reads it
+    let mut again = new_app_in(dir.clone());
+    again.update();
+    assert_eq!(again.world().resource::<Settings>().volume, 0.25);
+    // a damaged file: defaults, and the bad file kept
+    std::fs::write(&file, "(volume: \"loud\"").unwrap();
+    let mut third = new_app_in(dir.clone());
+    third.update();
+    assert_eq!(*third.world().resource::<Settings>(), Settings::default());
+    let kept = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("settings.ron.bad")
+        });
+    assert!(kept, "the unreadable settings file is kept beside");
 }
