@@ -117,3 +117,28 @@ fn autosave_on_exit(
         }
     }
 }
+
+/// Writes the game's record (SGF for Go, Reversi and Gomoku; PGN for Ataxx) into the
+/// `records` folder beside the saves; returns the file written.
+pub fn export_record(store: &SaveStore, game: &Match) -> Result<std::path::PathBuf, String> {
+    let mut record = qi_core::records::Record::from_history(
+        &game.history,
+        &game.setup.names[0],
+        &game.setup.names[1],
+    );
+    if let Some(result) = &game.final_result {
+        record.result = Some(result.clone());
+    }
+    let (_, format) = record.export()?;
+    let ext = match format {
+        qi_core::records::RecordFormat::Sgf => "sgf",
+        qi_core::records::RecordFormat::Pgn => "pgn",
+    };
+    let dir = store.dir().join("records");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let stamp = qi_core::storage::now_unix();
+    let path = dir.join(format!("{}-{stamp}.{ext}", game.kind().name()));
+    record.export_file(&path)?;
+    info!("qi: record written to {}", path.display());
+    Ok(path)
+}

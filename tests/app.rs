@@ -527,3 +527,27 @@ fn settings_are_written_and_read_back_and_a_bad_file_is_kept() {
         });
     assert!(kept, "the unreadable settings file is kept beside");
 }
+
+/// "Save the record" writes a record that imports back to the same moves.
+#[test]
+fn the_record_of_a_game_is_written_and_reads_back() {
+    let mut app = headless();
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    });
+    start(
+        &mut app,
+        GameKind::Ataxx,
+        None,
+        [Player::Human, Player::Human],
+    );
+    play(&mut app, "g2");
+    play(&mut app, "a1c3");
+    settle(&mut app);
+    let store = app.world().resource::<qi::saves::Store>().0.clone();
+    let path = qi::saves::export_record(&store, app.world().resource::<Match>()).unwrap();
+    assert_eq!(path.extension().unwrap(), "pgn");
+    let rec = qi_core::records::import_file(&path).unwrap();
+    assert_eq!(rec.moves, vec!["g2", "a1c3"]);
+}

@@ -54,6 +54,8 @@ pub struct MenuModels {
     /// Where Rules, Settings and the confirmations go back to.
     pub back_to: Option<Menu>,
     pub game_over: usize,
+    /// What happened to the last "save the record".
+    pub record_message: Option<String>,
     /// The slot list's selection, and the slot waiting for "overwrite?".
     pub slot: usize,
     pub pending_slot: Option<usize>,
@@ -307,7 +309,10 @@ fn draw_menus(
                             details: vec![
                                 format!("{} vs {}", g.setup.names[0], g.setup.names[1]),
                                 format!("{} moves in {}", g.history.ply(), format_time(g.elapsed)),
-                            ],
+                            ]
+                            .into_iter()
+                            .chain(models.record_message.clone())
+                            .collect(),
                             selected: models.game_over,
                         };
                         let action = game_over_ui(ui, &mut model);
@@ -315,6 +320,15 @@ fn draw_menus(
                         match action {
                             Some(GameOverAction::PlayAgain) => {
                                 start.write(StartMatch(g.setup.clone()));
+                            }
+                            Some(GameOverAction::SaveRecord) => {
+                                if let Some(store) = &store {
+                                    let msg = match crate::saves::export_record(&store.0, g) {
+                                        Ok(path) => format!("Record saved: {}", path.display()),
+                                        Err(e) => format!("Cannot save the record: {e}"),
+                                    };
+                                    models.record_message = Some(msg);
+                                }
                             }
                             Some(GameOverAction::Review) => next_menu.set(Menu::None),
                             Some(GameOverAction::MainMenu) => next_screen.set(Screen::Title),
@@ -370,6 +384,7 @@ fn start_matches(
                 );
                 commands.insert_resource(m);
                 models.game_over_shown_at = None;
+                models.record_message = None;
                 next_screen.set(Screen::Playing);
                 next_menu.set(Menu::None);
                 reset.write(BoardReset);

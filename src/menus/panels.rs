@@ -623,6 +623,7 @@ pub fn confirm_ui(ui: &mut egui::Ui, question: &str, selected: &mut usize) -> Op
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameOverAction {
     PlayAgain,
+    SaveRecord,
     Review,
     MainMenu,
 }
@@ -652,6 +653,7 @@ pub fn game_over_ui(ui: &mut egui::Ui, m: &mut GameOverModel) -> Option<GameOver
         button_list(ui, &items, &mut m.selected, keys).map(|i| {
             [
                 GameOverAction::PlayAgain,
+                GameOverAction::SaveRecord,
                 GameOverAction::Review,
                 GameOverAction::MainMenu,
             ][i]
