@@ -216,7 +216,13 @@ fn levels_cap_playouts() {
 #[test]
 fn gtp_genmove_searches() {
     let mut e = GtpEngine::new();
-    for l in ["boardsize 9", "komi 7", "qi-movetime 800", "qi-level 4"] {
+    for l in [
+        "boardsize 9",
+        "komi 7",
+        "qi-movetime 60000",
+        "qi-level 4",
+        "qi-threads 1",
+    ] {
         assert_eq!(e.handle_line(l).unwrap(), "=\n\n", "{l}");
     }
     // the five-stone chain of `captures_a_large_group`
