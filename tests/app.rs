@@ -57,6 +57,17 @@ fn new_app_in(dir: std::path::PathBuf) -> App {
     app
 }
 
+/// A game between two people, animations off.
+fn two_players(kind: GameKind) -> Headless {
+    let mut app = headless();
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    });
+    start(&mut app, kind, None, [Player::Human, Player::Human]);
+    app
+}
+
 fn start(app: &mut App, kind: GameKind, fen: Option<&str>, players: [Player; 2]) {
     let setup = MatchSetup {
         kind,
@@ -188,17 +199,7 @@ fn a_move_changes_core_state_entities_and_animates() {
 
 #[test]
 fn undo_restores_the_entities() {
-    let mut app = headless();
-    app.insert_resource(Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    });
-    start(
-        &mut app,
-        GameKind::Ataxx,
-        None,
-        [Player::Human, Player::Human],
-    );
+    let mut app = two_players(GameKind::Ataxx);
     let before = pieces(&mut app);
     play(&mut app, "a1b3"); // an illegal jump for x? a1 holds o: refused
     assert_eq!(app.world().resource::<Match>().history.ply(), 0);
@@ -215,17 +216,7 @@ fn undo_restores_the_entities() {
 #[test]
 fn ataxx_clicks_select_then_move() {
     use qi::board::CellClicked;
-    let mut app = headless();
-    app.insert_resource(Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    });
-    start(
-        &mut app,
-        GameKind::Ataxx,
-        None,
-        [Player::Human, Player::Human],
-    );
+    let mut app = two_players(GameKind::Ataxx);
     // x (Red) owns a7 and g1. Click g1, then e3: a jump.
     app.world_mut()
         .write_message(CellClicked(Square::new(6, 0)));
@@ -441,17 +432,7 @@ fn go_dead_stone_marking_after_two_passes() {
 fn save_in_slot_3_then_load_it_back() {
     use qi::menus::LoadMatch;
     use qi::saves::{Store, match_of, save_to_slot};
-    let mut app = headless();
-    app.insert_resource(Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    });
-    start(
-        &mut app,
-        GameKind::Reversi,
-        None,
-        [Player::Human, Player::Human],
-    );
+    let mut app = two_players(GameKind::Reversi);
     play(&mut app, "d3");
     play(&mut app, "c5");
     settle(&mut app);
@@ -531,17 +512,7 @@ fn settings_are_written_and_read_back_and_a_bad_file_is_kept() {
 /// "Save the record" writes a record that imports back to the same moves.
 #[test]
 fn the_record_of_a_game_is_written_and_reads_back() {
-    let mut app = headless();
-    app.insert_resource(Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    });
-    start(
-        &mut app,
-        GameKind::Ataxx,
-        None,
-        [Player::Human, Player::Human],
-    );
+    let mut app = two_players(GameKind::Ataxx);
     play(&mut app, "g2");
     play(&mut app, "a1c3");
     settle(&mut app);
