@@ -525,7 +525,8 @@ impl<E: Evaluator> Searcher<E> {
     }
 }
 
-fn to_tt(score: i32, ply: usize) -> i32 {
+/// A mate score stored in the table counts from the stored node, not the root.
+pub(crate) fn to_tt(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
         score + ply as i32
     } else if score < -MATE_BOUND {
@@ -535,7 +536,8 @@ fn to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn from_tt(score: i32, ply: usize) -> i32 {
+/// The inverse of [`to_tt`].
+pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
         score - ply as i32
     } else if score < -MATE_BOUND {

@@ -19,7 +19,7 @@ use super::board::{Board, F3, PointShape};
 use crate::game::{Cell, Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, GomokuUndo, Move, move_at, move_square};
 use crate::search::tt::{Bound, Table};
-use crate::search::{MATE, MATE_BOUND, SearchInfo, hash_noise};
+use crate::search::{MATE, MATE_BOUND, SearchInfo, from_tt, hash_noise, to_tt};
 
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 64;
@@ -789,26 +789,6 @@ impl Search {
             );
         }
         (best, alpha, true)
-    }
-}
-
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score + ply as i32
-    } else if score < -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score - ply as i32
-    } else if score < -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
     }
 }
 
