@@ -228,18 +228,34 @@ impl Tree {
             if size >= 9 && empty_around(b, p, 2) {
                 match line {
                     0 => prior(30.0, 0.0),
-                    1 => prior(20.0, if size >= 13 { 0.1 } else { 0.3 }),
+                    1 if size >= 13 => prior(50.0, 0.05),
+                    1 => prior(20.0, 0.3),
                     2 if size >= 13 && opening => prior(20.0, 0.8),
                     3 if size >= 13 && opening => prior(20.0, 0.65),
                     _ => {}
                 }
+                // corners first: the 3-3, 3-4 and 4-4 points of an empty corner
+                let near_x = x.min(size - 1 - x);
+                let near_y = y.min(size - 1 - y);
+                if size >= 13
+                    && opening
+                    && (2..=3).contains(&near_x)
+                    && (2..=3).contains(&near_y)
+                    && empty_around(b, p, 3)
+                {
+                    prior(30.0, 0.9);
+                }
             } else if line == 0 && size >= 9 && empty_around(b, p, 1) {
                 prior(20.0, 0.1);
             }
+            // the prior knowledge counts as virtual games in the AMAF statistics too, or the
+            // AMAF values (which dominate a young node) would wash it out at once
             self.nodes.push(Node {
                 mv: p as Move,
                 n,
                 w,
+                an: n,
+                aw: w,
                 ..Node::default()
             });
             count += 1;
