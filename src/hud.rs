@@ -7,6 +7,7 @@ use qi_core::{GameKind, Side};
 
 use crate::game::{Match, MoveRequest, Player, RedoRequest, UndoRequest, side_name};
 use crate::menus::{Menu, MenuModels, format_time};
+use crate::replay::ReplayStep;
 use crate::screens::Screen;
 
 pub fn plugin(app: &mut App) {
@@ -54,6 +55,20 @@ pub struct HudView {
     pub marking: Option<String>,
     /// The CPU's last evaluation for Black, -1..1 (for the eval bar), with its text.
     pub eval: Option<(f32, String)>,
+    /// A record being replayed.
+    pub replay: Option<ReplayView>,
+}
+
+/// The replay controls' view of the record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayView {
+    pub source: String,
+    pub ply: usize,
+    pub total: usize,
+    pub autoplay: bool,
+    /// The record's comment at this move.
+    pub comment: Option<String>,
+    pub result: Option<String>,
 }
 
 impl HudView {
@@ -89,6 +104,14 @@ impl HudView {
                 )
             }),
             eval: None,
+            replay: game.replay.as_ref().map(|r| ReplayView {
+                source: r.source.clone(),
+                ply: game.history.ply(),
+                total: game.history.all_moves().len(),
+                autoplay: r.autoplay,
+                comment: r.comments.get(&game.history.ply()).cloned(),
+                result: r.result.clone(),
+            }),
         }
     }
 }
@@ -103,6 +126,7 @@ pub enum HudAction {
     Pause,
     /// A move typed into the move box.
     Typed(String),
+    Replay(ReplayStep),
 }
 
 fn player_line(v: &HudView, side: Side) -> String {
@@ -178,8 +202,87 @@ pub fn eval_bar_ui(ui: &mut egui::Ui, kind: GameKind, value: f32, text: &str) {
     ui.label(egui::RichText::new(text).small());
 }
 
+/// The replay controls: first, back, forward, last, a slider to jump, autoplay, and "play from
+/// here".
+pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
+    let mut action = None;
+    ui.heading("Replay");
+    ui.label(egui::RichText::new(&r.source).weak());
+    if let Some(result) = &r.result {
+        ui.label(format!("Result: {result}"));
+    }
+    ui.label(egui::RichText::new(format!("Move {} of {}", r.ply, r.total)).size(18.0));
+    ui.horizontal(|ui| {
+        for (label, step, on) in [
+            ("|<", ReplayStep::First, r.ply > 0),
+            ("<", ReplayStep::Back, r.ply > 0),
+            (">", ReplayStep::Forward, r.ply < r.total),
+            (">|", ReplayStep::Last, r.ply < r.total),
+        ] {
+            if ui
+                .add_enabled(
+                    on,
+                    egui::Button::new(egui::RichText::new(label).size(18.0).monospace())
+                        .min_size(egui::vec2(44.0, 30.0)),
+                )
+                .clicked()
+            {
+                action = Some(HudAction::Replay(step));
+            }
+        }
+    });
+    let mut ply = r.ply;
+    if ui
+        .add(egui::Slider::new(&mut ply, 0..=r.total).text("move"))
+        .changed()
+    {
+        action = Some(HudAction::Replay(ReplayStep::To(ply)));
+    }
+    let auto = if r.autoplay {
+        "Stop autoplay (Space)"
+    } else {
+        "Autoplay (Space)"
+    };
+    if ui
+        .add_enabled(r.autoplay || r.ply < r.total, egui::Button::new(auto))
+        .clicked()
+    {
+        action = Some(HudAction::Replay(ReplayStep::ToggleAutoplay));
+    }
+    ui.label(egui::RichText::new("Left / Right step, Home / End first / last").weak());
+    if let Some(c) = &r.comment {
+        ui.add_space(4.0);
+        egui::ScrollArea::vertical()
+            .id_salt("comment")
+            .max_height(120.0)
+            .show(ui, |ui| ui.label(egui::RichText::new(c).italics()));
+    }
+    ui.add_space(8.0);
+    ui.label(egui::RichText::new("Play from here").strong());
+    ui.horizontal(|ui| {
+        if ui.button("Against the CPU").clicked() {
+            action = Some(HudAction::Replay(ReplayStep::PlayFromHere { vs_cpu: true }));
+        }
+        if ui.button("Two players").clicked() {
+            action = Some(HudAction::Replay(ReplayStep::PlayFromHere {
+                vs_cpu: false,
+            }));
+        }
+    });
+    if ui.button("Menu (Esc)").clicked() {
+        action = Some(HudAction::Pause);
+    }
+    action
+}
+
 /// The side panel; returns what the player asked for.
 pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Option<HudAction> {
+    if let Some(r) = &v.replay {
+        let action = replay_panel_ui(ui, r);
+        ui.add_space(8.0);
+        move_list_ui(ui, v);
+        return action;
+    }
     let mut action = None;
     if let Some((e, text)) = &v.eval {
         eval_bar_ui(ui, v.kind, *e, text);
@@ -249,6 +352,11 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
         model.move_text.clear();
     }
     ui.add_space(8.0);
+    move_list_ui(ui, v);
+    action
+}
+
+fn move_list_ui(ui: &mut egui::Ui, v: &HudView) {
     ui.label(egui::RichText::new("Moves").strong());
     egui::ScrollArea::vertical()
         .max_height(360.0)
@@ -263,7 +371,6 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
                 }
             });
         });
-    action
 }
 
 fn draw_hud(
@@ -276,6 +383,7 @@ fn draw_hud(
     mut next_menu: ResMut<NextState<Menu>>,
     mut models: ResMut<MenuModels>,
     mut hint: MessageWriter<crate::cpu::HintRequest>,
+    mut replay: MessageWriter<ReplayStep>,
     thinking: Res<crate::cpu::Thinking>,
     settings: Res<crate::settings::Settings>,
 ) -> Result {
@@ -329,6 +437,9 @@ fn draw_hud(
         .inner;
     match action {
         Some(HudAction::ConfirmDead) => crate::game::confirm_dead_stones(&mut game),
+        Some(HudAction::Replay(step)) => {
+            replay.write(step);
+        }
         Some(HudAction::Hint) => {
             hint.write(crate::cpu::HintRequest);
         }

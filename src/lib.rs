@@ -8,6 +8,8 @@ pub mod cpu;
 pub mod game;
 pub mod hud;
 pub mod menus;
+pub mod replay;
+pub mod results;
 pub mod saves;
 pub mod screens;
 pub mod screenshot;
@@ -72,6 +74,8 @@ pub fn plugin(app: &mut App) {
         hud::plugin,
         audio::plugin,
         screenshot::plugin,
+        replay::plugin,
+        results::plugin,
         start_from_args,
     ));
 }

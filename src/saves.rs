@@ -95,7 +95,8 @@ fn autosave_after_moves(
     let (Some(game), Some(store)) = (game, store) else {
         return;
     };
-    if changed {
+    // a replayed record is not the player's game: the autosave keeps the last real one
+    if changed && game.replay.is_none() {
         if let Err(e) = store.0.save_autosave(&save_of(&game)) {
             warn!("qi: autosave failed: {e}");
         }
@@ -110,7 +111,7 @@ fn autosave_on_exit(
     if exits.read().count() == 0 {
         return;
     }
-    if let (Some(game), Some(store)) = (game, store) {
+    if let (Some(game), Some(store)) = (game.filter(|g| g.replay.is_none()), store) {
         match store.0.save_autosave(&save_of(&game)) {
             Ok(()) => info!("qi: autosaved on quit"),
             Err(e) => warn!("qi: autosave failed: {e}"),

@@ -522,3 +522,117 @@ fn the_record_of_a_game_is_written_and_reads_back() {
     let rec = qi_core::records::import_file(&path).unwrap();
     assert_eq!(rec.moves, vec!["g2", "a1c3"]);
 }
+
+/// A record from the Records screen replays step by step (entities follow the position), is
+/// never autosaved, and "play from here" turns it into a game against the CPU.
+#[test]
+fn a_record_replays_and_play_from_here_vs_cpu() {
+    use qi::replay::ReplayStep;
+    let mut app = headless();
+    let mut settings = Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    };
+    settings.cpu_time_ms[GameKind::Reversi as usize] = 200;
+    app.insert_resource(settings);
+    let (name, text) = qi_core::records::SAMPLES
+        .iter()
+        .find(|(n, _)| n.starts_with("othello-woc"))
+        .unwrap();
+    let rec = qi_core::records::import_text(text).unwrap();
+    let m = qi::replay::replay_match(&rec, name).unwrap();
+    app.world_mut()
+        .write_message(qi::menus::LoadMatch(Box::new(m)));
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(
+        count::<Piece>(&mut app),
+        4,
+        "the replay starts before move 1"
+    );
+    for _ in 0..3 {
+        app.world_mut().write_message(ReplayStep::Forward);
+        app.update();
+        settle(&mut app);
+    }
+    assert_eq!(app.world().resource::<Match>().history.ply(), 3);
+    // three moves: 4 + 3 discs on the board
+    assert_eq!(count::<Piece>(&mut app), 7);
+    app.world_mut().write_message(ReplayStep::Last);
+    app.update();
+    settle(&mut app);
+    let g = app.world().resource::<Match>();
+    assert_eq!(g.history.ply(), rec.moves.len());
+    let [b, w] = g.position().piece_counts();
+    assert_eq!(count::<Piece>(&mut app) as u32, b + w);
+    // a click on the board does nothing while replaying
+    app.world_mut().write_message(ReplayStep::To(10));
+    app.update();
+    settle(&mut app);
+    let human = app.world().resource::<Match>().position().side_to_move();
+    assert!(!app.world().resource::<Match>().human_to_move());
+    let store = app.world().resource::<qi::saves::Store>().0.clone();
+    assert!(!store.has_autosave(), "a replay is not the player's game");
+    app.world_mut()
+        .write_message(ReplayStep::PlayFromHere { vs_cpu: true });
+    app.update();
+    settle(&mut app);
+    let g = app.world().resource::<Match>();
+    assert!(g.replay.is_none());
+    assert_eq!(g.history.ply(), 10);
+    assert_eq!(g.setup.players[human.index()], Player::Human);
+    assert!(g.setup.players[human.other().index()].is_cpu());
+    let mv = g.position().legal_moves()[0];
+    app.world_mut().write_message(MoveRequest(mv));
+    let t0 = std::time::Instant::now();
+    while app.world().resource::<Match>().history.ply() < 12 {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(20),
+            "the CPU answered"
+        );
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(store.has_autosave(), "the game played on is autosaved");
+}
+
+/// A finished game is added to the players' history file, one entry per person.
+#[test]
+fn a_finished_game_is_recorded_in_the_history() {
+    let mut app = headless();
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    });
+    start(
+        &mut app,
+        GameKind::Ataxx,
+        Some("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/oooooo1 o 0 30"),
+        [Player::Cpu { level: 2 }, Player::Human],
+    );
+    // o (White, the person) fills the last square and loses 21-28
+    play(&mut app, "g1");
+    settle(&mut app);
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Menu>>().get(), Menu::GameOver);
+    let path = app
+        .world()
+        .resource::<qi::results::PlayerHistory>()
+        .path
+        .clone()
+        .unwrap();
+    let (history, problem) = qi_core::history::History::load(&path);
+    assert_eq!(problem, None);
+    assert_eq!(history.results.len(), 1, "one person played");
+    let e = &history.results[0];
+    assert_eq!(e.player, "B");
+    assert_eq!(e.opponent, "A");
+    assert_eq!(e.result, qi_core::history::GameOutcome::Loss);
+    assert_eq!(e.score, "28-21");
+    assert_eq!(e.cpu_level, Some(2));
+    assert_eq!(e.moves, 1);
+    let t = history.totals_for(Some("B"), GameKind::Ataxx, Some(2));
+    assert_eq!(t.played(), 1);
+}

@@ -74,6 +74,8 @@ pub struct Match {
     pub dead_marking: Option<Vec<qi_core::Square>>,
     /// Go: the result once the dead stones are confirmed (`B+3.5`).
     pub final_result: Option<String>,
+    /// A record being replayed: only the replay controls move the board.
+    pub replay: Option<crate::replay::ReplayState>,
 }
 
 impl Match {
@@ -89,6 +91,7 @@ impl Match {
             hint: None,
             dead_marking: None,
             final_result: None,
+            replay: None,
         })
     }
 
@@ -104,6 +107,7 @@ impl Match {
             hint: None,
             dead_marking: None,
             final_result: None,
+            replay: None,
         }
     }
 
@@ -136,7 +140,7 @@ impl Match {
 
     /// Whether a person is to move now (so clicks and typed moves count).
     pub fn human_to_move(&self) -> bool {
-        !self.is_over() && self.player_to_move() == Player::Human
+        !self.is_over() && self.replay.is_none() && self.player_to_move() == Player::Human
     }
 
     pub fn vs_cpu(&self) -> bool {

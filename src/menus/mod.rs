@@ -4,6 +4,7 @@
 
 pub mod nav;
 pub mod panels;
+pub mod records;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -41,6 +42,7 @@ pub enum Menu {
     Load,
     Save,
     ConfirmOverwrite,
+    Records,
 }
 
 /// The state of every panel, kept while the app runs.
@@ -64,6 +66,7 @@ pub struct MenuModels {
     pub slots_read: bool,
     /// The ply at which the game-over panel was shown (so it opens once per ending).
     pub game_over_shown_at: Option<(u64, usize)>,
+    pub records: records::RecordsModel,
 }
 
 /// Start a game with these options.
@@ -93,6 +96,7 @@ fn draw_menus(
     mut load: MessageWriter<LoadMatch>,
     store: Option<Res<crate::saves::Store>>,
     mut game: Option<ResMut<Match>>,
+    history: Option<Res<crate::results::PlayerHistory>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let current = *menu.get();
@@ -138,6 +142,12 @@ fn draw_menus(
                             models.new_game.row = 0;
                             next_menu.set(Menu::NewGame)
                         }
+                        Some(MainAction::Records) => {
+                            let dir = store.as_ref().map(|s| s.0.dir().join("records"));
+                            models.records.refresh(dir.as_deref());
+                            models.records.message = None;
+                            next_menu.set(Menu::Records)
+                        }
                         Some(MainAction::Rules) => {
                             models.back_to = Some(Menu::Main);
                             next_menu.set(Menu::Rules)
@@ -160,6 +170,34 @@ fn draw_menus(
                                 start.write(StartMatch(setup));
                             }
                             Some(NewGameAction::Back) => next_menu.set(Menu::Main),
+                            None => {}
+                        }
+                    }
+                    Menu::Records => {
+                        let empty = qi_core::history::History::default();
+                        let (h, problem) = history
+                            .as_ref()
+                            .map_or((&empty, None), |h| (&h.history, h.problem.as_deref()));
+                        match records::records_ui(ui, &mut models.records, h, problem) {
+                            Some(records::RecordsAction::Back) => next_menu.set(Menu::Main),
+                            Some(records::RecordsAction::Open(src)) => {
+                                let label = src.label();
+                                match src
+                                    .read()
+                                    .and_then(|r| crate::replay::replay_match(&r, &label))
+                                {
+                                    Ok(m) => {
+                                        info!("qi: replay {label}");
+                                        models.records.message = None;
+                                        load.write(LoadMatch(Box::new(m)));
+                                    }
+                                    Err(e) => {
+                                        warn!("qi: cannot open {label}: {e}");
+                                        models.records.message =
+                                            Some(format!("Cannot open {label}: {e}"));
+                                    }
+                                }
+                            }
                             None => {}
                         }
                     }
@@ -436,6 +474,7 @@ fn open_game_over(
         || *menu.get() != Menu::None
         || !game.is_over()
         || game.marking_dead()
+        || game.replay.is_some()
         || !animating.is_empty()
     {
         return;

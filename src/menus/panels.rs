@@ -21,6 +21,7 @@ pub enum MainAction {
     Continue,
     NewGame,
     Load,
+    Records,
     Rules,
     Settings,
     Quit,
@@ -44,6 +45,7 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
             ("Continue", model.can_continue),
             ("New game", true),
             ("Load", true),
+            ("Records", true),
             ("Rules", true),
             ("Settings", true),
             ("Quit", true),
@@ -56,6 +58,7 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
                 MainAction::Continue,
                 MainAction::NewGame,
                 MainAction::Load,
+                MainAction::Records,
                 MainAction::Rules,
                 MainAction::Settings,
                 MainAction::Quit,
@@ -647,6 +650,7 @@ pub fn game_over_ui(ui: &mut egui::Ui, m: &mut GameOverModel) -> Option<GameOver
         ui.add_space(12.0);
         let items = [
             ("Play again", true),
+            ("Save the record", true),
             ("Look at the board", true),
             ("Main menu", true),
         ];
@@ -875,8 +879,8 @@ mod tests {
         h.state_mut().0.selected = 0;
         h.run(); // a frame without keys moves the selection off the disabled Continue
         assert_eq!(h.state().0.selected, 1);
-        // keyboard only (no autosave, so Continue is skipped): down three times to Settings
-        for _ in 0..3 {
+        // keyboard only (no autosave, so Continue is skipped): down four times to Settings
+        for _ in 0..4 {
             h.key_press(egui::Key::ArrowDown);
             h.run();
         }
@@ -884,8 +888,8 @@ mod tests {
         h.run();
         assert_eq!(h.state().1, Some(MainAction::Settings));
         h.state_mut().1 = None;
-        // Settings → Rules → Load → New game → (Continue is disabled) → Quit
-        for _ in 0..4 {
+        // Settings → Rules → Records → Load → New game → (Continue is disabled) → Quit
+        for _ in 0..5 {
             h.key_press(egui::Key::ArrowUp);
             h.run();
         }

@@ -413,6 +413,13 @@ impl GameHistory {
         self.cursor = ply.min(self.moves.len());
     }
 
+    /// Drops the moves after the cursor (that [`GameHistory::redo`] would play): the replay's
+    /// "play from here".
+    pub fn truncate(&mut self) {
+        self.moves.truncate(self.cursor);
+        self.positions.truncate(self.cursor + 1);
+    }
+
     /// The position after `ply` moves of the line (clamped to its length).
     pub fn position_at(&self, ply: usize) -> &AnyPosition {
         &self.positions[ply.min(self.moves.len())]

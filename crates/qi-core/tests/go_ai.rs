@@ -184,7 +184,13 @@ fn opens_with_sensible_shape() {
             let mut cpu = GoCpu::new(4);
             let stop = Arc::new(AtomicBool::new(false));
             for k in 0..4 {
-                let r = cpu.choose(&pos, Duration::from_secs(600), &stop, seed * 10 + k, &mut |_| {});
+                let r = cpu.choose(
+                    &pos,
+                    Duration::from_secs(600),
+                    &stop,
+                    seed * 10 + k,
+                    &mut |_| {},
+                );
                 let mv = r.best.unwrap();
                 let sq = Go::square_of(mv).expect("not a pass in the opening");
                 let line = sq.x.min(sq.y).min(size - 1 - sq.x).min(size - 1 - sq.y);

@@ -1,0 +1,317 @@
+//! Replaying a game record (reference report 002's 打谱): the record's game is loaded into the
+//! board with the cursor at the start; the side panel and the keys step it forward and back, jump
+//! to the first, the last or any move, play it automatically, and "play from here" turns the
+//! replay into a game against the CPU or a friend from the move shown.
+//!
+//! Keys while replaying: ← / → one move, Home / End the first / last, Space autoplay.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use qi_core::records::Record;
+
+use crate::board::Anim;
+use crate::game::{BoardReset, Match, MatchSetup, MovePlayed, Player, side_name};
+use crate::menus::Menu;
+use crate::screens::Screen;
+use crate::settings::Settings;
+
+pub fn plugin(app: &mut App) {
+    app.add_message::<ReplayStep>().add_systems(
+        Update,
+        (use_replay_keys, autoplay_replay, apply_replay_steps)
+            .chain()
+            .run_if(in_state(Screen::Playing))
+            .run_if(in_state(Menu::None)),
+    );
+}
+
+/// The replay in progress (kept in [`Match::replay`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReplayState {
+    /// Where the record came from (a file name), for the panel.
+    pub source: String,
+    /// The record's result as the file has it.
+    pub result: Option<String>,
+    /// Comments by ply (0: before the first move).
+    pub comments: BTreeMap<usize, String>,
+    pub autoplay: bool,
+    /// Seconds since the last automatic step.
+    pub since_step: f32,
+}
+
+/// Seconds between two moves in autoplay (at animation speed 1).
+pub const AUTOPLAY_SECONDS: f32 = 1.2;
+
+/// What the replay controls ask for.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayStep {
+    First,
+    Back,
+    Forward,
+    Last,
+    To(usize),
+    ToggleAutoplay,
+    /// Go on playing from the move shown: against the CPU (the person takes the side to move)
+    /// or two players on this machine.
+    PlayFromHere {
+        vs_cpu: bool,
+    },
+}
+
+/// A record as a game to replay, the cursor before the first move. Players are people while
+/// replaying: nothing moves but the controls.
+pub fn replay_match(record: &Record, source: &str) -> Result<Match, String> {
+    let mut history = record.history()?;
+    history.go_to(0);
+    let kind = record.game;
+    let setup = MatchSetup {
+        kind,
+        start_text: Some(record.start.clone()),
+        players: [Player::Human; 2],
+        names: [
+            record
+                .black
+                .clone()
+                .unwrap_or_else(|| side_name(kind, qi_core::Side::Black).into()),
+            record
+                .white
+                .clone()
+                .unwrap_or_else(|| side_name(kind, qi_core::Side::White).into()),
+        ],
+    };
+    let mut m = Match::with_history(setup, history);
+    m.status = format!(
+        "Replaying {source}: {} moves{}",
+        record.moves.len(),
+        record
+            .result
+            .as_ref()
+            .map(|r| format!(", result {r}"))
+            .unwrap_or_default()
+    );
+    m.replay = Some(ReplayState {
+        source: source.to_string(),
+        result: record.result.clone(),
+        comments: record.comments.clone(),
+        ..default()
+    });
+    Ok(m)
+}
+
+/// Applies one replay step to the game; returns the move to animate when it stepped forward by
+/// one (with the position before it), or whether the board must be rebuilt.
+pub fn step(game: &mut Match, step: ReplayStep, cpu_level: u8) -> StepOutcome {
+    let Some(replay) = game.replay.as_mut() else {
+        return StepOutcome::Nothing;
+    };
+    let ply = game.history.ply();
+    let last = game.history.all_moves().len();
+    let target = match step {
+        ReplayStep::First => 0,
+        ReplayStep::Back => ply.saturating_sub(1),
+        ReplayStep::Forward => (ply + 1).min(last),
+        ReplayStep::Last => last,
+        ReplayStep::To(n) => n.min(last),
+        ReplayStep::ToggleAutoplay => {
+            replay.autoplay = !replay.autoplay && ply < last;
+            replay.since_step = 0.0;
+            return StepOutcome::Nothing;
+        }
+        ReplayStep::PlayFromHere { vs_cpu } => {
+            let to_move = game.position().side_to_move();
+            game.replay = None;
+            game.history.truncate();
+            let kind = game.kind();
+            if vs_cpu {
+                let mut players = [Player::Cpu { level: cpu_level }; 2];
+                players[to_move.index()] = Player::Human;
+                game.setup.players = players;
+                game.setup.names[to_move.other().index()] = format!("CPU {cpu_level}");
+            } else {
+                game.setup.players = [Player::Human; 2];
+            }
+            game.dirty = true;
+            game.status = format!(
+                "Playing on from move {}: {} to move",
+                game.history.ply(),
+                side_name(kind, to_move)
+            );
+            info!(
+                "qi: play from here at ply {} ({})",
+                game.history.ply(),
+                if vs_cpu { "vs CPU" } else { "two players" }
+            );
+            return StepOutcome::Rebuild;
+        }
+    };
+    if target == ply {
+        if step == ReplayStep::Forward {
+            replay.autoplay = false;
+        }
+        return StepOutcome::Nothing;
+    }
+    if target == ply + 1 {
+        let before = game.position().clone();
+        let side = before.side_to_move();
+        let Some(mv) = game.history.redo() else {
+            return StepOutcome::Nothing;
+        };
+        game.status = replay_status(game);
+        return StepOutcome::Animate(MovePlayed { mv, before, side });
+    }
+    game.history.go_to(target);
+    game.status = replay_status(game);
+    StepOutcome::Rebuild
+}
+
+#[derive(Debug)]
+pub enum StepOutcome {
+    Nothing,
+    Animate(MovePlayed),
+    Rebuild,
+}
+
+fn replay_status(game: &Match) -> String {
+    let ply = game.history.ply();
+    let total = game.history.all_moves().len();
+    let mut s = format!("Move {ply} of {total}");
+    if ply > 0 {
+        let before = game.history.position_at(ply - 1);
+        let mv = game.history.all_moves()[ply - 1];
+        s += &format!(
+            ": {} {}",
+            side_name(game.kind(), before.side_to_move()),
+            before.move_to_text(mv)
+        );
+    }
+    if ply == total {
+        if let Some(r) = game.replay.as_ref().and_then(|r| r.result.as_ref()) {
+            s += &format!(" · result {r}");
+        }
+    }
+    s
+}
+
+fn use_replay_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    game: Option<Res<Match>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut steps: MessageWriter<ReplayStep>,
+) {
+    if !game.is_some_and(|g| g.replay.is_some()) || egui.is_some_and(|e| e.wants_keyboard_input()) {
+        return;
+    }
+    for (key, step) in [
+        (KeyCode::ArrowLeft, ReplayStep::Back),
+        (KeyCode::ArrowRight, ReplayStep::Forward),
+        (KeyCode::Home, ReplayStep::First),
+        (KeyCode::End, ReplayStep::Last),
+        (KeyCode::Space, ReplayStep::ToggleAutoplay),
+    ] {
+        if keys.just_pressed(key) {
+            steps.write(step);
+        }
+    }
+}
+
+fn autoplay_replay(
+    time: Res<Time>,
+    game: Option<ResMut<Match>>,
+    settings: Res<Settings>,
+    animating: Query<(), With<Anim>>,
+    mut steps: MessageWriter<ReplayStep>,
+) {
+    let Some(mut game) = game else { return };
+    let Some(replay) = game.replay.as_mut() else {
+        return;
+    };
+    if !replay.autoplay || !animating.is_empty() {
+        return;
+    }
+    replay.since_step += time.delta_secs();
+    let wait = AUTOPLAY_SECONDS * settings.animation_speed.clamp(0.25, 2.0);
+    if replay.since_step >= wait {
+        replay.since_step = 0.0;
+        steps.write(ReplayStep::Forward);
+    }
+}
+
+fn apply_replay_steps(
+    mut steps: MessageReader<ReplayStep>,
+    game: Option<ResMut<Match>>,
+    settings: Res<Settings>,
+    mut played: MessageWriter<MovePlayed>,
+    mut reset: MessageWriter<BoardReset>,
+) {
+    let Some(mut game) = game else { return };
+    let mut rebuild = false;
+    for &s in steps.read() {
+        let level = settings.level(game.kind());
+        match step(&mut game, s, level) {
+            StepOutcome::Nothing => {}
+            StepOutcome::Animate(m) => {
+                info!("qi: replay at ply {}", game.history.ply());
+                played.write(m);
+            }
+            StepOutcome::Rebuild => {
+                info!("qi: replay at ply {}", game.history.ply());
+                rebuild = true;
+            }
+        }
+    }
+    if rebuild {
+        reset.write(BoardReset);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(name: &str) -> Record {
+        let (_, text) = qi_core::records::SAMPLES
+            .iter()
+            .find(|(n, _)| n.contains(name))
+            .unwrap();
+        qi_core::records::import_text(text).unwrap()
+    }
+
+    #[test]
+    fn steps_through_a_record_and_plays_on() {
+        let rec = sample("othello-woc");
+        let mut m = replay_match(&rec, "woc").unwrap();
+        assert_eq!(m.history.ply(), 0);
+        assert!(!m.human_to_move(), "no clicks count while replaying");
+        assert!(matches!(
+            step(&mut m, ReplayStep::Forward, 3),
+            StepOutcome::Animate(_)
+        ));
+        assert_eq!(m.history.ply(), 1);
+        assert!(matches!(
+            step(&mut m, ReplayStep::Last, 3),
+            StepOutcome::Rebuild
+        ));
+        assert_eq!(m.history.ply(), rec.moves.len());
+        assert!(matches!(
+            step(&mut m, ReplayStep::Forward, 3),
+            StepOutcome::Nothing
+        ));
+        step(&mut m, ReplayStep::To(20), 3);
+        assert_eq!(m.history.ply(), 20);
+        step(&mut m, ReplayStep::Back, 3);
+        assert_eq!(m.history.ply(), 19);
+        assert_eq!(m.history.moves().len(), 19);
+        let to_move = m.position().side_to_move();
+        step(&mut m, ReplayStep::PlayFromHere { vs_cpu: true }, 4);
+        assert!(m.replay.is_none());
+        assert_eq!(m.setup.players[to_move.index()], Player::Human);
+        assert_eq!(
+            m.setup.players[to_move.other().index()],
+            Player::Cpu { level: 4 }
+        );
+        assert!(m.human_to_move());
+        assert!(!m.history.can_redo(), "the record's later moves are gone");
+        assert_eq!(m.history.ply(), 19);
+    }
+}
