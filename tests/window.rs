@@ -148,3 +148,61 @@ fn one_clicked_move_in_reversi_gomoku_and_go() {
         drop(x);
     }
 }
+
+/// Saves a game in slot 3 from the pause menu by keys, quits, starts qi again on the same data
+/// folder, and loads slot 3 from the main menu: the game goes on at the same move.
+#[test]
+fn save_in_slot_3_quit_restart_and_load_it() {
+    use qi_core::Square;
+    let x = Xvfb::start();
+    let saves = out_dir().join("slot3-saves");
+    let _ = std::fs::remove_dir_all(&saves);
+    let mut qi = Qi::start_with_saves(
+        &x,
+        "slot3-first",
+        &["--game", "reversi", "--mode", "two"],
+        &saves,
+    );
+    qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
+    std::thread::sleep(Duration::from_secs(2));
+    qi.click_square((8, 8), Square::new(3, 2));
+    qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
+    std::thread::sleep(Duration::from_secs(1));
+    // Esc: pause menu; "Save game" is second; the slot list starts at slot 1.
+    qi.keys(&["Escape"]);
+    qi.wait_for_log("menu Pause", Duration::from_secs(20));
+    qi.keys(&["Down", "Return"]);
+    qi.wait_for_log("menu Save", Duration::from_secs(20));
+    qi.keys(&["Down", "Down", "Return"]);
+    qi.wait_for_log("qi: saved slot 3", Duration::from_secs(20));
+    assert!(saves.join("slot-3.ron").exists());
+    // Quit: pause menu, Up wraps to Quit, then Yes (No is preselected).
+    qi.keys(&["Escape"]);
+    qi.wait_for_log("menu Pause", Duration::from_secs(20));
+    qi.keys(&["Up", "Return"]);
+    qi.wait_for_log("menu ConfirmQuit", Duration::from_secs(20));
+    qi.keys(&["Up", "Return"]);
+    qi.wait_for_log("qi: quit", Duration::from_secs(20));
+    let status = qi.wait_exit(Duration::from_secs(30));
+    assert!(status.success(), "{status}");
+    drop(qi);
+
+    let mut qi = Qi::start_with_saves(&x, "slot3-second", &[], &saves);
+    qi.wait_for_log("qi: screen Title menu Main", Duration::from_secs(240));
+    std::thread::sleep(Duration::from_secs(2));
+    // Continue (the autosave) is first now; Load is third. The slot list selects the first
+    // slot that can be loaded: slot 3.
+    qi.keys(&["Down", "Down", "Return"]);
+    qi.wait_for_log("menu Load", Duration::from_secs(20));
+    qi.keys(&["Return"]);
+    qi.wait_for_log("qi: loaded slot 3", Duration::from_secs(20));
+    let line = qi.wait_for_log(
+        "qi: new game reversi (loaded at ply 1)",
+        Duration::from_secs(20),
+    );
+    println!("{line}");
+    // the game goes on: White answers with c3 (legal after d3)
+    std::thread::sleep(Duration::from_secs(2));
+    qi.click_square((8, 8), Square::new(2, 2));
+    qi.wait_for_log("qi: move 2 White c3", Duration::from_secs(30));
+}

@@ -83,15 +83,21 @@ pub fn out_dir() -> PathBuf {
 
 impl Qi {
     pub fn start(x: &Xvfb, name: &str, args: &[&str]) -> Qi {
-        let log = out_dir().join(format!("{name}.log"));
-        let file = std::fs::File::create(&log).unwrap();
         // Each run saves into a fresh folder of its own, never the player's data folder.
         let saves = out_dir().join(format!("{name}-saves"));
         let _ = std::fs::remove_dir_all(&saves);
+        Qi::start_with_saves(x, name, args, &saves)
+    }
+
+    /// Starts qi saving into `saves`, which is kept as it is (a second run sees the first
+    /// run's saves).
+    pub fn start_with_saves(x: &Xvfb, name: &str, args: &[&str], saves: &Path) -> Qi {
+        let log = out_dir().join(format!("{name}.log"));
+        let file = std::fs::File::create(&log).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_qi"))
             .args(args)
             .arg("--save-dir")
-            .arg(&saves)
+            .arg(saves)
             .env("DISPLAY", &x.display)
             .env_remove("WAYLAND_DISPLAY")
             .env("RUST_LOG", "info,wgpu=error,naga=warn")
