@@ -50,7 +50,7 @@ struct SearchKey {
 /// The search in progress, if any, and the latest info it reported.
 #[derive(Resource, Default)]
 pub struct Thinking {
-    task: Option<Task<Option<AnyMove>>>,
+    task: Option<Task<Option<(AnyMove, bool)>>>,
     stop: Arc<AtomicBool>,
     started: Option<Instant>,
     key: Option<SearchKey>,
@@ -170,7 +170,8 @@ fn start_cpu_search(
                 *slot = Some(i.clone());
             }
         };
-        cpu.choose(&pos, movetime, &stop, seed, &mut on_info)
+        let mv = cpu.choose(&pos, movetime, &stop, seed, &mut on_info)?;
+        Some((mv, cpu.resigns()))
     }));
 }
 
@@ -214,6 +215,7 @@ fn start_hint_search(
             }
         };
         cpu.choose(&pos, movetime, &stop, seed, &mut on_info)
+            .map(|mv| (mv, false))
     }));
 }
 
@@ -221,6 +223,7 @@ fn collect_cpu_move(
     mut thinking: ResMut<Thinking>,
     game: Option<ResMut<Match>>,
     mut requests: MessageWriter<MoveRequest>,
+    mut resigns: MessageWriter<crate::game::ResignRequest>,
 ) {
     let Some(task) = thinking.task.as_mut() else {
         return;
@@ -238,7 +241,7 @@ fn collect_cpu_move(
         return;
     };
     if key.hint {
-        if let Some(mv) = result {
+        if let Some((mv, _)) = result {
             let text = game.position().move_to_text(mv);
             info!("qi: hint {text}");
             game.status = format!("Hint: {text}");
@@ -247,7 +250,12 @@ fn collect_cpu_move(
         return;
     }
     match result {
-        Some(mv) => {
+        Some((_, true)) => {
+            let side = game.position().side_to_move();
+            info!("qi: cpu resigns after {took:.2} s");
+            resigns.write(crate::game::ResignRequest(side));
+        }
+        Some((mv, false)) => {
             info!(
                 "qi: cpu move {} after {took:.2} s",
                 game.position().move_to_text(mv)

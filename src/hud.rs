@@ -57,6 +57,8 @@ pub struct HudView {
     pub eval: Option<(f32, String)>,
     /// A record being replayed.
     pub replay: Option<ReplayView>,
+    /// Go: the person to move may resign.
+    pub can_resign: bool,
 }
 
 /// The replay controls' view of the record.
@@ -104,6 +106,7 @@ impl HudView {
                 )
             }),
             eval: None,
+            can_resign: game.human_to_move() && pos.as_go().is_some(),
             replay: game.replay.as_ref().map(|r| ReplayView {
                 source: r.source.clone(),
                 ply: game.history.ply(),
@@ -127,6 +130,7 @@ pub enum HudAction {
     /// A move typed into the move box.
     Typed(String),
     Replay(ReplayStep),
+    Resign,
 }
 
 fn player_line(v: &HudView, side: Side) -> String {
@@ -332,6 +336,9 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
         if v.pass_legal && ui.button("Pass").clicked() {
             action = Some(HudAction::Pass);
         }
+        if v.can_resign && ui.button("Resign").clicked() {
+            action = Some(HudAction::Resign);
+        }
         if ui.button("Pause (Esc)").clicked() {
             action = Some(HudAction::Pause);
         }
@@ -384,6 +391,7 @@ fn draw_hud(
     mut models: ResMut<MenuModels>,
     mut hint: MessageWriter<crate::cpu::HintRequest>,
     mut replay: MessageWriter<ReplayStep>,
+    mut resign: MessageWriter<crate::game::ResignRequest>,
     thinking: Res<crate::cpu::Thinking>,
     settings: Res<crate::settings::Settings>,
 ) -> Result {
@@ -439,6 +447,9 @@ fn draw_hud(
         Some(HudAction::ConfirmDead) => crate::game::confirm_dead_stones(&mut game),
         Some(HudAction::Replay(step)) => {
             replay.write(step);
+        }
+        Some(HudAction::Resign) => {
+            resign.write(crate::game::ResignRequest(game.position().side_to_move()));
         }
         Some(HudAction::Hint) => {
             hint.write(crate::cpu::HintRequest);

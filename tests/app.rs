@@ -636,3 +636,42 @@ fn a_finished_game_is_recorded_in_the_history() {
     let t = history.totals_for(Some("B"), GameKind::Ataxx, Some(2));
     assert_eq!(t.played(), 1);
 }
+
+/// Go: a player resigns; the game is over with `W+R`, the game-over panel opens, and Undo
+/// takes the resignation back.
+#[test]
+fn go_resignation_and_taking_it_back() {
+    let mut app = headless();
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        ..Default::default()
+    });
+    start(&mut app, GameKind::Go, None, [Player::Human, Player::Human]);
+    play(&mut app, "E5");
+    settle(&mut app);
+    app.world_mut()
+        .write_message(qi::game::ResignRequest(Side::Black));
+    app.update();
+    settle(&mut app);
+    app.update();
+    let g = app.world().resource::<Match>();
+    assert!(g.is_over());
+    assert_eq!(g.final_result.as_deref(), Some("W+R"));
+    assert!(
+        g.status.contains("White wins by resignation"),
+        "{}",
+        g.status
+    );
+    assert_eq!(*app.world().resource::<State<Menu>>().get(), Menu::GameOver);
+    let (_, score) = qi::results::outcome_of(app.world().resource::<Match>()).unwrap();
+    assert_eq!(score, "W+R");
+    app.world_mut()
+        .resource_mut::<NextState<Menu>>()
+        .set(Menu::None);
+    app.update();
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    let g = app.world().resource::<Match>();
+    assert!(!g.is_over(), "undo takes the resignation back");
+    assert_eq!(g.history.ply(), 1);
+}

@@ -15,9 +15,10 @@ pub fn plugin(app: &mut App) {
         .add_message::<RedoRequest>()
         .add_message::<BoardReset>()
         .add_message::<GameEvent>()
+        .add_message::<ResignRequest>()
         .add_systems(
             Update,
-            (apply_move_requests, apply_undo_redo)
+            (apply_move_requests, apply_resignations, apply_undo_redo)
                 .chain()
                 .run_if(in_state(Screen::Playing)),
         );
@@ -174,6 +175,10 @@ pub struct MovePlayed {
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct UndoRequest;
 
+/// Go: this side resigns (the person's Resign button, or the CPU finding the game lost).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct ResignRequest(pub Side);
+
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct RedoRequest;
 
@@ -256,6 +261,38 @@ fn apply_move_requests(
     }
 }
 
+fn apply_resignations(
+    mut requests: MessageReader<ResignRequest>,
+    mut game: ResMut<Match>,
+    mut events: MessageWriter<GameEvent>,
+) {
+    for &ResignRequest(side) in requests.read() {
+        resign(&mut game, side, &mut events);
+    }
+}
+
+/// Go: `side` resigns; the other side wins `B+R`/`W+R`.
+pub fn resign(game: &mut Match, side: Side, events: &mut MessageWriter<GameEvent>) {
+    if game.is_over() || game.replay.is_some() || !game.history.resign(side) {
+        return;
+    }
+    let winner = side.other();
+    let result = format!("{}+R", if winner == Side::Black { "B" } else { "W" });
+    info!(
+        "qi: {} resigns; game over {result}",
+        side_name(game.kind(), side)
+    );
+    game.status = format!(
+        "{} resigns: {}",
+        side_name(game.kind(), side),
+        result_sentence(&result)
+    );
+    game.final_result = Some(result);
+    game.dead_marking = None;
+    game.dirty = true;
+    events.write(GameEvent::Over(Outcome::Win(winner)));
+}
+
 /// "Red wins 30-19" and the like.
 pub fn describe_outcome(game: &Match, outcome: Outcome) -> String {
     let kind = game.kind();
@@ -303,6 +340,15 @@ fn apply_undo_redo(
 /// Takes back one move; against the CPU, back to the human's last turn (so the human moves
 /// next). Returns whether anything was undone.
 pub fn undo_for_player(game: &mut Match) -> bool {
+    if game
+        .position()
+        .as_go()
+        .is_some_and(|g| g.resigned().is_some())
+    {
+        game.history.clear_resignation();
+        game.status = "Resignation taken back".into();
+        return true;
+    }
     if !game.history.can_undo() {
         game.status = "Nothing to undo".into();
         return false;

@@ -307,6 +307,15 @@ impl AnyCpu {
             _ => None,
         }
     }
+
+    /// Whether the last [`AnyCpu::choose`] found the game hopeless and the CPU resigns instead
+    /// of playing its move (only the Go CPU resigns, as Go players do).
+    pub fn resigns(&self) -> bool {
+        match self {
+            AnyCpu::Go(c) => c.resigns(),
+            _ => false,
+        }
+    }
 }
 
 /// A game as it is played: the start position, the moves, and a cursor for undo and redo.
@@ -411,6 +420,26 @@ impl GameHistory {
     /// move". Nothing is dropped, so a later [`GameHistory::redo`] or jump goes forward again.
     pub fn go_to(&mut self, ply: usize) {
         self.cursor = ply.min(self.moves.len());
+    }
+
+    /// Go: `side` resigns in the position now (the moves after it are dropped). Returns false
+    /// for the other games, which have no resignation in their rules here.
+    pub fn resign(&mut self, side: Side) -> bool {
+        self.truncate();
+        match &mut self.positions[self.cursor] {
+            AnyPosition::Go(g) => {
+                g.resign(side);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Takes back a resignation in the position now (undo after a resignation).
+    pub fn clear_resignation(&mut self) {
+        if let AnyPosition::Go(g) = &mut self.positions[self.cursor] {
+            g.clear_resignation();
+        }
     }
 
     /// Drops the moves after the cursor (that [`GameHistory::redo`] would play): the replay's
