@@ -60,9 +60,9 @@ fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(30));
     std::thread::sleep(Duration::from_secs(2));
     // Red owns g1: pick it up, then jump to e3.
-    qi.click_square((7, 7), Square::new(6, 0));
+    qi.click_square(qi_core::GameKind::Ataxx, (7, 7), Square::new(6, 0));
     qi.wait_for_log("selected g1", Duration::from_secs(20));
-    qi.click_square((7, 7), Square::new(4, 2));
+    qi.click_square(qi_core::GameKind::Ataxx, (7, 7), Square::new(4, 2));
     let line = qi.wait_for_log("qi: move 1 Red", Duration::from_secs(30));
     assert!(line.ends_with("g1e3"), "{line}");
     let reply = qi.wait_for_log("qi: move 2 Blue", Duration::from_secs(60));
@@ -135,7 +135,7 @@ fn one_clicked_move_in_reversi_gomoku_and_go() {
         );
         qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
         std::thread::sleep(Duration::from_secs(2));
-        qi.click_square(size, sq);
+        qi.click_square(game.parse().unwrap(), size, sq);
         qi.wait_for_log(expect, Duration::from_secs(30));
         if cpu {
             qi.wait_for_log("qi: move 2 White", Duration::from_secs(60));
@@ -165,7 +165,7 @@ fn save_in_slot_3_quit_restart_and_load_it() {
     );
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
     std::thread::sleep(Duration::from_secs(2));
-    qi.click_square((8, 8), Square::new(3, 2));
+    qi.click_square(qi_core::GameKind::Reversi, (8, 8), Square::new(3, 2));
     qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
     std::thread::sleep(Duration::from_secs(1));
     // Esc: pause menu; "Save game" is second; the slot list starts at slot 1.
@@ -203,6 +203,6 @@ fn save_in_slot_3_quit_restart_and_load_it() {
     println!("{line}");
     // the game goes on: White answers with c3 (legal after d3)
     std::thread::sleep(Duration::from_secs(2));
-    qi.click_square((8, 8), Square::new(2, 2));
+    qi.click_square(qi_core::GameKind::Reversi, (8, 8), Square::new(2, 2));
     qi.wait_for_log("qi: move 2 White c3", Duration::from_secs(30));
 }

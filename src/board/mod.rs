@@ -68,6 +68,9 @@ pub struct BoardLayout {
     pub origin: Vec2,
     pub cell: f32,
     pub size: (u8, u8),
+    /// Row 1 at the top (Reversi, as Othello boards are labelled: a1 top left); otherwise
+    /// row 1 is at the bottom.
+    pub rank_one_on_top: bool,
 }
 
 impl Default for BoardLayout {
@@ -91,11 +94,34 @@ impl BoardLayout {
             .floor();
         let center = Vec2::new(-SIDE_PANEL / 2.0, (BOTTOM_BAR - TOP_BAR) / 2.0);
         let origin = center - Vec2::new(size.0 as f32, size.1 as f32) * cell / 2.0;
-        BoardLayout { origin, cell, size }
+        BoardLayout {
+            origin,
+            cell,
+            size,
+            rank_one_on_top: false,
+        }
+    }
+
+    /// The layout of a game's board: Reversi puts row 1 at the top.
+    pub fn for_game(kind: GameKind, size: (u8, u8)) -> BoardLayout {
+        BoardLayout {
+            rank_one_on_top: kind == GameKind::Reversi,
+            ..BoardLayout::for_board(size)
+        }
+    }
+
+    /// The row counted from the bottom of the drawing.
+    fn drawn_row(&self, y: u8) -> u8 {
+        if self.rank_one_on_top {
+            self.size.1 - 1 - y
+        } else {
+            y
+        }
     }
 
     pub fn center_of(&self, sq: Square) -> Vec2 {
-        self.origin + (Vec2::new(sq.x as f32, sq.y as f32) + 0.5) * self.cell
+        let y = self.drawn_row(sq.y);
+        self.origin + (Vec2::new(sq.x as f32, y as f32) + 0.5) * self.cell
     }
 
     /// The square under a world position, if any.
@@ -104,7 +130,7 @@ impl BoardLayout {
         if q.x < 0.0 || q.y < 0.0 || q.x >= self.size.0 as f32 || q.y >= self.size.1 as f32 {
             None
         } else {
-            Some(Square::new(q.x as u8, q.y as u8))
+            Some(Square::new(q.x as u8, self.drawn_row(q.y as u8)))
         }
     }
 }
@@ -191,7 +217,7 @@ pub fn rebuild_board(
     }
     let pos = game.position();
     let kind = pos.kind();
-    *layout = BoardLayout::for_board(pos.dimensions());
+    *layout = BoardLayout::for_game(kind, pos.dimensions());
     let (w, h) = pos.dimensions();
     let (bg, cell_color, blocked_color) = board_colors(kind);
     let board_px = Vec2::new(w as f32, h as f32) * layout.cell;
@@ -238,9 +264,12 @@ pub fn rebuild_board(
             }
         }
     }
-    // Coordinates along the left and bottom edges.
+    // Coordinates along the left and the bottom edge (the top edge for Reversi, whose row 1 is
+    // at the top).
     for x in 0..w {
-        let p = layout.center_of(Square::new(x, 0)) - Vec2::new(0.0, layout.cell * 0.5 + 14.0);
+        let edge = layout.cell * 0.5 + 14.0;
+        let p = layout.center_of(Square::new(x, 0))
+            + Vec2::new(0.0, if layout.rank_one_on_top { edge } else { -edge });
         let letter = if kind == GameKind::Go {
             // Go columns skip I, as GTP and the game records write them
             let c = b'A' + x + u8::from(x >= 8);

@@ -771,7 +771,13 @@ pub fn draw_small_board(ui: &mut egui::Ui, pos: &AnyPosition, cell: f32) {
     painter.rect_filled(rect, 2.0, line);
     for y in 0..h {
         for x in 0..w {
-            let min = rect.min + egui::vec2(x as f32 * cell, (h - 1 - y) as f32 * cell);
+            // row 1 at the bottom, but at the top for Reversi (as the big board draws it)
+            let row = if pos.kind() == GameKind::Reversi {
+                y
+            } else {
+                h - 1 - y
+            };
+            let min = rect.min + egui::vec2(x as f32 * cell, row as f32 * cell);
             let r = egui::Rect::from_min_size(
                 min + egui::vec2(1.0, 1.0),
                 egui::vec2(cell - 2.0, cell - 2.0),

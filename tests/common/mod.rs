@@ -194,8 +194,8 @@ impl Qi {
     }
 
     /// Clicks the centre of a board square (the layout the app computes for a w×h board).
-    pub fn click_square(&self, size: (u8, u8), sq: qi_core::Square) {
-        let layout = qi::board::BoardLayout::for_board(size);
+    pub fn click_square(&self, kind: qi_core::GameKind, size: (u8, u8), sq: qi_core::Square) {
+        let layout = qi::board::BoardLayout::for_game(kind, size);
         let p = layout.center_of(sq);
         let (x, y) = (
             qi::board::WINDOW.x / 2.0 + p.x,

@@ -9,8 +9,10 @@
 //! formatting.
 //!
 //! Points are the same two letters in all three games: `aa` is the top-left point, the first
-//! letter the column from the left, the second the row from the top; a [`Square`] counts rows
-//! from the bottom, so `aa` on a 19×19 board is `Square(0, 18)`, on a Reversi board a8. A pass
+//! letter the column from the left, the second the row from the top. Go and Gomoku number their
+//! rows from the bottom, so `aa` on a 19×19 board is A19 (`Square(0, 18)`); Othello boards
+//! number them from the top, so on a Reversi board `aa` is a1 and the first move d3 is `dc`,
+//! as other Othello programs write it. A pass
 //! is an empty value (`B[]`); `tt` is read as a pass on Go boards up to 19×19. Go records
 //! replay into [`Go`] positions with [`GameRecord::replay_go`] and are made from a game with
 //! [`GameRecord::from_go`]; Reversi and Gomoku the same way with [`GameRecord::replay_reversi`] /
@@ -260,7 +262,7 @@ pub fn default_size(kind: GameKind) -> u8 {
 }
 
 /// Writes a point the SGF way (`aa` top left) on a board `height` rows high.
-pub fn point_to_sgf(sq: Square, height: u8) -> String {
+pub fn point_to_sgf(kind: GameKind, sq: Square, height: u8) -> String {
     let letter = |v: u8| {
         if v < 26 {
             (b'a' + v) as char
@@ -268,7 +270,22 @@ pub fn point_to_sgf(sq: Square, height: u8) -> String {
             (b'A' + v - 26) as char
         }
     };
-    format!("{}{}", letter(sq.x), letter(height - 1 - sq.y))
+    format!(
+        "{}{}",
+        letter(sq.x),
+        letter(row_from_top(kind, sq.y, height))
+    )
+}
+
+/// A square's row counted from the top of the board (and back: the map is its own inverse).
+/// Reversi's row 1 is the top row, as Othello boards are labelled (`aa` = a1); Go's and
+/// Gomoku's row 1 is the bottom one (`aa` = A19 on 19×19).
+fn row_from_top(kind: GameKind, y: u8, height: u8) -> u8 {
+    if kind == GameKind::Reversi {
+        y
+    } else {
+        height - 1 - y
+    }
 }
 
 /// Reads an SGF point of a `kind` game on a `width` × `height` board: `None` for a pass (an
@@ -293,7 +310,9 @@ pub fn point_from_sgf(
         return Err(format!("'{t}' is not a point (two letters)"));
     }
     match (coord(b[0]), coord(b[1])) {
-        (Some(x), Some(y)) if x < width && y < height => Ok(Some(Square::new(x, height - 1 - y))),
+        (Some(x), Some(y)) if x < width && y < height => {
+            Ok(Some(Square::new(x, row_from_top(kind, y, height))))
+        }
         (Some(_), Some(_)) => Err(format!("'{t}' is off the {width}x{height} board")),
         _ => Err(format!("'{t}' is not a point (two letters)")),
     }
@@ -506,8 +525,13 @@ impl GameRecord {
 
     /// A point or a compressed rectangle `aa:cc` of setup points.
     fn point_list(&self, v: &str) -> Result<Vec<Square>, String> {
+        // read as Gomoku points on a Go board, so that `tt` is a point here, not a pass
+        let kind = match self.kind {
+            GameKind::Go => GameKind::Gomoku,
+            k => k,
+        };
         let sq = |t: &str| -> Result<Square, String> {
-            point_from_sgf(GameKind::Gomoku, self.width, self.height, t)?
+            point_from_sgf(kind, self.width, self.height, t)?
                 .ok_or_else(|| "a setup point cannot be empty".to_string())
         };
         match v.split_once(':') {
@@ -562,7 +586,9 @@ impl GameRecord {
                 }
             }
             if let Some((side, pt)) = n.mv {
-                let v = pt.map(|s| point_to_sgf(s, self.height)).unwrap_or_default();
+                let v = pt
+                    .map(|s| point_to_sgf(self.kind, s, self.height))
+                    .unwrap_or_default();
                 props.push(SgfProperty::one(
                     if side == Side::Black { "B" } else { "W" },
                     v,
@@ -577,7 +603,7 @@ impl GameRecord {
                     .setup
                     .iter()
                     .filter(|(s, _)| *s == want)
-                    .map(|(_, sq)| point_to_sgf(*sq, self.height))
+                    .map(|(_, sq)| point_to_sgf(self.kind, *sq, self.height))
                     .collect();
                 if !pts.is_empty() {
                     pts.sort();
@@ -721,7 +747,8 @@ impl GameRecord {
                 }
             }
         }
-        root.setup.sort_by_key(|&(s, sq)| (s, point_to_sgf(sq, n)));
+        root.setup
+            .sort_by_key(|&(s, sq)| (s, point_to_sgf(GameKind::Go, sq, n)));
         let [b, w] = start.piece_counts();
         if w == 0 && b >= 2 && start.side_to_move() == Side::White {
             rec.handicap = b;
@@ -864,7 +891,7 @@ impl GameRecord {
     /// not know the default start still read it), `PL[W]` if White starts, passes as `B[]`.
     pub fn from_reversi(start: &Reversi, moves: &[reversi::Move]) -> GameRecord {
         let mut rec = GameRecord::new(GameKind::Reversi, 8, 8);
-        rec.nodes[0].setup = board_setup(start);
+        rec.nodes[0].setup = board_setup(GameKind::Reversi, start);
         if start.side_to_move() == Side::White {
             rec.nodes[0].to_play = Some(Side::White);
         }
@@ -990,7 +1017,7 @@ impl GameRecord {
         let n = start.size();
         let mut rec = GameRecord::new(GameKind::Gomoku, n, n);
         rec.rules = Some(start.rule().name().to_string());
-        rec.nodes[0].setup = board_setup(start);
+        rec.nodes[0].setup = board_setup(GameKind::Gomoku, start);
         let [b, w] = start.piece_counts();
         let inferred = if moves.is_empty() && b > w {
             Side::White
@@ -1010,7 +1037,7 @@ impl GameRecord {
 }
 
 /// Every piece of a position as setup, sorted the way [`GameRecord::to_tree`] writes them.
-fn board_setup<G: Game>(pos: &G) -> Vec<(Option<Side>, Square)> {
+fn board_setup<G: Game>(kind: GameKind, pos: &G) -> Vec<(Option<Side>, Square)> {
     let (w, h) = pos.dimensions();
     let mut out = Vec::new();
     for y in 0..h {
@@ -1021,7 +1048,7 @@ fn board_setup<G: Game>(pos: &G) -> Vec<(Option<Side>, Square)> {
             }
         }
     }
-    out.sort_by_key(|&(s, sq)| (s, point_to_sgf(sq, h)));
+    out.sort_by_key(|&(s, sq)| (s, point_to_sgf(kind, sq, h)));
     out
 }
 
@@ -1051,8 +1078,8 @@ mod tests {
 
     #[test]
     fn points_map_top_left_to_aa() {
-        assert_eq!(point_to_sgf(Square::new(0, 18), 19), "aa");
-        assert_eq!(point_to_sgf(Square::new(3, 3), 19), "dp");
+        assert_eq!(point_to_sgf(GameKind::Go, Square::new(0, 18), 19), "aa");
+        assert_eq!(point_to_sgf(GameKind::Go, Square::new(3, 3), 19), "dp");
         assert_eq!(
             point_from_sgf(GameKind::Go, 19, 19, "dp").unwrap(),
             Some(Square::new(3, 3))
@@ -1062,11 +1089,12 @@ mod tests {
         assert_eq!(point_from_sgf(GameKind::Go, 9, 9, "").unwrap(), None);
         assert!(point_from_sgf(GameKind::Go, 9, 9, "jj").is_err());
         assert!(point_from_sgf(GameKind::Go, 9, 9, "a").is_err());
-        // Reversi: aa is a8
+        // Reversi: aa is a1 (top left on an Othello board), and d3 is dc
         assert_eq!(
             point_from_sgf(GameKind::Reversi, 8, 8, "aa").unwrap(),
-            Some(Square::new(0, 7))
+            Some(Square::new(0, 0))
         );
+        assert_eq!(point_to_sgf(GameKind::Reversi, Square::new(3, 2), 8), "dc");
     }
 
     #[test]

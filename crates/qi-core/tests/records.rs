@@ -222,7 +222,7 @@ fn malformed_files_give_clear_errors() {
     let e = import_text("[Variant \"chess\"]\n\n1. e4 *").unwrap_err();
     assert!(e.contains("not Ataxx"), "{e}");
     // Reversi: White plays when Black can still move
-    let e = import_text("(;GM[2]SZ[8];B[df];W[cd];W[fc])").unwrap_err();
+    let e = import_text("(;GM[2]SZ[8];B[dc];W[ce];W[ff])").unwrap_err();
     assert!(e.contains("move 3"), "{e}");
 }
 
