@@ -414,6 +414,24 @@ fn go_dead_stone_marking_after_two_passes() {
             .write_message(CellClicked(Square::new(1, 4)));
         app.update();
     }
+    // the area map: B5 (dead White stone) and Black's side count for Black; the columns
+    // between the two walls touch both colours and count for nobody
+    app.update();
+    let area: Vec<(Marker, String)> = app
+        .world_mut()
+        .query::<(&Marker, &Name)>()
+        .iter(app.world())
+        .filter(|(m, _)| matches!(m, Marker::AreaBlack | Marker::AreaWhite))
+        .map(|(m, n)| (*m, n.to_string()))
+        .collect();
+    let has = |m: Marker, sq: &str| area.iter().any(|(k, n)| *k == m && n.ends_with(sq));
+    assert!(has(Marker::AreaBlack, " b5"), "{area:?}");
+    assert!(has(Marker::AreaBlack, " a1"), "{area:?}");
+    assert!(
+        !has(Marker::AreaBlack, " f1") && !has(Marker::AreaWhite, " f1"),
+        "{area:?}"
+    );
+    assert!(!has(Marker::AreaWhite, " b5"), "{area:?}");
     let mut g = app.world_mut().resource_mut::<Match>();
     qi::game::confirm_dead_stones(&mut g);
     let result = g.final_result.clone().unwrap();

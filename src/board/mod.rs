@@ -60,6 +60,9 @@ pub enum Marker {
     Winning,
     /// A stone marked dead after two passes (Go).
     Dead,
+    /// Go after two passes: a point that counts for Black / White (empty or a dead stone).
+    AreaBlack,
+    AreaWhite,
 }
 
 /// Where the board is drawn: the world position of the bottom-left corner and the cell size.
@@ -586,12 +589,17 @@ pub fn update_markers(
             Marker::Forbidden => (Color::srgba(0.9, 0.1, 0.1, 0.85), 0.3, art.cross.clone()),
             Marker::Winning => (Color::srgba(1.0, 0.2, 0.2, 1.0), 0.98, art.ring.clone()),
             Marker::Dead => (Color::srgba(1.0, 0.25, 0.2, 0.95), 0.6, art.cross.clone()),
+            // small squares, as Go programs show the area
+            Marker::AreaBlack => (Color::srgba(0.05, 0.05, 0.05, 1.0), 0.32, Handle::default()),
+            Marker::AreaWhite => (Color::srgba(0.97, 0.97, 0.97, 1.0), 0.32, Handle::default()),
         };
         let z = if matches!(
             m,
             Marker::LastMove | Marker::Selected | Marker::Hint | Marker::Winning | Marker::Dead
         ) {
             5.0
+        } else if matches!(m, Marker::AreaBlack | Marker::AreaWhite) {
+            4.0
         } else {
             2.0
         };
@@ -619,6 +627,30 @@ pub fn update_markers(
     }
     for &sq in game.dead_marking.iter().flatten() {
         spawn(&mut commands, sq, Marker::Dead);
+    }
+    // Go after two passes: the area each side counts, with the stones marked dead taken off
+    if let (Some(go), Some(score)) = (pos.as_go(), game.marked_score())
+        && game.dead_marking.is_some()
+    {
+        let n = go.size();
+        for y in 0..n {
+            for x in 0..n {
+                let sq = Square::new(x, y);
+                let Some(side) = score.owner[y as usize * n as usize + x as usize] else {
+                    continue;
+                };
+                let stone = pos.cell(sq);
+                if stone == qi_core::Cell::Piece(side) {
+                    continue; // a living stone counts for its side anyway
+                }
+                let m = if side == Side::Black {
+                    Marker::AreaBlack
+                } else {
+                    Marker::AreaWhite
+                };
+                spawn(&mut commands, sq, m);
+            }
+        }
     }
     if !busy {
         for sq in pos.winning_line().unwrap_or_default() {
