@@ -221,6 +221,15 @@ fn draw_menus(
                             models.slot = 0;
                             next_menu.set(Menu::Save)
                         }
+                        Some(PauseAction::ExportRecord) => {
+                            if let (Some(store), Some(g)) = (&store, game.as_deref_mut()) {
+                                g.status = match crate::saves::export_record(&store.0, g) {
+                                    Ok(path) => format!("Record saved: {}", path.display()),
+                                    Err(e) => format!("Cannot save the record: {e}"),
+                                };
+                            }
+                            next_menu.set(Menu::None)
+                        }
                         Some(PauseAction::Load) => {
                             models.back_to = Some(Menu::Pause);
                             models.slot = 0;

@@ -570,6 +570,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
 pub enum PauseAction {
     Resume,
     Save,
+    ExportRecord,
     Load,
     Rules,
     Settings,
@@ -588,6 +589,7 @@ pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize) -> Option<PauseAction> 
         let items = [
             ("Resume", true),
             ("Save game", true),
+            ("Save the record (SGF/PGN)", true),
             ("Load", true),
             ("Rules", true),
             ("Settings", true),
@@ -598,6 +600,7 @@ pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize) -> Option<PauseAction> 
             [
                 PauseAction::Resume,
                 PauseAction::Save,
+                PauseAction::ExportRecord,
                 PauseAction::Load,
                 PauseAction::Rules,
                 PauseAction::Settings,
@@ -906,6 +909,51 @@ mod tests {
             Some(MainAction::Quit),
             "Up from New game skips the disabled Continue and wraps to Quit"
         );
+    }
+
+    #[test]
+    fn pause_and_game_over_buttons_do_what_they_say() {
+        let mut h = Harness::new_ui_state(
+            |ui, s: &mut (usize, Option<PauseAction>)| {
+                if let Some(a) = pause_ui(ui, &mut s.0) {
+                    s.1 = Some(a);
+                }
+            },
+            (0, None),
+        );
+        h.run();
+        h.get_by_label("Save the record (SGF/PGN)").click();
+        h.run();
+        assert_eq!(h.state().1, Some(PauseAction::ExportRecord));
+        h.get_by_label("Main menu").click();
+        h.run();
+        assert_eq!(h.state().1, Some(PauseAction::MainMenu));
+        let mut h = Harness::new_ui_state(
+            |ui, s: &mut (GameOverModel, Option<GameOverAction>)| {
+                if let Some(a) = game_over_ui(ui, &mut s.0) {
+                    s.1 = Some(a);
+                }
+            },
+            (
+                GameOverModel {
+                    headline: "Black wins".into(),
+                    details: vec![],
+                    selected: 0,
+                },
+                None,
+            ),
+        );
+        h.run();
+        for (label, action) in [
+            ("Play again", GameOverAction::PlayAgain),
+            ("Save the record", GameOverAction::SaveRecord),
+            ("Look at the board", GameOverAction::Review),
+            ("Main menu", GameOverAction::MainMenu),
+        ] {
+            h.get_by_label(label).click();
+            h.run();
+            assert_eq!(h.state().1, Some(action), "{label}");
+        }
     }
 
     #[test]
