@@ -57,13 +57,24 @@ fn new_app_in(dir: std::path::PathBuf) -> App {
     app
 }
 
-/// A game between two people, animations off.
-fn two_players(kind: GameKind) -> Headless {
+/// An app with animations off (so a move settles in a frame or two) and, for the games given,
+/// the CPU's time per move in milliseconds.
+fn headless_without_animations(cpu_ms: &[(GameKind, u32)]) -> Headless {
     let mut app = headless();
-    app.insert_resource(Settings {
+    let mut settings = Settings {
         animation_speed: 0.0,
         ..Default::default()
-    });
+    };
+    for &(kind, ms) in cpu_ms {
+        settings.cpu_time_ms[kind as usize] = ms;
+    }
+    app.insert_resource(settings);
+    app
+}
+
+/// A game between two people, animations off.
+fn two_players(kind: GameKind) -> Headless {
+    let mut app = headless_without_animations(&[]);
     start(&mut app, kind, None, [Player::Human, Player::Human]);
     app
 }
@@ -258,13 +269,7 @@ fn ataxx_clicks_select_then_move() {
 /// search: every update stays far below 50 ms while the CPUs think.
 #[test]
 fn cpu_moves_arrive_through_the_task_without_long_frames() {
-    let mut app = headless();
-    let mut settings = Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    };
-    settings.cpu_time_ms[GameKind::Ataxx as usize] = 300;
-    app.insert_resource(settings);
+    let mut app = headless_without_animations(&[(GameKind::Ataxx, 300)]);
     start(
         &mut app,
         GameKind::Ataxx,
@@ -302,13 +307,7 @@ fn cpu_moves_arrive_through_the_task_without_long_frames() {
 /// Undo while the CPU thinks stops the search at once, and its answer is never played.
 #[test]
 fn undo_stops_the_cpu_search() {
-    let mut app = headless();
-    let mut settings = Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    };
-    settings.cpu_time_ms[GameKind::Reversi as usize] = 3000;
-    app.insert_resource(settings);
+    let mut app = headless_without_animations(&[(GameKind::Reversi, 3000)]);
     start(
         &mut app,
         GameKind::Reversi,
@@ -344,11 +343,7 @@ fn undo_stops_the_cpu_search() {
 #[test]
 fn go_dead_stone_marking_after_two_passes() {
     use qi::board::CellClicked;
-    let mut app = headless();
-    app.insert_resource(Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    });
+    let mut app = headless_without_animations(&[]);
     let start_text = qi_core::go::Go::new(9, 7.5).unwrap();
     start(
         &mut app,
@@ -546,13 +541,7 @@ fn the_record_of_a_game_is_written_and_reads_back() {
 #[test]
 fn a_record_replays_and_play_from_here_vs_cpu() {
     use qi::replay::ReplayStep;
-    let mut app = headless();
-    let mut settings = Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    };
-    settings.cpu_time_ms[GameKind::Reversi as usize] = 200;
-    app.insert_resource(settings);
+    let mut app = headless_without_animations(&[(GameKind::Reversi, 200)]);
     let (name, text) = qi_core::records::SAMPLES
         .iter()
         .find(|(n, _)| n.starts_with("othello-woc"))
@@ -618,11 +607,7 @@ fn a_record_replays_and_play_from_here_vs_cpu() {
 /// A finished game is added to the players' history file, one entry per person.
 #[test]
 fn a_finished_game_is_recorded_in_the_history() {
-    let mut app = headless();
-    app.insert_resource(Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    });
+    let mut app = headless_without_animations(&[]);
     start(
         &mut app,
         GameKind::Ataxx,
@@ -659,11 +644,7 @@ fn a_finished_game_is_recorded_in_the_history() {
 /// takes the resignation back.
 #[test]
 fn go_resignation_and_taking_it_back() {
-    let mut app = headless();
-    app.insert_resource(Settings {
-        animation_speed: 0.0,
-        ..Default::default()
-    });
+    let mut app = headless_without_animations(&[]);
     start(&mut app, GameKind::Go, None, [Player::Human, Player::Human]);
     play(&mut app, "E5");
     settle(&mut app);
