@@ -27,8 +27,14 @@
 //!   minus 5000 (−5000 = sure loss, 0 = even, 5000 = sure win); `depth` is the length of the
 //!   principal variation and `nodes` the number of playouts.
 //!
-//! Levels cap the playouts per move: 1 → 60, 2 → 400, 3 → 2,000, 4 → 6,000 (one thread),
-//! 5 → 24,000 (both cores), 6 → only the move time (both cores).
+//! Levels cap the playouts per move: 1 → 60, 2 → 400, 3 → 2,000, 4 → 6,000, 5 → 24,000,
+//! 6 → only the move time. Every level searches one tree on one thread by default;
+//! [`GoCpu::set_threads`] (GTP `qi-threads`) adds root-parallel trees, one per thread. On this
+//! shared machine two trees were weaker than one at the same time: level 6 at 2 s a move with
+//! two threads against one thread scored 1 of 6 games (9×9, komi 7), because the second core was
+//! busy and the playouts were merely split between two shallower trees (about 22,000 playouts a
+//! second in all against 20,000 for one thread). A shared tree would be needed to gain from the
+//! second core.
 //!
 //! # Measured (on a shared 2-core machine under heavy load, load average 6-11)
 //!
@@ -99,8 +105,8 @@ pub fn level_budget(level: u8) -> (u64, usize) {
         2 => (400, 1),
         3 => (2_000, 1),
         4 => (6_000, 1),
-        5 => (24_000, 2),
-        _ => (u64::MAX, 2),
+        5 => (24_000, 1),
+        _ => (u64::MAX, 1),
     }
 }
 
