@@ -300,6 +300,11 @@ impl Tree {
 
     /// One descent, playout and update from the root board `root`.
     pub fn iterate(&mut self, root: &Board, expand_after: u32) {
+        // A filling tree expands more slowly (×4 past a quarter of its room, ×16 past half,
+        // ×64 past three quarters), so that long searches and reused trees keep growing where
+        // the playouts go instead of stopping at the node limit.
+        let fill = (self.nodes.len() * 4 / self.max_nodes.max(1)).min(3) as u32;
+        let expand_after = expand_after << (2 * fill);
         let mut b = root.clone();
         self.seq.clear();
         self.path.clear();

@@ -67,7 +67,8 @@
 //!   why levels 1 and 2 were spread further apart. Level 6 is stronger than level 5 only when
 //!   the move time buys more than 18,000 playouts (about 1 s on 9×9 with both cores here).
 //!
-//! Set `QI_GO_DEBUG=1` to print the most visited root moves of each search on stderr.
+//! Set `QI_GO_DEBUG=1` to print the tree sizes and the most visited root moves of each search on
+//! stderr.
 //!
 //! ```no_run
 //! use std::sync::{Arc, atomic::AtomicBool};
@@ -125,8 +126,11 @@ pub struct GoCpu {
     reused: u64,
 }
 
-/// Nodes each tree may hold (about 28 bytes each).
-const MAX_NODES: usize = 2_000_000;
+/// Nodes each tree may hold (about 28 bytes each: 112 MB). A long 9×9 search makes about 19
+/// nodes a playout while the tree is young; past a quarter of this the tree expands more slowly
+/// (see `Tree::iterate`), so level 6's 70,000-playout searches and the reused trees no longer
+/// reach the limit, where they had stopped growing at 2,000,000.
+const MAX_NODES: usize = 4_000_000;
 
 impl GoCpu {
     /// A player at `level` (clamped to 1..=6).
@@ -341,6 +345,11 @@ impl GoCpu {
         let me = pos.side_to_move();
         let info = info_of(&self.trees, pos, total, start);
         if std::env::var_os("QI_GO_DEBUG").is_some() {
+            eprintln!(
+                "  tree nodes {:?} (cap {MAX_NODES}), reused playouts {}",
+                self.trees.iter().map(|t| t.nodes.len()).collect::<Vec<_>>(),
+                self.reused
+            );
             let mut v = merged.clone();
             v.sort_by_key(|m| std::cmp::Reverse(m.1));
             for m in v.iter().take(8) {
