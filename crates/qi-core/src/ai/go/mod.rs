@@ -568,3 +568,57 @@ pub fn dead_from_ownership(pos: &Go, own: &[f32]) -> Vec<Square> {
     dead.sort();
     dead
 }
+
+#[cfg(test)]
+mod tree_tests {
+    use super::*;
+    use crate::Game;
+
+    /// Walks a tree from its root position: every child's move must be legal where it is.
+    fn check(t: &Tree, pos: &Go) -> Result<usize, String> {
+        let mut stack = vec![(0usize, pos.clone())];
+        let mut checked = 0;
+        while let Some((i, g)) = stack.pop() {
+            let nd = t.nodes[i];
+            for c in nd.first as usize..(nd.first + nd.n_children as u32) as usize {
+                let ch = t.nodes[c];
+                if ch.n >= 1e5 {
+                    continue; // zeroed by superko
+                }
+                if !g.is_legal(ch.mv) {
+                    return Err(format!(
+                        "node {c}: {} is not legal after {:?} (depth of node {i})",
+                        g.move_to_text(ch.mv),
+                        g.history_len()
+                    ));
+                }
+                checked += 1;
+                if ch.n_children > 0 && ch.visits > 50 {
+                    let mut h = g.clone();
+                    h.make(ch.mv);
+                    stack.push((c, h));
+                }
+            }
+        }
+        Ok(checked)
+    }
+
+    #[test]
+    fn long_searches_with_reuse_keep_a_sound_tree() {
+        let mut pos = Go::new(9, 7.0).unwrap();
+        let mut cpu = GoCpu::new(6);
+        let mut other = GoCpu::new(3);
+        let stop = Arc::new(AtomicBool::new(false));
+        for k in 0..10 {
+            let r = cpu.choose(&pos, Duration::from_millis(1500), &stop, k, &mut |_| {});
+            for t in &cpu.trees {
+                let n = check(t, &pos).unwrap_or_else(|e| panic!("move {k}: {e}"));
+                assert!(n > 100);
+            }
+            pos.make(r.best.unwrap());
+            // the opponent's move: the tree is reused two plies down
+            let r = other.choose(&pos, Duration::from_secs(60), &stop, k, &mut |_| {});
+            pos.make(r.best.unwrap());
+        }
+    }
+}
