@@ -218,6 +218,12 @@ fn levels_cap_playouts() {
         r.info.pv.first().map(String::as_str),
         Some(text(&pos, r.best.unwrap()).as_str())
     );
+    // a cap of its own replaces the level's (GTP qi-playouts)
+    cpu.set_playouts(Some(700));
+    cpu.new_game();
+    cpu.choose(&pos, Duration::from_secs(30), &stop, 5, &mut |_| {});
+    let (n, _) = cpu.last_playouts();
+    assert!((600..=700).contains(&n), "{n}");
 }
 
 /// GTP genmove answers with the search: it takes a large group in atari, and

@@ -7,7 +7,7 @@
 //! Move time: from `time_settings`/`time_left` when the controller sends them (the main time
 //! left shared over the moves still expected, or the byo-yomi period over its stones), else
 //! the `qi-movetime` setting (1000 ms unless changed). Extensions: `qi-level <1-6>`,
-//! `qi-movetime <ms>`, `qi-threads <n>`.
+//! `qi-movetime <ms>`, `qi-playouts <n>` (a playout cap a move, 0 = the level's), `qi-threads <n>`.
 //!
 //! Every reply is `=[id] result` or `?[id] error` followed by an empty line. Garbage, unknown
 //! commands and illegal moves get `? <reason>` and the engine goes on.
@@ -24,7 +24,7 @@ use crate::go::{self, Go, handicap_points, vertex_text};
 use crate::sgf::GameRecord;
 
 /// Every command the engine knows, in the order `list_commands` gives them.
-pub const COMMANDS: [&str; 28] = [
+pub const COMMANDS: [&str; 29] = [
     "protocol_version",
     "name",
     "version",
@@ -52,6 +52,7 @@ pub const COMMANDS: [&str; 28] = [
     "kgs-genmove_cleanup",
     "qi-level",
     "qi-movetime",
+    "qi-playouts",
     "qi-threads",
 ];
 
@@ -256,6 +257,11 @@ impl GtpEngine {
             }
             "qi-movetime" => {
                 self.movetime = Duration::from_millis(num(0)?.max(1));
+                Ok(String::new())
+            }
+            "qi-playouts" => {
+                let n = num(0)?;
+                self.cpu.set_playouts(if n == 0 { None } else { Some(n) });
                 Ok(String::new())
             }
             "qi-threads" => {

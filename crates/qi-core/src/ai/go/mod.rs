@@ -133,6 +133,8 @@ pub struct GoCpu {
     playouts: u64,
     elapsed: Duration,
     reused: u64,
+    /// A playout cap set by [`GoCpu::set_playouts`] instead of the level's.
+    playout_cap: Option<u64>,
 }
 
 /// Nodes each tree may hold (about 28 bytes each: 112 MB). A long 9×9 search makes about 19
@@ -160,6 +162,7 @@ impl GoCpu {
             playouts: 0,
             elapsed: Duration::ZERO,
             reused: 0,
+            playout_cap: None,
         }
     }
 
@@ -171,6 +174,12 @@ impl GoCpu {
         let threads = self.threads;
         *self = GoCpu::new(level);
         self.threads = self.threads.min(threads.max(1));
+    }
+
+    /// Caps the playouts a move (`None`: the level's cap), for matches between budgets (GTP
+    /// `qi-playouts`).
+    pub fn set_playouts(&mut self, cap: Option<u64>) {
+        self.playout_cap = cap;
     }
 
     /// Limits the search threads (1 = the caller's thread only).
@@ -259,7 +268,10 @@ impl GoCpu {
             .as_ref()
             .map(|prev| last_move(prev, pos))
             .unwrap_or(PASS);
-        let (budget, _) = level_budget(self.level);
+        let budget = self
+            .playout_cap
+            .unwrap_or_else(|| level_budget(self.level).0)
+            .max(1);
         let threads = self.threads.max(1);
         while self.trees.len() < threads {
             let k = self.trees.len() as u64;
