@@ -59,11 +59,14 @@
 //!   | 6 vs 5 | 5 s a move (about 70,000 playouts) vs 24,000, one thread each | 8 | 25% (2-6) |
 //!   | 6 vs 5 | the same after the node-limit fix below | 4 | 0% (0-4) |
 //!   | 6 (1 thread) vs 5 | 1.5 s a move (about 25,000 playouts) vs 24,000 | 6 | 50% (3-3) |
+//!   | 72,000 vs 24,000 playouts (`qi-playouts`), budgets binding | — | 2 | 0% (0-2) |
+//!   | the same with an exploration term (0.1) in the selection, not kept | — | 3 | 33% (1-2) |
 //!
 //!   Level 6 is not stronger than level 5: from about 25,000 playouts a move on 9×9, more
-//!   playouts did not win more games here. One cause was found and fixed (the trees reached their
-//!   node limit and stopped growing); the tree stays legal after long searches with reuse (a test
-//!   walks it), and the rest of the cause is not found yet. Until it is, level 5 is the strongest
+//!   playouts did not win more games here, with the clock or with a playout budget alike. One
+//!   cause was found and fixed (the trees reached their node limit and stopped growing); the
+//!   tree stays legal after long searches with reuse (a test walks it), and the rest of the cause
+//!   is not found yet (next to try: the search without tree reuse, and the AMAF weighting). Until it is, level 5 is the strongest
 //!   level on 9×9.
 //!
 //!   Since then the priors also seed the AMAF statistics (before, the AMAF values of a young
