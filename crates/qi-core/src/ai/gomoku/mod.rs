@@ -44,10 +44,17 @@ pub struct GomokuEval {
     pub level: u8,
     /// Search width (moves per node).
     pub width: usize,
+    /// Depth cap of the main search (0: none).
+    pub depth: u32,
+    /// Node budget of the main search (0: none); the move time still caps it.
+    pub nodes: u64,
     /// VCF node budgets: at the root, per defence check at the root, at the leaves.
     pub vcf_root: u64,
     pub vcf_defend: u64,
     pub vcf_leaf: u64,
+    /// VCT node budgets: at the root, per defence check at the root.
+    pub vct_root: u64,
+    pub vct_defend: u64,
     /// Evaluation noise amplitude.
     pub noise: i32,
     pub seed: u64,
@@ -60,37 +67,66 @@ pub struct GomokuEval {
 impl GomokuEval {
     /// The settings of `level` (1-6).
     pub fn for_level(level: u8, seed: u64) -> GomokuEval {
-        let (width, vcf_root, vcf_defend, vcf_leaf, noise) = match level {
-            0 | 1 => (12, 0, 0, 0, 20),
-            2 => (10, 0, 0, 0, 10),
-            3 => (12, 2_000, 0, 0, 0),
-            4 => (14, 20_000, 2_000, 0, 0),
-            5 => (16, 100_000, 10_000, 20, 0),
-            _ => (18, 400_000, 20_000, 40, 0),
+        // (width, depth, nodes, vcf root/defend/leaf, vct root/defend, noise)
+        #[allow(clippy::type_complexity)]
+        let (width, depth, nodes, vcf, vct, noise): (
+            usize,
+            u32,
+            u64,
+            (u64, u64, u64),
+            (u64, u64),
+            i32,
+        ) = match level {
+            0 | 1 => (12, 3, 0, (0, 0, 0), (0, 0), 20),
+            2 => (10, 3, 0, (0, 0, 0), (0, 0), 10),
+            3 => (12, 5, 0, (2_000, 0, 0), (0, 0), 0),
+            4 => (14, 0, 20_000, (20_000, 2_000, 0), (0, 0), 0),
+            5 => (16, 0, 60_000, (100_000, 10_000, 20), (0, 0), 0),
+            _ => (18, 0, 150_000, (200_000, 20_000, 40), (20_000, 2_000), 0),
         };
         GomokuEval {
             level,
             width,
-            vcf_root,
-            vcf_defend,
-            vcf_leaf,
+            depth,
+            nodes,
+            vcf_root: vcf.0,
+            vcf_defend: vcf.1,
+            vcf_leaf: vcf.2,
+            vct_root: vct.0,
+            vct_defend: vct.1,
             noise,
             seed,
             eval_kind: 0,
         }
     }
 
-    /// The search configuration for a move with `limits`.
+    /// The search configuration for a move with `limits` (the level's own depth cap and node
+    /// budget apply too).
     pub fn config(&self, limits: &Limits) -> Config {
+        let depth = match (limits.depth, self.depth) {
+            (Some(d), 0) => Some(d),
+            (None, 0) => None,
+            (Some(d), c) => Some(d.min(c)),
+            (None, c) => Some(c),
+        };
+        let nodes = match (limits.nodes, self.nodes) {
+            (Some(n), 0) => Some(n),
+            (None, 0) => None,
+            (Some(n), c) => Some(n.min(c)),
+            (None, c) => Some(c),
+        };
         Config {
             simple_eval: self.eval_kind == 0,
             threats: self.level >= 2,
             width: self.width,
-            depth: limits.depth,
+            depth,
             time: limits.time,
             vcf_root: self.vcf_root,
             vcf_defend: self.vcf_defend,
             vcf_leaf: self.vcf_leaf,
+            vct_root: self.vct_root,
+            vct_defend: self.vct_defend,
+            nodes,
             noise: self.noise,
             seed: self.seed,
         }
@@ -149,18 +185,12 @@ impl Ai for Gomoku {
         GomokuEval::for_level(level, seed)
     }
 
-    fn limits_for_level(level: u8, movetime: Duration) -> Limits {
-        let (depth, share) = match level {
-            0 | 1 => (Some(3), 1.0),
-            2 => (Some(3), 1.0),
-            3 => (Some(5), 1.0),
-            4 => (None, 0.35),
-            5 => (None, 0.6),
-            _ => (None, 1.0),
-        };
+    /// Every level may use the whole move time, but its depth cap and node budget
+    /// ([`GomokuEval::for_level`]) bind first unless the machine is slow.
+    fn limits_for_level(_level: u8, movetime: Duration) -> Limits {
         Limits {
-            time: Some(movetime.mul_f64(share)),
-            depth,
+            time: Some(movetime),
+            depth: None,
             nodes: None,
         }
     }
@@ -206,11 +236,15 @@ impl crate::engine::matches::Tunable for Gomoku {
             "vcf" => eval.vcf_root = v as u64,
             "defend" => eval.vcf_defend = v as u64,
             "leaf" => eval.vcf_leaf = v as u64,
+            "vct" => eval.vct_root = v as u64,
+            "vctdefend" => eval.vct_defend = v as u64,
+            "depth" => eval.depth = v as u32,
+            "nodes" => eval.nodes = v as u64,
             "noise" => eval.noise = v,
             "shapes" => eval.eval_kind = v.min(1) as u8,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, vcf, defend, leaf, noise)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, noise, shapes)"
                 ));
             }
         }
@@ -231,4 +265,19 @@ pub fn find_vcf(pos: &Gomoku, budget: u64) -> Option<(Move, u32)> {
     s.begin(&stop);
     let mut b = budget;
     s.vcf(&mut e, &mut b, 60)
+}
+
+/// A VCT (victory by continuous threats: fours and open threes, a VCF first) for the side to
+/// move within `budget` nodes: the first move and the plies to the five, or `None`.
+pub fn find_vct(pos: &Gomoku, budget: u64) -> Option<(Move, u32)> {
+    if pos.outcome().is_some() {
+        return None;
+    }
+    let mut e = Engine::new(pos);
+    let mut s = Search::new(Config::default(), 1);
+    s.cfg.time = None;
+    let stop = Arc::new(AtomicBool::new(false));
+    s.begin(&stop);
+    let mut b = budget;
+    s.vct(&mut e, &mut b, search::VCT_DEPTH)
 }
