@@ -55,6 +55,9 @@ pub struct GomokuEval {
     /// VCT node budgets: at the root, per defence check at the root.
     pub vct_root: u64,
     pub vct_defend: u64,
+    /// Threat logic in the search (open fours as wins, only defences against threats, forced
+    /// replies without using up depth): levels 2-6.
+    pub threats: bool,
     /// Evaluation noise amplitude.
     pub noise: i32,
     pub seed: u64,
@@ -94,6 +97,7 @@ impl GomokuEval {
             vcf_leaf: vcf.2,
             vct_root: vct.0,
             vct_defend: vct.1,
+            threats: level >= 2,
             noise,
             seed,
             eval_kind: 0,
@@ -117,7 +121,7 @@ impl GomokuEval {
         };
         Config {
             simple_eval: self.eval_kind == 0,
-            threats: self.level >= 2,
+            threats: self.threats,
             width: self.width,
             depth,
             time: limits.time,
@@ -241,10 +245,11 @@ impl crate::engine::matches::Tunable for Gomoku {
             "depth" => eval.depth = v as u32,
             "nodes" => eval.nodes = v as u64,
             "noise" => eval.noise = v,
+            "threats" => eval.threats = v > 0,
             "shapes" => eval.eval_kind = v.min(1) as u8,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, noise, shapes)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes)"
                 ));
             }
         }
