@@ -2,16 +2,38 @@
 //!
 //! The app calls it like every other game: `Cpu::<Gomoku>::new(level, mb).choose(...)`. Every
 //! level runs the Gomoku search of [`search`] (candidate moves near the stones, line codes
-//! kept up to date stone by stone, VCF solver, threat-aware alpha-beta with the shared
+//! kept up to date stone by stone, VCF and VCT solvers, threat-aware alpha-beta with the shared
 //! transposition table): levels 2-6 from [`Ai::search_at_level`], level 1 from
-//! [`Ai::greedy_move`]. The levels differ in depth or time, width, VCF budgets and noise:
+//! [`Ai::greedy_move`]. The levels are bound by search depth and node budgets, not by the
+//! clock, so they play the same on a loaded machine; the move time only caps them (on a slow
+//! machine or a short move time level 6 may stop before depth 9). All use the line-score
+//! evaluation of reference report 004 ([`GomokuEval::for_level`] holds the figures):
 //!
-//! - 1: depth 3 with the line-score evaluation of reference report 004, no threat logic;
-//! - 2: depth 3 with the threat logic (forced replies, defences against threes);
-//! - 3: depth 5, a small VCF at the root;
-//! - 4, 5, 6: iterative deepening in 35%, 60% and all of the move time, larger VCF budgets,
-//!   the search for the opponent's VCF at the root (only moves that stop it are searched), and
-//!   at 5-6 short VCFs at the leaves.
+//! - 1: depth 3, no threat logic, evaluation noise ±10000 (a row of four is worth 1000, a
+//!   five 100000: it takes a five and blocks a four, but otherwise plays loosely);
+//! - 2: the same with noise ±600;
+//! - 3: depth 3 with the threat logic (open fours as wins, forced replies without using up
+//!   depth, only defences against the opponent's open-four, four-three and three-three
+//!   points), a VCF at the root and the check for the opponent's VCF;
+//! - 4: depth 5, and the check for the opponent's VCT at the root: when the opponent would win
+//!   by threats if it were to move, only the moves after which it no longer can are searched;
+//! - 5: depth 7, larger budgets, its own VCT at the root, short VCFs at the leaves;
+//! - 6: depth 9 (at most 300,000 nodes in the main search), the largest budgets.
+//!
+//! Measured with `qi-engine match gomoku --openings 2` (freestyle; two random stones, then
+//! Black; every opening played with both colours; a move time of 3-20 s that only caps the
+//! node-bound levels), the higher level's score:
+//!
+//! MEASURED_TABLE
+//!
+//! Freestyle gives Black a large edge: from these openings the stronger level nearly always
+//! wins as Black, so a pairing reaches 75% only when the stronger level also wins half its
+//! games as White. What separated the levels in these measurements: depth (3, 5, 7 plies each
+//! scored about 75% against the one below), the check for the opponent's VCT at the root
+//! (depth 5 against depth 3: 69% without it, 82% with it, 40 games each), evaluation noise at
+//! the bottom (±600 against ±10000: 81%, 80 games; beyond ±3000 noise makes no difference).
+//! What did not: a VCF at depth 3 (55%), the VCT at the root at depth 7 (50%), noise ±150 at
+//! depth 7 (55%), even depths (depth 4 lost to depth 3, 45%).
 //!
 //! ```no_run
 //! use std::sync::{Arc, atomic::AtomicBool};
@@ -80,8 +102,8 @@ impl GomokuEval {
             (u64, u64),
             i32,
         ) = match level {
-            0 | 1 => (12, 3, 0, (0, 0, 0), (0, 0), 3000),
-            2 => (12, 3, 0, (0, 0, 0), (0, 0), 300),
+            0 | 1 => (20, 3, 0, (0, 0, 0), (0, 0), 10_000),
+            2 => (12, 3, 0, (0, 0, 0), (0, 0), 600),
             3 => (10, 3, 0, (2_000, 500, 0), (0, 0), 0),
             4 => (12, 5, 0, (5_000, 1_000, 0), (20_000, 2_000), 0),
             5 => (16, 7, 0, (100_000, 10_000, 20), (50_000, 5_000), 0),
@@ -199,7 +221,7 @@ impl Ai for Gomoku {
         }
     }
 
-    /// Level 1: a depth-3 search with the line-score evaluation (ties broken by `seed`).
+    /// Level 1: a depth-3 search with the line-score evaluation and its noise (picked by `seed`).
     fn greedy_move(&self, seed: u64) -> Option<Move> {
         let eval = GomokuEval::for_level(1, seed);
         let limits = Limits {

@@ -1,4 +1,5 @@
-//! The Gomoku search: a VCF solver (victory by continuous fours) and a threat-aware
+//! The Gomoku search: a VCF solver (victory by continuous fours), a VCT solver (continuous
+//! threats: fours and open threes, see [`Search::vct`]) and a threat-aware
 //! principal-variation alpha-beta search over candidate moves near the stones, with the shared
 //! transposition table ([`crate::search::tt::Table`]).
 //!
@@ -6,8 +7,9 @@
 //! the opponent is the only move (searched without using up depth); an open four (or two fours)
 //! of the side to move wins; and when the opponent threatens to make an open four, a four-three
 //! or a three-three, only the defences and the side to move's own fours are searched. At the
-//! root a VCF is tried first, then the opponent's VCF is looked for and only the moves that
-//! stop it are searched. Black's forbidden points in Renju are never played, and a four of
+//! root a VCF is tried first, then a VCT, then the opponent's VCF and VCT are looked for and
+//! only the moves that stop them are searched (each step only where the level's budget for it
+//! is not zero). Black's forbidden points in Renju are never played, and a four of
 //! White whose only answer is forbidden for Black is a win.
 
 use std::collections::HashMap;
