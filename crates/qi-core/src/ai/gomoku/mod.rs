@@ -17,23 +17,38 @@
 //!   points), a VCF at the root and the check for the opponent's VCF;
 //! - 4: depth 5, and the check for the opponent's VCT at the root: when the opponent would win
 //!   by threats if it were to move, only the moves after which it no longer can are searched;
-//! - 5: depth 7, larger budgets, its own VCT at the root, short VCFs at the leaves;
+//! - 5: depth 7 (width 10: as strong as width 16 here and three times faster), larger
+//!   budgets, its own VCT at the root, short VCFs at the leaves;
 //! - 6: depth 9 (at most 300,000 nodes in the main search), the largest budgets.
 //!
 //! Measured with `qi-engine match gomoku --openings 2` (freestyle; two random stones, then
 //! Black; every opening played with both colours; a move time of 3-20 s that only caps the
 //! node-bound levels), the higher level's score:
 //!
-//! MEASURED_TABLE
+//! | pairing | games (seeds) | W-D-L | score |
+//! |---|---|---|---|
+//! | 2 vs 1 | 80 (seed 21) | 64-0-16 | 80.0% |
+//! | 3 vs 2 | 240 (seeds 5, 11, 21) | 204-0-36 | 85.0% |
+//! | 4 vs 3 | 160 (seeds 2, 3, 21) | 124-1-35 | 77.8% |
+//! | 5 vs 4 | 60 (seeds 1, 2, 4) | 42-0-18 | 70.0% |
+//! | 6 vs 5 | L6_GAMES | L6_WDL | L6_SCORE |
+//!
+//! Level 6 against level 4 scored 90% (18-0-2, 20 games), so the top three levels are
+//! ordered, but 5 vs 4 and 6 vs 5 are not yet at the 75% aim. Depth 9 against depth 7 scored
+//! 55-70% in every form tried: 55% capped at 500,000 nodes, 60% uncapped at width 10, 60% as
+//! level 6 against the earlier width-16 level 5 (20 games each), 70% uncapped (10 games). From
+//! these openings depth 7 as Black already wins nearly every game, and the deeper search does
+//! not defend much better as White.
 //!
 //! Freestyle gives Black a large edge: from these openings the stronger level nearly always
 //! wins as Black, so a pairing reaches 75% only when the stronger level also wins half its
-//! games as White. What separated the levels in these measurements: depth (3, 5, 7 plies each
-//! scored about 75% against the one below), the check for the opponent's VCT at the root
-//! (depth 5 against depth 3: 69% without it, 82% with it, 40 games each), evaluation noise at
-//! the bottom (±600 against ±10000: 81%, 80 games; beyond ±3000 noise makes no difference).
-//! What did not: a VCF at depth 3 (55%), the VCT at the root at depth 7 (50%), noise ±150 at
-//! depth 7 (55%), even depths (depth 4 lost to depth 3, 45%).
+//! games as White. What separated the levels in these measurements: depth (5 against 3 and 7
+//! against 5 scored 69-78%), the check for the opponent's VCT at the root (depth 5 against
+//! depth 3: 69% without it, 82% with it, 40 games each), evaluation noise at the bottom (±600
+//! against ±10000: 81%, 80 games; beyond ±3000 more noise changes little). What did not: a VCF
+//! at depth 3 (55%), the VCT at the root at depth 7 (50%), noise ±150 at depth 7 (55%), even
+//! depths (depth 4 with the threat logic scored 45% against depth 3 without it), a width of 5
+//! moves instead of 16 at depth 3 with noise (stronger, not weaker: the shape ordering is good).
 //!
 //! ```no_run
 //! use std::sync::{Arc, atomic::AtomicBool};
@@ -106,7 +121,7 @@ impl GomokuEval {
             2 => (12, 3, 0, (0, 0, 0), (0, 0), 600),
             3 => (10, 3, 0, (2_000, 500, 0), (0, 0), 0),
             4 => (12, 5, 0, (5_000, 1_000, 0), (20_000, 2_000), 0),
-            5 => (16, 7, 0, (100_000, 10_000, 20), (50_000, 5_000), 0),
+            5 => (10, 7, 0, (100_000, 10_000, 20), (50_000, 5_000), 0),
             _ => (18, 9, 300_000, (200_000, 20_000, 40), (100_000, 10_000), 0),
         };
         GomokuEval {
