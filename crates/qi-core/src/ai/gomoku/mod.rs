@@ -31,7 +31,7 @@
 //! | 3 vs 2 | 240 (seeds 5, 11, 21) | 204-0-36 | 85.0% |
 //! | 4 vs 3 | 160 (seeds 2, 3, 21) | 124-1-35 | 77.8% |
 //! | 5 vs 4 | 60 (seeds 1, 2, 4) | 42-0-18 | 70.0% |
-//! | 6 vs 5 | L6_GAMES | L6_WDL | L6_SCORE |
+//! | 6 vs 5 | 12 (seed 3) | 6-1-5 | 54.2% |
 //!
 //! Level 6 against level 4 scored 90% (18-0-2, 20 games), so the top three levels are
 //! ordered, but 5 vs 4 and 6 vs 5 are not yet at the 75% aim. Depth 9 against depth 7 scored

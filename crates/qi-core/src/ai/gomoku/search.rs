@@ -525,7 +525,7 @@ impl Search {
         {
             return None;
         }
-        threats.sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        threats.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
         threats.truncate(12);
         for &(_, m) in &threats {
             if !e.allowed(m) {
