@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use qi_core::ai::Cpu;
-use qi_core::ai::gomoku::find_vcf;
+use qi_core::ai::gomoku::{find_vcf, find_vct};
 use qi_core::game::{Game, Outcome, Side};
 use qi_core::gomoku::{Gomoku, GomokuRule, Move};
 use qi_core::search::Rng;
@@ -57,10 +57,12 @@ fn build_for(
     }
 }
 
-fn choose(pos: &Gomoku, level: u8, ms: u64) -> Move {
+/// The move of `level` for `pos`. The levels are bound by depth and node budgets; the move
+/// time here is only a cap far above them, so the result does not depend on the machine's load.
+fn choose(pos: &Gomoku, level: u8) -> Move {
     let stop = Arc::new(AtomicBool::new(false));
     let mut cpu = Cpu::<Gomoku>::new(level, 8);
-    let r = cpu.choose(pos, Duration::from_millis(ms), &stop, 7, &mut |_| {});
+    let r = cpu.choose(pos, Duration::from_secs(600), &stop, 7, &mut |_| {});
     let m = r.best.expect("a move");
     assert!(
         pos.is_legal(m),
@@ -88,7 +90,7 @@ fn every_level_wins_in_one() {
                 attacker,
             );
             for level in 1..=6 {
-                let m = choose(&pos, level, 100);
+                let m = choose(&pos, level);
                 assert_eq!(text(&pos, m), "l8", "{rule:?} {attacker:?} level {level}");
             }
         }
@@ -109,7 +111,7 @@ fn every_level_blocks_a_four() {
                 defender,
             );
             for level in 1..=6 {
-                let m = choose(&pos, level, 100);
+                let m = choose(&pos, level);
                 assert_eq!(text(&pos, m), "i10", "{rule:?} {defender:?} level {level}");
             }
         }
@@ -161,7 +163,7 @@ fn vcf_for_both_colours_under_each_rule() {
             assert_eq!(text(&pos, m), "h8", "{rule:?} {attacker:?}");
             assert_eq!(plies, 5, "{rule:?} {attacker:?}");
             for level in [3, 6] {
-                assert_eq!(text(&pos, choose(&pos, level, 200)), "h8");
+                assert_eq!(text(&pos, choose(&pos, level)), "h8");
             }
             play_out_vcf(pos);
             // without the diagonal's third stone there is none
@@ -208,7 +210,7 @@ fn white_wins_with_a_four_whose_block_is_forbidden_for_black() {
     assert!(pos.is_forbidden(qi_core::gomoku::move_square(h7)).is_some());
     let (m, plies) = find_vcf(&pos, 100_000).expect("White wins");
     assert_eq!((text(&pos, m), plies), ("l11".to_string(), 3));
-    assert_eq!(text(&pos, choose(&pos, 4, 200)), "l11");
+    assert_eq!(text(&pos, choose(&pos, 4)), "l11");
     // under Standard rules Black simply blocks: no VCF
     let std = build(GomokuRule::Standard, &black, &white, Side::White);
     assert_eq!(find_vcf(&std, 100_000), None);
@@ -220,7 +222,7 @@ fn stops_the_opponents_vcf() {
         for attacker in Side::BOTH {
             let defender = attacker.other();
             let pos = build_for(rule, attacker, &VCF_ATT, &VCF_DEF, defender);
-            let m = choose(&pos, 6, 300);
+            let m = choose(&pos, 6);
             let mut p = pos.clone();
             p.play(m).unwrap();
             assert_eq!(
@@ -246,7 +248,7 @@ fn answers_an_open_three() {
                 defender,
             );
             for level in 2..=6 {
-                let m = choose(&pos, level, 100);
+                let m = choose(&pos, level);
                 let sq = qi_core::gomoku::move_square(m);
                 assert!(
                     sq.y == 8 && (3..=10).contains(&sq.x),
@@ -334,4 +336,115 @@ fn solve_command_prints_the_winning_move() {
         .output()
         .unwrap();
     assert!(!bad.status.success());
+}
+
+/// f8 g8 on row 8 and i10 i11 on column i, no fours anywhere: i8 makes two threes (g8 _ i8 is
+/// a split three, so is i8 _ i10 i11), the defender can stop only one, and the other becomes an
+/// open four: a VCT but no VCF. e5 f6 below are a third line the threes may use.
+const VCT_ATT: [&str; 4] = ["f8", "g8", "i10", "i11"];
+const VCT_DEF: [&str; 3] = ["c3", "m12", "m3"];
+
+/// Plays the attacker's VCT moves; the defender answers with any move after which the solver
+/// finds no VCT for the attacker, else with the first block of a five or the first move near
+/// the threat. The attacker must win.
+fn play_out_vct(mut pos: Gomoku) {
+    let attacker = pos.side_to_move();
+    for _ in 0..20 {
+        let (m, _) = find_vct(&pos, 200_000)
+            .unwrap_or_else(|| panic!("the VCT goes on in {}", pos.to_text()));
+        pos.play(m).unwrap();
+        if pos.outcome().is_some() {
+            break;
+        }
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        // only moves near the stones matter
+        let near: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&b| {
+                let s = qi_core::gomoku::move_square(b);
+                let t = qi_core::gomoku::move_square(m);
+                (s.x as i32 - t.x as i32).abs() <= 5 && (s.y as i32 - t.y as i32).abs() <= 5
+            })
+            .collect();
+        let escape = near.iter().copied().find(|&b| {
+            let mut p = pos.clone();
+            p.play(b).unwrap();
+            p.outcome().is_some() || find_vct(&p, 200_000).is_none()
+        });
+        assert_eq!(
+            escape,
+            None,
+            "{} escapes in {}",
+            escape.map_or(String::new(), |b| text(&pos, b)),
+            pos.to_text()
+        );
+        let block = near
+            .iter()
+            .copied()
+            .find(|&b| {
+                let mut p = pos.clone();
+                p.play(b).unwrap();
+                find_vcf(&p, 10).is_none_or(|(_, k)| k > 1)
+            })
+            .unwrap_or(near[0]);
+        pos.play(block).unwrap();
+    }
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win(attacker)),
+        "{}",
+        pos.to_text()
+    );
+}
+
+#[test]
+fn vct_for_both_colours_under_each_rule() {
+    for rule in GomokuRule::ALL {
+        for attacker in Side::BOTH {
+            let pos = build_for(rule, attacker, &VCT_ATT, &VCT_DEF, attacker);
+            assert_eq!(find_vcf(&pos, 100_000), None, "{rule:?} {attacker:?}");
+            let i8 = pos.parse_move("i8").unwrap();
+            let forbidden = !pos.is_legal(i8);
+            assert_eq!(
+                forbidden,
+                rule == GomokuRule::Renju && attacker == Side::Black,
+                "the double three is forbidden only for Black in Renju"
+            );
+            let found = find_vct(&pos, 200_000);
+            if forbidden {
+                // Black may not make the double three: any VCT found starts elsewhere
+                if let Some((m, _)) = found {
+                    assert_ne!(m, i8);
+                    assert!(pos.is_legal(m));
+                }
+                continue;
+            }
+            let (m, plies) = found.unwrap_or_else(|| panic!("a VCT: {rule:?} {attacker:?}"));
+            assert!(pos.is_legal(m));
+            assert!(plies >= 5, "{rule:?} {attacker:?}: {plies}");
+            play_out_vct(pos.clone());
+            // level 6 plays it, and to defend stops the double three
+            assert_eq!(text(&pos, choose(&pos, 6)), text(&pos, m));
+            let def = build_for(rule, attacker, &VCT_ATT, &VCT_DEF, attacker.other());
+            let d = choose(&def, 6);
+            let mut p = def.clone();
+            p.play(d).unwrap();
+            // (the attacker, with more stones there, may still have a long VCT)
+            assert!(
+                find_vct(&p, 200_000).is_none_or(|(_, k)| k > 5),
+                "{rule:?}: {} lets {attacker:?} win by the double three",
+                text(&def, d)
+            );
+            // with two stones fewer there is none
+            let att: Vec<&str> = VCT_ATT
+                .iter()
+                .copied()
+                .filter(|&s| s != "f8" && s != "i11")
+                .collect();
+            let pos = build_for(rule, attacker, &att, &VCT_DEF, attacker);
+            assert_eq!(find_vct(&pos, 200_000), None, "{rule:?} {attacker:?}");
+        }
+    }
 }

@@ -169,6 +169,7 @@ pub fn run_match<G: Tunable>(
         let a_side = if g % 2 == 0 { Side::Black } else { Side::White };
         let mut pos = opening.clone();
         let mut plies = 0u32;
+        let mut record = Vec::new();
         while pos.outcome().is_none() {
             let seed = rng.next_u64();
             let mv = if pos.side_to_move() == a_side {
@@ -176,6 +177,9 @@ pub fn run_match<G: Tunable>(
             } else {
                 pb.choose(&pos, movetime, seed)
             };
+            if verbose {
+                record.push(pos.move_to_text(mv));
+            }
             pos.play(mv)
                 .map_err(|e| format!("engine played an illegal move: {e}"))?;
             plies += 1;
@@ -199,6 +203,7 @@ pub fn run_match<G: Tunable>(
                 tally.draws,
                 tally.losses
             );
+            eprintln!("  from {}: {}", opening.to_text(), record.join(" "));
         }
     }
     Ok(tally)

@@ -1,4 +1,5 @@
-//! The Gomoku search: a VCF solver (victory by continuous fours) and a threat-aware
+//! The Gomoku search: a VCF solver (victory by continuous fours), a VCT solver (continuous
+//! threats: fours and open threes, see [`Search::vct`]) and a threat-aware
 //! principal-variation alpha-beta search over candidate moves near the stones, with the shared
 //! transposition table ([`crate::search::tt::Table`]).
 //!
@@ -6,8 +7,9 @@
 //! the opponent is the only move (searched without using up depth); an open four (or two fours)
 //! of the side to move wins; and when the opponent threatens to make an open four, a four-three
 //! or a three-three, only the defences and the side to move's own fours are searched. At the
-//! root a VCF is tried first, then the opponent's VCF is looked for and only the moves that
-//! stop it are searched. Black's forbidden points in Renju are never played, and a four of
+//! root a VCF is tried first, then a VCT, then the opponent's VCF and VCT are looked for and
+//! only the moves that stop them are searched (each step only where the level's budget for it
+//! is not zero). Black's forbidden points in Renju are never played, and a four of
 //! White whose only answer is forbidden for Black is a win.
 
 use std::collections::HashMap;
@@ -23,6 +25,19 @@ use crate::search::{MATE, MATE_BOUND, SearchInfo, from_tt, hash_noise, to_tt};
 
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 64;
+/// The most threats (fours and threes) of the attacker in a VCT.
+pub const VCT_DEPTH: u32 = 8;
+
+/// `pos` with the other side to move (as if the side to move passed).
+fn passed(pos: &Gomoku) -> Option<Gomoku> {
+    let text = pos.to_text();
+    let flipped = match text.rsplit_once(' ') {
+        Some((head, "x")) => format!("{head} o"),
+        Some((head, _)) => format!("{head} x"),
+        None => return None,
+    };
+    Gomoku::from_text(&flipped).ok()
+}
 
 /// A position with the AI's board beside it, kept in step.
 #[derive(Clone)]
@@ -102,6 +117,13 @@ pub struct Config {
     pub vcf_defend: u64,
     /// Node budget of the VCF tried at the leaves (0: none).
     pub vcf_leaf: u64,
+    /// Node budget of the VCT (threes and fours) tried at the root after the VCF (0: none).
+    pub vct_root: u64,
+    /// Node budget of each check for the opponent's VCT at the root (0: none).
+    pub vct_defend: u64,
+    /// Node budget of the main alpha-beta search, on top of the threat searches (None: only
+    /// the depth and the time limit it).
+    pub nodes: Option<u64>,
     /// Evaluation noise amplitude.
     pub noise: i32,
     pub seed: u64,
@@ -118,6 +140,9 @@ impl Default for Config {
             vcf_root: 200_000,
             vcf_defend: 20_000,
             vcf_leaf: 40,
+            vct_root: 0,
+            vct_defend: 0,
+            nodes: None,
             noise: 0,
             seed: 0,
         }
@@ -164,6 +189,9 @@ pub struct Search {
     stop: Arc<AtomicBool>,
     cands: Vec<Vec<Cand>>,
     vcf_fail: HashMap<u64, u32>,
+    vct_fail: HashMap<u64, u32>,
+    /// The search stops when `nodes` reaches this.
+    node_limit: u64,
 }
 
 impl Search {
@@ -178,6 +206,8 @@ impl Search {
             stop: Arc::new(AtomicBool::new(false)),
             cands: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             vcf_fail: HashMap::new(),
+            vct_fail: HashMap::new(),
+            node_limit: u64::MAX,
         }
     }
 
@@ -190,11 +220,13 @@ impl Search {
         self.nodes = 0;
         self.tt.new_search();
         self.vcf_fail.clear();
+        self.vct_fail.clear();
+        self.node_limit = u64::MAX;
     }
 
     #[inline]
     fn check_limits(&mut self) {
-        if self.stop.load(Ordering::Relaxed) {
+        if self.stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit {
             self.stopped = true;
         }
         if let Some(d) = self.deadline
@@ -424,6 +456,223 @@ impl Search {
         None
     }
 
+    /// A VCT (victory by continuous threats: fours and open threes) for the side to move
+    /// within `budget` nodes and `depth` threats: its first move and the plies to the five.
+    ///
+    /// Sound within its limits: every defence is tried (the points on the lines through the
+    /// threat and the defender's own fours, whose forced blocks are played out), and a line
+    /// fails when the defender gets a five or an open four first, when a block is forbidden
+    /// for the attacker, or when the budget runs out. A VCF is tried first at every node.
+    pub fn vct(&mut self, e: &mut Engine, budget: &mut u64, depth: u32) -> Option<(Move, u32)> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        self.nodes += 1;
+        if self.nodes & 255 == 0 {
+            self.check_limits();
+        }
+        if self.stopped {
+            *budget = 0;
+            return None;
+        }
+        let a = e.side();
+        let d = a.other();
+        let n = e.b.n as u16;
+        let mut def_fives = 0;
+        let mut def_open = false;
+        let mut threats: Vec<(i32, Move)> = Vec::with_capacity(24);
+        for y in 0..n {
+            for x in 0..n {
+                let p = y * 32 + x;
+                if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
+                    continue;
+                }
+                let sa = e.b.shape(a, p);
+                if sa.five() {
+                    return Some((p, 1));
+                }
+                let sd = e.b.shape(d, p);
+                if sd.five() {
+                    def_fives += 1;
+                }
+                if sd.unstoppable() && e.allowed_for(d, p) {
+                    def_open = true;
+                }
+                if sa.fours() > 0 || sa.lines.contains(&F3) {
+                    threats.push((sa.value() + sd.value() / 4, p));
+                }
+            }
+        }
+        if def_fives >= 2 {
+            return None;
+        }
+        // fours alone first: they leave the defender no choice
+        let mut b = (*budget / 4).max(1).min(*budget);
+        let before = b;
+        let r = self.vcf(e, &mut b, 20);
+        *budget -= before - b;
+        if r.is_some() {
+            return r;
+        }
+        // against the opponent's four or open-four point only fours can win (tried above)
+        if depth == 0 || def_fives > 0 || def_open || *budget == 0 {
+            return None;
+        }
+        let key = e.g.hash();
+        if let Some(&dd) = self.vct_fail.get(&key)
+            && dd >= depth
+        {
+            return None;
+        }
+        threats.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
+        threats.truncate(12);
+        for &(_, m) in &threats {
+            if !e.allowed(m) {
+                continue;
+            }
+            let u = e.make(m);
+            let r = self.vct_defend(e, budget, depth, m, 0);
+            e.unmake(m, u);
+            if let Some(k) = r {
+                return Some((m, k + 1));
+            }
+            if *budget == 0 {
+                return None;
+            }
+        }
+        if *budget > 0 {
+            self.vct_fail.insert(key, depth);
+        }
+        None
+    }
+
+    /// The defender to move after the attacker's threat `m`: the plies to the attacker's five
+    /// if every defence loses to a further VCT.
+    fn vct_defend(
+        &mut self,
+        e: &mut Engine,
+        budget: &mut u64,
+        depth: u32,
+        m: Move,
+        counters: u32,
+    ) -> Option<u32> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        self.nodes += 1;
+        if self.stopped {
+            *budget = 0;
+            return None;
+        }
+        let d = e.side();
+        let a = d.other();
+        let n = e.b.n as u16;
+        let mut a_fives = 0;
+        let mut a_five = 0;
+        let mut a_open = false;
+        let mut d_open = false;
+        let mut cands: Vec<Move> = Vec::with_capacity(48);
+        for y in 0..n {
+            for x in 0..n {
+                let p = y * 32 + x;
+                if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
+                    continue;
+                }
+                let sd = e.b.shape(d, p);
+                if sd.five() {
+                    return None;
+                }
+                let sa = e.b.shape(a, p);
+                if sa.five() {
+                    a_fives += 1;
+                    a_five = p;
+                }
+                if sa.unstoppable() && e.allowed_for(a, p) {
+                    a_open = true;
+                }
+                if sd.unstoppable() && e.allowed_for(d, p) {
+                    d_open = true;
+                }
+                if sd.fours() > 0 && e.allowed_for(d, p) {
+                    cands.push(p);
+                }
+            }
+        }
+        if a_fives >= 2 {
+            return Some(2);
+        }
+        if a_fives == 1 {
+            if !e.allowed_for(d, a_five) {
+                return Some(2);
+            }
+            let u = e.make(a_five);
+            let r = self.vct(e, budget, depth.saturating_sub(1));
+            e.unmake(a_five, u);
+            return r.map(|(_, k)| k + 1);
+        }
+        if !a_open || d_open || counters >= 4 {
+            return None;
+        }
+        // the points on the lines through the threat
+        let (mx, my) = ((m % 32) as i32, (m / 32) as i32);
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            for k in -5i32..=5 {
+                let (x, y) = (mx + k * dx, my + k * dy);
+                if k == 0 || !e.b.on(x, y) {
+                    continue;
+                }
+                let p = (y * 32 + x) as Move;
+                if e.allowed_for(d, p) && !cands.contains(&p) {
+                    cands.push(p);
+                }
+            }
+        }
+        let mut longest = 0;
+        for &p in &cands {
+            let u = e.make(p);
+            // attacker to move: a four of the defender must be blocked at once
+            let mut d_fives = 0;
+            let mut d_five = 0;
+            let mut still = false;
+            for y in 0..n {
+                for x in 0..n {
+                    let q = y * 32 + x;
+                    if e.b.near[q as usize] == 0 || e.b.cell[q as usize] != 0 {
+                        continue;
+                    }
+                    if e.b.shape(d, q).five() {
+                        d_fives += 1;
+                        d_five = q;
+                    } else if !still && e.b.shape(a, q).unstoppable() && e.allowed_for(a, q) {
+                        still = true;
+                    }
+                }
+            }
+            let r = if d_fives >= 2 || (d_fives == 1 && !e.allowed_for(a, d_five)) {
+                None
+            } else if d_fives == 1 {
+                let u2 = e.make(d_five);
+                let r = self.vct_defend(e, budget, depth, m, counters + 1);
+                e.unmake(d_five, u2);
+                r.map(|k| k + 2)
+            } else if still {
+                // the threat stands: an open four next
+                Some(4)
+            } else {
+                self.vct(e, budget, depth.saturating_sub(1))
+                    .map(|(_, k)| k + 1)
+            };
+            e.unmake(p, u);
+            match r {
+                None => return None,
+                Some(k) => longest = longest.max(k),
+            }
+        }
+        Some(longest + 1)
+    }
+
     fn pvs(
         &mut self,
         e: &mut Engine,
@@ -549,18 +798,22 @@ impl Search {
 
     /// Whether the opponent of the side to move has a VCF if the side to move passed.
     fn opponent_vcf(&mut self, pos: &Gomoku) -> bool {
-        let text = pos.to_text();
-        let flipped = match text.rsplit_once(' ') {
-            Some((head, "x")) => format!("{head} o"),
-            Some((head, _)) => format!("{head} x"),
-            None => return false,
-        };
-        let Ok(g) = Gomoku::from_text(&flipped) else {
+        let Some(g) = passed(pos) else {
             return false;
         };
         let mut e = Engine::new(&g);
         let mut budget = self.cfg.vcf_defend;
         self.vcf(&mut e, &mut budget, 30).is_some()
+    }
+
+    /// Whether the opponent of the side to move has a VCT if the side to move passed.
+    fn opponent_vct(&mut self, pos: &Gomoku) -> bool {
+        let Some(g) = passed(pos) else {
+            return false;
+        };
+        let mut e = Engine::new(&g);
+        let mut budget = self.cfg.vct_defend;
+        self.vct(&mut e, &mut budget, VCT_DEPTH).is_some()
     }
 
     /// Chooses a move for `pos`. `best` is `None` only when the game is over.
@@ -616,6 +869,12 @@ impl Search {
                 return self.finish(&e, m, MATE - k as i32, k, on_info);
             }
         }
+        if self.cfg.vct_root > 0 {
+            let mut budget = self.cfg.vct_root;
+            if let Some((m, k)) = self.vct(&mut e, &mut budget, VCT_DEPTH) {
+                return self.finish(&e, m, MATE - k as i32, k, on_info);
+            }
+        }
         if let Some(t) = self.cfg.time {
             self.deadline = Some(self.start + t.mul_f64(0.35));
         }
@@ -644,8 +903,30 @@ impl Search {
                 root = keep;
             }
         }
+        if self.cfg.vct_defend > 0 && root.len() > 1 && self.opponent_vct(pos) {
+            // keep only the moves after which the opponent has no VCT, if there are any
+            let mut keep = Vec::new();
+            for &m in &root {
+                let u = e.make(m);
+                let mut budget = self.cfg.vct_defend;
+                let found = self.vct(&mut e, &mut budget, VCT_DEPTH).is_some();
+                e.unmake(m, u);
+                if !found {
+                    keep.push(m);
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            if !keep.is_empty() && !self.stopped {
+                root = keep;
+            }
+        }
         self.deadline = full_deadline;
         self.stopped = false;
+        if let Some(n) = self.cfg.nodes {
+            self.node_limit = self.nodes + n;
+        }
         self.check_limits();
         if root.is_empty() {
             // every candidate is forbidden: any legal move
