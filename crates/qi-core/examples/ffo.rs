@@ -50,6 +50,7 @@ fn main() {
         sort_search: env("QI_SORT", o.sort_search),
         sort_depth2: env("QI_D2", o.sort_depth2),
         sort_depth3: env("QI_D3", o.sort_depth3),
+        sort_mobility: env("QI_SMOB", o.sort_mobility as u32) as i32,
     };
     eprintln!("{:?}", solver.options);
     let (mut wall, mut cpu, mut nodes, mut failures) = (0.0, 0.0, 0u64, 0);
@@ -68,7 +69,22 @@ fn main() {
         let score: i32 = w[3].parse().expect("a score");
         solver.clear();
         let (t, c) = (Instant::now(), cpu_seconds());
-        let sol = solver.solve(&pos, None, None).expect("not stopped");
+        if let Ok(d) = std::env::var("QI_GUESS") {
+            let mut se = qi_core::search::Searcher::new(qi_core::ai::reversi::ReversiEval::default(), 16);
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let t = Instant::now();
+            let r = se.search(&pos, &qi_core::search::Limits::depth(d.parse().unwrap()), &stop, &mut |_| {});
+            println!("guess #{n} {} exact {score} ({:.2}s)", r.score, t.elapsed().as_secs_f64());
+            continue;
+        }
+        let sol = if let Ok(g) = std::env::var("QI_MTD") {
+            solver.solve_mtd(&pos, g.parse::<i32>().unwrap(), None, None)
+        } else if let Ok(off) = std::env::var("QI_ASP") {
+            solver.solve_mtd(&pos, score + off.parse::<i32>().unwrap(), None, None)
+        } else {
+            solver.solve(&pos, None, None)
+        }
+        .expect("not stopped");
         let secs = t.elapsed().as_secs_f64();
         let csecs = match (c, cpu_seconds()) {
             (Some(a), Some(b)) => b - a,

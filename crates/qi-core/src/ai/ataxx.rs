@@ -1,11 +1,16 @@
 //! Ataxx evaluation, move ordering and levels.
 
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::ai::{Ai, pick_best};
 use crate::ataxx::{Ataxx, Move, SINGLES, singles_of};
 use crate::game::{Game, Side};
-use crate::search::{Evaluator, Limits, hash_noise};
+use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher, hash_noise};
+
+/// The depth level 6 always completes (level 5 searches 7 plies).
+pub const LEVEL6_DEPTH: u32 = 9;
 
 /// Weights of the Ataxx evaluation, in hundredths of a piece. Piece difference (100) is the
 /// baseline; the other terms were kept only where self-play matches showed a gain: frontier
@@ -130,25 +135,53 @@ impl Ai for Ataxx {
     }
 
     fn limits_for_level(level: u8, movetime: Duration) -> Limits {
-        // Odd depths: with piece counting, an even depth gains little over the odd one below
-        // (level 3 at depth 4 scored only 60% against depth 3; depth 5 scored 83% against 4).
-        // Depth 7 against depth 5 with time to spare won clearly (see the ai module docs),
-        // so level 5 keeps to odd depths too; level 6 goes deeper than 9 plies only when the
-        // move time allows it (several seconds a move on a loaded 2-core machine).
-        let (depth, share) = match level {
-            0..=2 => (Some(3), 1.0),
-            3 => (Some(5), 1.0),
-            4 => (Some(7), 1.0),
-            5 => (Some(9), 1.0),
-            _ => (None, 1.0),
+        // Depth caps, no clock, so that a level plays the same on a loaded machine. Odd depths:
+        // with piece counting an even depth gains little over the odd one below (depth 4
+        // scored only 60% against depth 3; depth 5 scored 83% against 4), so the ladder climbs
+        // two plies a level from level 3. Level 6 goes past depth 9 only while the move time
+        // allows it (see `search_at_level`).
+        let depth = match level {
+            0..=2 => 2,
+            3 => 3,
+            4 => 5,
+            5 => 7,
+            // full strength: at least LEVEL6_DEPTH, then as deep as the move time allows
+            _ => return Limits::movetime(movetime),
         };
-        Limits {
-            time: Some(movetime.mul_f64(share)),
-            depth,
-            nodes: None,
-        }
+        Limits::depth(depth)
     }
 
+    fn search_at_level(
+        searcher: &mut Searcher<AtaxxEval>,
+        pos: &Ataxx,
+        level: u8,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<Move> {
+        if level < 6 {
+            return searcher.search(pos, limits, stop, on_info);
+        }
+        // level 6: depth LEVEL6_DEPTH whatever the clock says, then deeper iterations while
+        // less than 0.45 of the move time is spent (each one costs several times the last);
+        // the table makes the repeated plies cheap
+        let start = Instant::now();
+        let r = searcher.search(pos, &Limits::depth(LEVEL6_DEPTH), stop, on_info);
+        if stop.load(Ordering::Relaxed) || r.info.depth < LEVEL6_DEPTH {
+            return r;
+        }
+        let Some(t) = limits.time else { return r };
+        if start.elapsed() > t.mul_f64(0.45) {
+            return r;
+        }
+        let more = Limits {
+            time: Some(t.saturating_sub(start.elapsed())),
+            depth: None,
+            nodes: None,
+        };
+        let deeper = searcher.search(pos, &more, stop, on_info);
+        if deeper.info.depth > r.info.depth { deeper } else { r }
+    }
     /// The reference easy CPU: most pieces gained, a clone preferred to a jump that gains as
     /// many.
     fn greedy_move(&self, seed: u64) -> Option<Move> {

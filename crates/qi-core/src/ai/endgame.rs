@@ -67,6 +67,8 @@ pub struct SolverOptions {
     pub sort_depth2: u32,
     /// From this many empties the ordering search looks 3 plies deep.
     pub sort_depth3: u32,
+    /// Weight of the opponent's mobility in the ordering by shallow search.
+    pub sort_mobility: i32,
 }
 
 impl Default for SolverOptions {
@@ -78,6 +80,7 @@ impl Default for SolverOptions {
             sort_search: 14,
             sort_depth2: 16,
             sort_depth3: 19,
+            sort_mobility: 0,
         }
     }
 }
@@ -401,6 +404,44 @@ impl Solver {
         self.solve_window(pos, -64, 64, stop, deadline)
     }
 
+    /// Solves by null-window probes (MTD(f)) starting from the estimate `guess`; the table
+    /// keeps the work of one probe for the next.
+    pub fn solve_mtd(
+        &mut self,
+        pos: &Reversi,
+        guess: i32,
+        stop: Option<&Arc<AtomicBool>>,
+        deadline: Option<Instant>,
+    ) -> Option<Solution> {
+        let (mut lo, mut hi) = (-64, 64);
+        let mut g = (guess.clamp(-64, 64) / 2) * 2;
+        let mut best = None;
+        let mut nodes = 0;
+        loop {
+            let r = self.solve_window(pos, g - 1, g + 1, stop, deadline)?;
+            nodes += self.nodes;
+            if r.best.is_none() {
+                self.nodes = nodes;
+                return Some(r);
+            }
+            if r.score <= g - 1 {
+                hi = r.score;
+                g = r.score.max(lo);
+            } else if r.score >= g + 1 {
+                lo = r.score;
+                best = r.best;
+                g = r.score.min(hi);
+            } else {
+                self.nodes = nodes;
+                return Some(r);
+            }
+            if lo >= hi {
+                self.nodes = nodes;
+                return Some(Solution { best, score: lo });
+            }
+        }
+    }
+
     /// Solves with a window: the score is exact when it lies strictly inside `(alpha, beta)`,
     /// else a bound on the side the window was left.
     pub fn solve_window(
@@ -507,7 +548,14 @@ impl Solver {
                 } else {
                     1
                 };
-                -sort_search(no, np, d, -INF_SORT, INF_SORT)
+                let v = -sort_search(no, np, d, -INF_SORT, INF_SORT);
+                if self.options.sort_mobility != 0 {
+                    let m = mobility(no, np);
+                    let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+                    v - self.options.sort_mobility * wm
+                } else {
+                    v
+                }
             } else {
                 let m = mobility(no, np);
                 let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
