@@ -5,7 +5,8 @@
 //! File lines are `<board> <side> <best moves /-separated> <score>`; line k is number 39 + k.
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
 //! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
-//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2 and QI_D3 (see `SolverOptions`).
+//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB and QI_FULL (see
+//! `SolverOptions`); QI_MTD=<score> starts the null-window probes there instead of at 0.
 
 use std::time::Instant;
 
@@ -51,6 +52,7 @@ fn main() {
         sort_depth2: env("QI_D2", o.sort_depth2),
         sort_depth3: env("QI_D3", o.sort_depth3),
         sort_mobility: env("QI_SMOB", o.sort_mobility as u32) as i32,
+        sort_full_eval: env("QI_FULL", o.sort_full_eval as u32) != 0,
     };
     eprintln!("{:?}", solver.options);
     let (mut wall, mut cpu, mut nodes, mut failures) = (0.0, 0.0, 0u64, 0);
@@ -69,18 +71,8 @@ fn main() {
         let score: i32 = w[3].parse().expect("a score");
         solver.clear();
         let (t, c) = (Instant::now(), cpu_seconds());
-        if let Ok(d) = std::env::var("QI_GUESS") {
-            let mut se = qi_core::search::Searcher::new(qi_core::ai::reversi::ReversiEval::default(), 16);
-            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            let t = Instant::now();
-            let r = se.search(&pos, &qi_core::search::Limits::depth(d.parse().unwrap()), &stop, &mut |_| {});
-            println!("guess #{n} {} exact {score} ({:.2}s)", r.score, t.elapsed().as_secs_f64());
-            continue;
-        }
         let sol = if let Ok(g) = std::env::var("QI_MTD") {
             solver.solve_mtd(&pos, g.parse::<i32>().unwrap(), None, None)
-        } else if let Ok(off) = std::env::var("QI_ASP") {
-            solver.solve_mtd(&pos, score + off.parse::<i32>().unwrap(), None, None)
         } else {
             solver.solve(&pos, None, None)
         }

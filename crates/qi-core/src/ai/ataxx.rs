@@ -10,7 +10,7 @@ use crate::game::{Game, Side};
 use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher, hash_noise};
 
 /// The depth level 6 always completes (level 5 searches 7 plies).
-pub const LEVEL6_DEPTH: u32 = 9;
+pub const LEVEL6_DEPTH: u32 = 7;
 
 /// Weights of the Ataxx evaluation, in hundredths of a piece. Piece difference (100) is the
 /// baseline; the other terms were kept only where self-play matches showed a gain: frontier
@@ -22,6 +22,9 @@ pub struct AtaxxWeights {
     pub frontier: i32,
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// Per piece of the side to move's best immediate gain (piece difference after its best
+    /// single move), hundredths: a one-move look past the horizon.
+    pub gain: i32,
 }
 
 impl AtaxxWeights {
@@ -30,9 +33,15 @@ impl AtaxxWeights {
         piece: 100,
         frontier: 0,
         tempo: 0,
+        gain: 0,
     };
-    /// The full-strength evaluation.
-    pub const FULL: AtaxxWeights = AtaxxWeights::PIECES;
+    /// The full-strength evaluation: pieces and half the best immediate gain.
+    pub const FULL: AtaxxWeights = AtaxxWeights {
+        piece: 100,
+        frontier: 0,
+        tempo: 0,
+        gain: 50,
+    };
 }
 
 #[derive(Clone, Debug)]
@@ -74,6 +83,9 @@ impl Evaluator for AtaxxEval {
                     - (singles_of(them) & empty).count_ones() as i32);
         }
         s += self.w.tempo;
+        if self.w.gain != 0 {
+            s += self.w.gain * best_gain(us, them, pos.empty());
+        }
         s + hash_noise(pos.hash(), self.seed, self.noise)
     }
 
@@ -116,6 +128,23 @@ impl Evaluator for AtaxxEval {
     }
 }
 
+/// The most the side with `us` can add to its piece difference with one move: 2 per capture,
+/// plus 1 for a clone.
+#[inline]
+pub fn best_gain(us: u64, them: u64, empty: u64) -> i32 {
+    let near = singles_of(us) & empty;
+    let far = singles_of(near | us) & empty & !near;
+    let mut best = if near != 0 { 1 } else { 0 };
+    let mut b = (near | far) & singles_of(them);
+    while b != 0 {
+        let sq = b.trailing_zeros() as usize;
+        b &= b - 1;
+        let g = 2 * (SINGLES[sq] & them).count_ones() as i32 + (near >> sq & 1) as i32;
+        best = best.max(g);
+    }
+    best
+}
+
 /// Pieces a move gains at once: the captures, plus the new piece of a clone.
 pub fn gain(pos: &Ataxx, mv: Move) -> i32 {
     pos.captures(mv).count_ones() as i32 + mv.is_clone() as i32
@@ -144,7 +173,7 @@ impl Ai for Ataxx {
             0..=2 => 2,
             3 => 3,
             4 => 5,
-            5 => 7,
+            5 => 6,
             // full strength: at least LEVEL6_DEPTH, then as deep as the move time allows
             _ => return Limits::movetime(movetime),
         };
@@ -180,7 +209,11 @@ impl Ai for Ataxx {
             nodes: None,
         };
         let deeper = searcher.search(pos, &more, stop, on_info);
-        if deeper.info.depth > r.info.depth { deeper } else { r }
+        if deeper.info.depth > r.info.depth {
+            deeper
+        } else {
+            r
+        }
     }
     /// The reference easy CPU: most pieces gained, a clone preferred to a jump that gains as
     /// many.
@@ -203,6 +236,7 @@ impl crate::engine::matches::Tunable for Ataxx {
             "piece" => eval.w.piece = value,
             "frontier" => eval.w.frontier = value,
             "tempo" => eval.w.tempo = value,
+            "gain" => eval.w.gain = value,
             "noise" => eval.noise = value,
             _ => {
                 return Err(format!(

@@ -69,18 +69,21 @@ pub struct SolverOptions {
     pub sort_depth3: u32,
     /// Weight of the opponent's mobility in the ordering by shallow search.
     pub sort_mobility: i32,
+    /// Leaves of the ordering search use the midgame evaluation instead of mobility alone.
+    pub sort_full_eval: bool,
 }
 
 impl Default for SolverOptions {
     fn default() -> SolverOptions {
         SolverOptions {
             shallow: 6,
-            tt_min: 7,
+            tt_min: 8,
             etc_min: 11,
-            sort_search: 14,
+            sort_search: 12,
             sort_depth2: 16,
             sort_depth3: 19,
-            sort_mobility: 0,
+            sort_mobility: 100,
+            sort_full_eval: true,
         }
     }
 }
@@ -394,14 +397,15 @@ impl Solver {
         self.table.iter_mut().for_each(|e| *e = Entry::default());
     }
 
-    /// Solves `pos` exactly, or returns `None` if `stop` was raised or `deadline` passed first.
+    /// Solves `pos` exactly, or returns `None` if `stop` was raised or `deadline` passed first:
+    /// null-window probes from a draw (see [`Solver::solve_mtd`]).
     pub fn solve(
         &mut self,
         pos: &Reversi,
         stop: Option<&Arc<AtomicBool>>,
         deadline: Option<Instant>,
     ) -> Option<Solution> {
-        self.solve_window(pos, -64, 64, stop, deadline)
+        self.solve_mtd(pos, 0, stop, deadline)
     }
 
     /// Solves by null-window probes (MTD(f)) starting from the estimate `guess`; the table
@@ -436,8 +440,12 @@ impl Solver {
                 return Some(r);
             }
             if lo >= hi {
-                self.nodes = nodes;
-                return Some(Solution { best, score: lo });
+                if best.is_some() {
+                    self.nodes = nodes;
+                    return Some(Solution { best, score: lo });
+                }
+                // only upper bounds so far: one more probe at the score finds its move
+                g = lo;
             }
         }
     }
@@ -548,7 +556,11 @@ impl Solver {
                 } else {
                     1
                 };
-                let v = -sort_search(no, np, d, -INF_SORT, INF_SORT);
+                let v = if self.options.sort_full_eval {
+                    -sort_search_full(no, np, d, -INF_SORT, INF_SORT)
+                } else {
+                    -sort_search(no, np, d, -INF_SORT, INF_SORT)
+                };
                 if self.options.sort_mobility != 0 {
                     let m = mobility(no, np);
                     let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
@@ -720,8 +732,28 @@ impl Solver {
             best = -self.search(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
             best_move = sq;
         } else {
+            let mut rest = moves;
+            if let Some(hm) = hash_move.filter(|&m| m < 64 && moves >> m & 1 != 0) {
+                // the table's move first, before the others are generated and ordered: a cut
+                // here saves the ordering
+                let f = flips(p, o, hm);
+                best = -self.search(o & !f, p | f | (1u64 << hm), -beta, -alpha, false);
+                if self.stopped {
+                    return 0;
+                }
+                best_move = hm;
+                rest &= !(1u64 << hm);
+                if best > alpha {
+                    alpha = best;
+                    if best >= beta {
+                        self.store(p, o, orig_alpha, beta, best, best_move, empties);
+                        return best;
+                    }
+                }
+            }
             let mut list = [Candidate::default(); 36];
-            let n = self.order_moves(p, o, moves, hash_move, &mut list);
+            let n = self.order_moves(p, o, rest, None, &mut list);
+            let searched = best > -65;
             if empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
                 for c in &list[..n] {
@@ -739,7 +771,7 @@ impl Solver {
             }
             for (i, c) in list[..n].iter().enumerate() {
                 let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
-                let s = if i == 0 {
+                let s = if i == 0 && !searched {
                     -self.search(no, np, -beta, -alpha, false)
                 } else {
                     let s = -self.search(no, np, -alpha - 1, -alpha, false);
@@ -790,6 +822,21 @@ impl Solver {
             0 => return final_score(p, o),
             1 => return last1(p, o, list[0]),
             2 => return self.last2(p, o, alpha, beta, list[0], list[1]),
+            3 => return self.last3(p, o, alpha, beta, [list[0], list[1], list[2]], passed),
+            4 => {
+                // odd quadrants first, square priority within each
+                let mut sq = [0u8; 4];
+                let mut k = 0;
+                for odd in [true, false] {
+                    for &x in &list[..4] {
+                        if (parity & QUADRANT_ID[x as usize] != 0) == odd {
+                            sq[k] = x;
+                            k += 1;
+                        }
+                    }
+                }
+                return self.last4(p, o, alpha, beta, sq, passed);
+            }
             _ => {}
         }
         self.nodes += 1;
@@ -845,6 +892,109 @@ impl Solver {
             return -self.shallow(o, p, -beta, -alpha, list, n, parity, true);
         }
         best
+    }
+
+    /// Four empties, tried in the order given (no move list), with the stability cut.
+    fn last4(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if alpha >= stability_threshold(4) {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        let mut best = -65;
+        macro_rules! try_move {
+            ($x:expr, $rest:expr) => {
+                let x = $x;
+                if NEIGHBOURS[x as usize] & o != 0 {
+                    let f = flips(p, o, x);
+                    if f != 0 {
+                        let s =
+                            -self.last3(o & !f, p | f | (1u64 << x), -beta, -alpha, $rest, false);
+                        if s > best {
+                            best = s;
+                            if s >= beta {
+                                return s;
+                            }
+                            if s > alpha {
+                                alpha = s;
+                            }
+                        }
+                    }
+                }
+            };
+        }
+        try_move!(sq[0], [sq[1], sq[2], sq[3]]);
+        try_move!(sq[1], [sq[0], sq[2], sq[3]]);
+        try_move!(sq[2], [sq[0], sq[1], sq[3]]);
+        try_move!(sq[3], [sq[0], sq[1], sq[2]]);
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return final_score(p, o);
+        }
+        -self.last4(o, p, -beta, -alpha, sq, true)
+    }
+
+    /// Three empties, tried in the order given (no move list).
+    #[inline(always)]
+    fn last3(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [u8; 3],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = -65;
+        macro_rules! try_move {
+            ($x:expr, $a:expr, $b:expr) => {
+                let x = $x;
+                if NEIGHBOURS[x as usize] & o != 0 {
+                    let f = flips(p, o, x);
+                    if f != 0 {
+                        let s = -self.last2(o & !f, p | f | (1u64 << x), -beta, -alpha, $a, $b);
+                        if s > best {
+                            best = s;
+                            if s >= beta {
+                                return s;
+                            }
+                            if s > alpha {
+                                alpha = s;
+                            }
+                        }
+                    }
+                }
+            };
+        }
+        try_move!(sq[0], sq[1], sq[2]);
+        try_move!(sq[1], sq[0], sq[2]);
+        try_move!(sq[2], sq[0], sq[1]);
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return final_score(p, o);
+        }
+        -self.last3_pass(o, p, -beta, -alpha, sq)
+    }
+
+    /// [`Solver::last3`] after a pass (not inlined, to keep `last3` small).
+    #[inline(never)]
+    fn last3_pass(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3]) -> i32 {
+        self.last3(p, o, alpha, beta, sq, true)
     }
 
     /// Two empties `a` and `b`.
@@ -929,6 +1079,37 @@ fn sort_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         moves &= moves - 1;
         let f = flips(p, o, sq);
         let s = -sort_search(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
+        if s > best {
+            best = s;
+            if s > alpha {
+                alpha = s;
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// [`sort_search`] with the midgame evaluation at the leaves.
+fn sort_search_full(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o);
+    }
+    let mut moves = mobility(p, o);
+    if moves == 0 {
+        if mobility(o, p) == 0 {
+            return final_score(p, o) * 1000;
+        }
+        return -sort_search_full(o, p, depth - 1, -beta, -alpha);
+    }
+    let mut best = -INF_SORT;
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as u8;
+        moves &= moves - 1;
+        let f = flips(p, o, sq);
+        let s = -sort_search_full(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
         if s > best {
             best = s;
             if s > alpha {
@@ -1031,6 +1212,16 @@ mod tests {
                 .solve_window(&pos, exact, exact + 1, None, None)
                 .unwrap();
             assert!(hi.score <= exact);
+            // null-window probes give the same result from any first guess
+            for guess in [exact - 20, exact + 6, 64, -64] {
+                let m = solver.solve_mtd(&pos, guess, None, None).unwrap();
+                assert_eq!(m.score, exact, "guess {guess} in {}", pos.to_text());
+                if let Some(mv) = m.best.filter(|&mv| mv != PASS) {
+                    let mut q = pos;
+                    q.play(mv).unwrap();
+                    assert_eq!(-minimax(&mut q), exact, "move {mv} in {}", pos.to_text());
+                }
+            }
             checked += 1;
         }
     }
