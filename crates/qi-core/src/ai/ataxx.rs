@@ -9,7 +9,7 @@ use crate::ataxx::{Ataxx, Move, SINGLES, singles_of};
 use crate::game::{Game, Side};
 use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher, hash_noise};
 
-/// The depth level 6 always completes (level 5 searches 7 plies).
+/// The depth level 6 always completes (level 5 searches 5 plies).
 pub const LEVEL6_DEPTH: u32 = 7;
 
 /// Weights of the Ataxx evaluation, in hundredths of a piece. Piece difference (100) is the
@@ -172,8 +172,8 @@ impl Ai for Ataxx {
         let depth = match level {
             0..=2 => 2,
             3 => 3,
-            4 => 5,
-            5 => 6,
+            4 => 4,
+            5 => 5,
             // full strength: at least LEVEL6_DEPTH, then as deep as the move time allows
             _ => return Limits::movetime(movetime),
         };

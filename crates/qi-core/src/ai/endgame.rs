@@ -1002,14 +1002,22 @@ impl Solver {
     fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8) -> i32 {
         self.nodes += 1;
         let mut best = -65;
-        let f = flips(p, o, a);
+        let f = if NEIGHBOURS[a as usize] & o != 0 {
+            flips(p, o, a)
+        } else {
+            0
+        };
         if f != 0 {
             best = -last1(o & !f, p | f | (1u64 << a), b);
             if best >= beta {
                 return best;
             }
         }
-        let f = flips(p, o, b);
+        let f = if NEIGHBOURS[b as usize] & o != 0 {
+            flips(p, o, b)
+        } else {
+            0
+        };
         if f != 0 {
             let s = -last1(o & !f, p | f | (1u64 << b), a);
             return best.max(s);
@@ -1019,14 +1027,22 @@ impl Solver {
         }
         // p passes: o chooses the lower score for p
         let mut worst = 65;
-        let f = flips(o, p, a);
+        let f = if NEIGHBOURS[a as usize] & p != 0 {
+            flips(o, p, a)
+        } else {
+            0
+        };
         if f != 0 {
             worst = last1(p & !f, o | f | (1u64 << a), b);
             if worst <= alpha {
                 return worst;
             }
         }
-        let f = flips(o, p, b);
+        let f = if NEIGHBOURS[b as usize] & p != 0 {
+            flips(o, p, b)
+        } else {
+            0
+        };
         if f != 0 {
             let s = last1(p & !f, o | f | (1u64 << b), a);
             return worst.min(s);
