@@ -6,7 +6,8 @@
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
 //! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
 //! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB and QI_FULL (see
-//! `SolverOptions`); QI_MTD=<score> starts the null-window probes there instead of at 0.
+//! `SolverOptions`); QI_HASH the table size in MB
+//! (64 by default); QI_MTD=<score> starts the null-window probes there instead of at 0.
 
 use std::time::Instant;
 
@@ -36,13 +37,13 @@ fn main() {
         None => (40, 59),
     };
     let text = std::fs::read_to_string(&file).expect("the positions file");
-    let mut solver = Solver::new(64);
     let env = |k: &str, d: u32| {
         std::env::var(k)
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(d)
     };
+    let mut solver = Solver::new(env("QI_HASH", 64) as usize);
     let o = SolverOptions::default();
     solver.options = SolverOptions {
         shallow: env("QI_SHALLOW", o.shallow),

@@ -1,4 +1,33 @@
 //! Ataxx evaluation, move ordering and levels.
+//!
+//! The full evaluation is the piece difference plus half of the side to move's best immediate
+//! gain ([`best_gain`]: 2 per capture, 1 more for a clone), a one-move look past the horizon.
+//! With piece count alone an even depth gained little over the odd depth below (depth 4 scored
+//! 60% against depth 3); with the gain term every ply counts: depth 4 scored 95% (19-1)
+//! against depth 3 and depth 6 90% (18-2) against depth 5 on piece count alone.
+//!
+//! Levels are depth caps with no clock, so that they play the same on a loaded machine:
+//! 1 greedy, 2 depth 2 on piece count, 3-5 depths 3, 4 and 5 on the full evaluation, 6 at least
+//! depth 7 and deeper while the move time allows (only iterations started before 0.45 of the
+//! move time). Levels 2-4 add noise below one piece (tie-breaking). Measured with
+//! `qi-engine match ataxx --games 20 --openings 4 --movetime 1` (1 ms: level 6 never goes past
+//! depth 7, so the result does not depend on the machine), each opening played with both
+//! colours, the higher level's score:
+//!
+//! | pairing | depths | W/D/L | score | match time |
+//! |---|---|---|---|---|
+//! | 2 vs 1 | 2 vs greedy | 19/0/1 | 95% | 1 s |
+//! | 3 vs 2 | 3 vs 2 | 19/1/0 | 97.5% | 1 s |
+//! | 4 vs 3 | 4 vs 3 | 19/0/1 | 95% | 4 s |
+//! | 5 vs 4 | 5 vs 4 | 18/0/2 | 90% | 56 s |
+//! | 6 vs 5 | 7 vs 5 | 18/0/2 | 90% | 741 s |
+//!
+//! (Wall times on the 2-core machine with a load of 5-9.) Some 4-ply openings let one side
+//! wipe out the other within a few plies; played with both colours such a pair scores 1-1 (one
+//! of the two 6 vs 5 losses). Ladders tried before this one: depths 7 vs 5 on piece count
+//! scored 80% (5 vs 4); depth 7 vs depth 6, both with the gain term, only 70% (28-12 in 40
+//! games), so level 6 is two plies above level 5; depth 9 for level 6 took over 4 minutes a
+//! game here, too slow to measure.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,7 +43,8 @@ pub const LEVEL6_DEPTH: u32 = 7;
 
 /// Weights of the Ataxx evaluation, in hundredths of a piece. Piece difference (100) is the
 /// baseline; the other terms were kept only where self-play matches showed a gain: frontier
-/// (10) at depth 5 scored 53% (16-14 in 30 games), no gain, so full strength is piece count.
+/// (10) at depth 5 scored 53% (16-14 in 30 games), no gain; the best immediate gain (50) is in
+/// the full evaluation (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AtaxxWeights {
     pub piece: i32,
@@ -164,10 +194,8 @@ impl Ai for Ataxx {
     }
 
     fn limits_for_level(level: u8, movetime: Duration) -> Limits {
-        // Depth caps, no clock, so that a level plays the same on a loaded machine. Odd depths:
-        // with piece counting an even depth gains little over the odd one below (depth 4
-        // scored only 60% against depth 3; depth 5 scored 83% against 4), so the ladder climbs
-        // two plies a level from level 3. Level 6 goes past depth 9 only while the move time
+        // Depth caps, no clock, so that a level plays the same on a loaded machine (see the
+        // module docs for the matches). Level 6 goes past depth 7 only while the move time
         // allows it (see `search_at_level`).
         let depth = match level {
             0..=2 => 2,
