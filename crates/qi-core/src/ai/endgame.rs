@@ -1,33 +1,55 @@
 //! The exact Reversi endgame solver: the final disc difference with best play.
 //!
 //! Scores are from the side to move's view by the World Othello Federation rule (empty squares
-//! go to the winner), so they are always even, from -64 to 64. The solver is a principal
-//! variation search on bitboards in three layers:
-//! - from 7 empties: moves generated from the mobility bitboard and ordered fastest-first (the
-//!   opponent's mobility after the move, corners counted twice, then own stable corner discs,
-//!   the opponent's potential mobility and parity), by a shallow search with more empties (see
-//!   [`SolverOptions`]), with the hash move first; a two-slot transposition table of bounds;
-//!   enhanced transposition cutoffs; a stability cut;
-//! - at 3 to 6 empties: no move generation; the empty squares are kept in a small list in
+//! go to the winner), so they are always even, from -64 to 64. [`Solver::solve`] runs
+//! null-window probes (MTD(f)) from a draw: a probe with the window `(g - 1, g + 1)` says
+//! whether the score is below, equal to or above the even value `g`, and fail-soft bounds move
+//! `g` to the next probe; the table keeps one probe's work for the next. Each probe is a
+//! principal variation search on bitboards in layers:
+//! - from 7 empties: moves generated from the mobility bitboard. The table's move (from 8
+//!   empties, a two-slot table of bounds) is searched before the other moves are even ordered;
+//!   then, above 12 empties, the moves are ordered by a shallow search (1 ply, 2 from 16
+//!   empties, 3 from 19) with the midgame evaluation ([`crate::ai::reversi::ReversiWeights`])
+//!   at the leaves, less 100 per move the opponent has after ours (corners twice); up to 12
+//!   empties fastest-first (the opponent's mobility after the move, corners counted twice, then
+//!   own stable corner discs, the opponent's potential mobility and parity). Enhanced
+//!   transposition cutoffs from 11 empties; a stability cut (see [`SolverOptions`]);
+//! - at 5 and 6 empties: no move generation; the empty squares are kept in a small list in
 //!   square-priority order and tried in parity order (squares in quadrants with an odd number
 //!   of empties first);
-//! - at 2 and 1 empties: dedicated functions that only count flipped discs for the last move.
+//! - at 4 and 3 empties: functions with the squares unrolled (odd quadrants first at 4), the
+//!   stability cut at 4; at 2 and 1: functions that only count flipped discs for the last move.
 //!
 //! Flipped discs come from ray tables (one lowest- or highest-bit scan per direction). The
 //! search honours a stop flag and a deadline; a stopped search returns `None`.
 //!
-//! Measured with the `ffo` example on one core of a loaded 2-core machine (CPU time of the
-//! solving thread; wall time was 2-4 times longer), all exact, about 8 M nodes/s:
+//! Measured with the `ffo` example (64 MB table, one thread) on a 2-core machine shared with other
+//! work (load 4-9): CPU time of the solving thread (wall time was 3-5 times longer), all exact, 7.8
+//! M nodes/s on average (nodes with 3 or more empties; the ordering searches are not counted). The
+//! build measured lacked only the neighbour test in the last-2 function (same nodes):
 //!
-//! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | 50 | 51 | 52 |
-//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-//! | s | 0.7 | 3.0 | 3.8 | 9.0 | 7.7 | 35.1 | 8.6 | 3.8 | 31.5 | 123.7 | 82.2 | 84.5 | 71.1 |
-//! | M nodes | 7 | 31 | 39 | 66 | 66 | 281 | 91 | 31 | 248 | 1043 | 531 | 784 | 667 |
+//! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 |
+//! |---|---|---|---|---|---|---|---|---|---|---|
+//! | move, score | a2 +38 | h4 +0 | g2 +6 | c7 -12 | d2 -14 | b2 +6 | b3 -8 | g2 +4 | f6 +28 | e1 +16 |
+//! | CPU s | 0.9 | 1.6 | 2.3 | 4.2 | 2.4 | 27.6 | 6.9 | 2.2 | 21.2 | 49.9 |
+//! | M nodes | 10 | 16 | 26 | 31 | 17 | 236 | 56 | 18 | 144 | 358 |
 //!
-//! (#40-#52: 465 s; #53-#59 were not timed with this version.)
+//! | FFO | 50 | 51 | 52 | 53 |
+//! |---|---|---|---|---|
+//! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 |
+//! | CPU s | 82.5 | 36.6 | 32.1 | 268.9 |
+//! | M nodes | 509 | 262 | 231 | 2307 |
 //!
-//! #40-#47 took 72 s against 370 s before this version. Ordering searches 2 and 3 plies deep
-//! from 16 and 19 empties (instead of 18 and 22) then cut #41-#44 from 203 M to 175 M nodes.
+//! #40-#53: 539 s CPU, 4220 M nodes. #54-#59 were not timed: the run was stopped during #54 to keep
+//! to the time available. #40-#52 took 270 s (1914 M nodes) against 465 s (3885 M nodes) with the
+//! previous version (PVS over the full window, ordering searches on mobility and potential mobility
+//! from 15 empties, lists down to 3 empties); #40-#44 one after the other on the same machine took
+//! 11.4 s and 100 M nodes against 18.8 s and 182 M nodes. Of that, null-window probes from 0
+//! instead of the full window saved 24% of the nodes (a single probe at the known score would save
+//! 44%); ordering searches with the midgame evaluation less the opponent's mobility, from 13
+//! empties, and the table from 8 empties instead of 7 another 28%; searching the table's move
+//! before ordering the others cut the time by about 10% (12.5 s to 11.0 s on #40-#44). A bigger
+//! table (256 MB) did not help #45 (235 M nodes against 236 M).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -428,10 +450,10 @@ impl Solver {
                 self.nodes = nodes;
                 return Some(r);
             }
-            if r.score <= g - 1 {
+            if r.score < g {
                 hi = r.score;
                 g = r.score.max(lo);
-            } else if r.score >= g + 1 {
+            } else if r.score > g {
                 lo = r.score;
                 best = r.best;
                 g = r.score.min(hi);
