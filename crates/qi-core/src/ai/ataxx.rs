@@ -243,6 +243,7 @@ impl Ai for Ataxx {
             r
         }
     }
+
     /// The reference easy CPU: most pieces gained, a clone preferred to a jump that gains as
     /// many.
     fn greedy_move(&self, seed: u64) -> Option<Move> {
