@@ -24,7 +24,7 @@
 //! search honours a stop flag and a deadline; a stopped search returns `None`.
 //!
 //! Measured with the `ffo` example (64 MB table, one thread) on a 2-core machine shared with other
-//! work (load 4-9): CPU time of the solving thread (wall time was 3-5 times longer), all exact, 7.8
+//! work (load 4-9): CPU time of the solving thread (wall time was 3-5 times longer), all exact, 9.4
 //! M nodes/s on average (nodes with 3 or more empties; the ordering searches are not counted). The
 //! build measured lacked only the neighbour test in the last-2 function (same nodes):
 //!
@@ -34,22 +34,27 @@
 //! | CPU s | 0.9 | 1.6 | 2.3 | 4.2 | 2.4 | 27.6 | 6.9 | 2.2 | 21.2 | 49.9 |
 //! | M nodes | 10 | 16 | 26 | 31 | 17 | 236 | 56 | 18 | 144 | 358 |
 //!
-//! | FFO | 50 | 51 | 52 | 53 |
-//! |---|---|---|---|---|
-//! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 |
-//! | CPU s | 82.5 | 36.6 | 32.1 | 268.9 |
-//! | M nodes | 509 | 262 | 231 | 2307 |
+//! | FFO | 50 | 51 | 52 | 53 | 54 |
+//! |---|---|---|---|---|---|
+//! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 | c7 -2 |
+//! | CPU s | 82.5 | 36.6 | 32.1 | 268.9 | 1115.0 |
+//! | M nodes | 509 | 262 | 231 | 2307 | 11387 |
 //!
-//! #40-#53: 539 s CPU, 4220 M nodes. #54-#59 were not timed: the run was stopped during #54 to keep
-//! to the time available. #40-#52 took 270 s (1914 M nodes) against 465 s (3885 M nodes) with the
-//! previous version (PVS over the full window, ordering searches on mobility and potential mobility
-//! from 15 empties, lists down to 3 empties); #40-#44 one after the other on the same machine took
-//! 11.4 s and 100 M nodes against 18.8 s and 182 M nodes. Of that, null-window probes from 0
-//! instead of the full window saved 24% of the nodes (a single probe at the known score would save
-//! 44%); ordering searches with the midgame evaluation less the opponent's mobility, from 13
-//! empties, and the table from 8 empties instead of 7 another 28%; searching the table's move
-//! before ordering the others cut the time by about 10% (12.5 s to 11.0 s on #40-#44). A bigger
-//! table (256 MB) did not help #45 (235 M nodes against 236 M).
+//! #40-#54: 1654 s CPU, 15607 M nodes. #55-#59 were not timed: the run was stopped during #55 to
+//! keep to the time available. #40-#52 took 270 s (1914 M nodes) against 465 s (3885 M nodes) with
+//! the previous version (PVS over the full window, ordering searches on mobility and potential
+//! mobility from 15 empties, lists down to 3 empties); #40-#44 one after the other on the same
+//! machine took 11.4 s and 100 M nodes against 18.8 s and 182 M nodes. Of that, null-window probes
+//! from 0 instead of the full window saved 24% of the nodes (a single probe at the known score
+//! would save 44%); ordering searches with the midgame evaluation less the opponent's mobility,
+//! from 13 empties, and the table from 8 empties instead of 7 another 28%; searching the table's
+//! move before ordering the others cut the time by about 10% (12.5 s to 11.0 s on #40-#44). A
+//! bigger table (256 MB) did not help #45 (235 M nodes against 236 M).
+//!
+//! This is far from the few seconds of the strongest programs: #54 alone took 1115 s and 11.4 G
+//! nodes. Those programs order moves at 14-26 empties with a trained pattern evaluation and fill
+//! the table with selective (ProbCut) searches of increasing depth before the exact search; the
+//! hand-made midgame evaluation used for ordering here is the first thing to improve.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
