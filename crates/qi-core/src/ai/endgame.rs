@@ -40,8 +40,8 @@
 //! | CPU s | 82.5 | 36.6 | 32.1 | 268.9 | 1115.0 |
 //! | M nodes | 509 | 262 | 231 | 2307 | 11387 |
 //!
-//! #40-#54: 1654 s CPU, 15607 M nodes. #55-#59 were not timed: the run was stopped during #55 to
-//! keep to the time available. #40-#52 took 270 s (1914 M nodes) against 465 s (3885 M nodes) with
+//! #40-#54: 1654 s CPU, 15607 M nodes. #55-#59 were not timed: the run was stopped after 650 s of CPU
+//! on #55 to keep to the time available. #40-#52 took 270 s (1914 M nodes) against 465 s (3885 M nodes) with
 //! the previous version (PVS over the full window, ordering searches on mobility and potential
 //! mobility from 15 empties, lists down to 3 empties); #40-#44 one after the other on the same
 //! machine took 11.4 s and 100 M nodes against 18.8 s and 182 M nodes. Of that, null-window probes
