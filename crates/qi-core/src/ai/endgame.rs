@@ -40,16 +40,16 @@
 //! | CPU s | 82.5 | 36.6 | 32.1 | 268.9 | 1115.0 |
 //! | M nodes | 509 | 262 | 231 | 2307 | 11387 |
 //!
-//! #40-#54: 1654 s CPU, 15607 M nodes. #55-#59 were not timed: the run was stopped after 650 s of CPU
-//! on #55 to keep to the time available. #40-#52 took 270 s (1914 M nodes) against 465 s (3885 M nodes) with
-//! the previous version (PVS over the full window, ordering searches on mobility and potential
-//! mobility from 15 empties, lists down to 3 empties); #40-#44 one after the other on the same
-//! machine took 11.4 s and 100 M nodes against 18.8 s and 182 M nodes. Of that, null-window probes
-//! from 0 instead of the full window saved 24% of the nodes (a single probe at the known score
-//! would save 44%); ordering searches with the midgame evaluation less the opponent's mobility,
-//! from 13 empties, and the table from 8 empties instead of 7 another 28%; searching the table's
-//! move before ordering the others cut the time by about 10% (12.5 s to 11.0 s on #40-#44). A
-//! bigger table (256 MB) did not help #45 (235 M nodes against 236 M).
+//! #40-#54: 1654 s CPU, 15607 M nodes. #55-#59 were not timed: the run was stopped after 650 s of
+//! CPU on #55 (unfinished) to keep to the time available. #40-#52 took 270 s (1914 M nodes) against
+//! 465 s (3885 M nodes) with the previous version (PVS over the full window, ordering searches on
+//! mobility and potential mobility from 15 empties, lists down to 3 empties); #40-#44 one after the
+//! other on the same machine took 11.4 s and 100 M nodes against 18.8 s and 182 M nodes. Of that,
+//! null-window probes from 0 instead of the full window saved 24% of the nodes (a single probe at
+//! the known score would save 44%); ordering searches with the midgame evaluation less the
+//! opponent's mobility, from 13 empties, and the table from 8 empties instead of 7 another 28%;
+//! searching the table's move before ordering the others cut the time by about 10% (12.5 s to 11.0
+//! s on #40-#44). A bigger table (256 MB) did not help #45 (235 M nodes against 236 M).
 //!
 //! This is far from the few seconds of the strongest programs: #54 alone took 1115 s and 11.4 G
 //! nodes. Those programs order moves at 14-26 empties with a trained pattern evaluation and fill
