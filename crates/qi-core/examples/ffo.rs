@@ -5,7 +5,9 @@
 //! File lines are `<board> <side> <best moves /-separated> <score>`; line k is number 39 + k.
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
 //! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
-//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2 and QI_D3 (see `SolverOptions`).
+//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB and QI_FULL (see
+//! `SolverOptions`); QI_HASH the table size in MB
+//! (64 by default); QI_MTD=<score> starts the null-window probes there instead of at 0.
 
 use std::time::Instant;
 
@@ -35,13 +37,13 @@ fn main() {
         None => (40, 59),
     };
     let text = std::fs::read_to_string(&file).expect("the positions file");
-    let mut solver = Solver::new(64);
     let env = |k: &str, d: u32| {
         std::env::var(k)
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(d)
     };
+    let mut solver = Solver::new(env("QI_HASH", 64) as usize);
     let o = SolverOptions::default();
     solver.options = SolverOptions {
         shallow: env("QI_SHALLOW", o.shallow),
@@ -50,6 +52,8 @@ fn main() {
         sort_search: env("QI_SORT", o.sort_search),
         sort_depth2: env("QI_D2", o.sort_depth2),
         sort_depth3: env("QI_D3", o.sort_depth3),
+        sort_mobility: env("QI_SMOB", o.sort_mobility as u32) as i32,
+        sort_full_eval: env("QI_FULL", o.sort_full_eval as u32) != 0,
     };
     eprintln!("{:?}", solver.options);
     let (mut wall, mut cpu, mut nodes, mut failures) = (0.0, 0.0, 0u64, 0);
@@ -68,7 +72,12 @@ fn main() {
         let score: i32 = w[3].parse().expect("a score");
         solver.clear();
         let (t, c) = (Instant::now(), cpu_seconds());
-        let sol = solver.solve(&pos, None, None).expect("not stopped");
+        let sol = if let Ok(g) = std::env::var("QI_MTD") {
+            solver.solve_mtd(&pos, g.parse::<i32>().unwrap(), None, None)
+        } else {
+            solver.solve(&pos, None, None)
+        }
+        .expect("not stopped");
         let secs = t.elapsed().as_secs_f64();
         let csecs = match (c, cpu_seconds()) {
             (Some(a), Some(b)) => b - a,

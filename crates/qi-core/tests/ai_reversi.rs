@@ -120,6 +120,12 @@ fn ffo_40_is_solved_exactly() {
     check_ffo(&[40]);
 }
 
+/// Three more of the quicker FFO positions (about 6 s together on one core).
+#[test]
+fn ffo_41_44_47_are_solved_exactly() {
+    check_ffo(&[41, 44, 47]);
+}
+
 /// All of FFO #40-#59: run with `cargo test --release -p qi-core --test ai_reversi -- --ignored`.
 #[test]
 #[ignore]

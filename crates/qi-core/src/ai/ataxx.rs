@@ -1,15 +1,50 @@
 //! Ataxx evaluation, move ordering and levels.
+//!
+//! The full evaluation is the piece difference plus half of the side to move's best immediate
+//! gain ([`best_gain`]: 2 per capture, 1 more for a clone), a one-move look past the horizon.
+//! With piece count alone an even depth gained little over the odd depth below (depth 4 scored
+//! 60% against depth 3); with the gain term every ply counts: depth 4 scored 95% (19-1)
+//! against depth 3 and depth 6 90% (18-2) against depth 5 on piece count alone.
+//!
+//! Levels are depth caps with no clock, so that they play the same on a loaded machine:
+//! 1 greedy, 2 depth 2 on piece count, 3-5 depths 3, 4 and 5 on the full evaluation, 6 at least
+//! depth 7 and deeper while the move time allows (only iterations started before 0.45 of the
+//! move time). Levels 2-4 add noise below one piece (tie-breaking). Measured with
+//! `qi-engine match ataxx --games 20 --openings 4 --movetime 1` (1 ms: level 6 never goes past
+//! depth 7, so the result does not depend on the machine), each opening played with both
+//! colours, the higher level's score:
+//!
+//! | pairing | depths | W/D/L | score | match time |
+//! |---|---|---|---|---|
+//! | 2 vs 1 | 2 vs greedy | 19/0/1 | 95% | 1 s |
+//! | 3 vs 2 | 3 vs 2 | 19/1/0 | 97.5% | 1 s |
+//! | 4 vs 3 | 4 vs 3 | 19/0/1 | 95% | 4 s |
+//! | 5 vs 4 | 5 vs 4 | 18/0/2 | 90% | 56 s |
+//! | 6 vs 5 | 7 vs 5 | 18/0/2 | 90% | 741 s |
+//!
+//! (Wall times on the 2-core machine with a load of 5-9.) Some 4-ply openings let one side
+//! wipe out the other within a few plies; played with both colours such a pair scores 1-1 (one
+//! of the two 6 vs 5 losses). Ladders tried before this one: depths 7 vs 5 on piece count
+//! scored 80% (5 vs 4); depth 7 vs depth 6, both with the gain term, only 70% (28-12 in 40
+//! games), so level 6 is two plies above level 5; depth 9 for level 6 took over 4 minutes a
+//! game here, too slow to measure.
 
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::ai::{Ai, pick_best};
 use crate::ataxx::{Ataxx, Move, SINGLES, singles_of};
 use crate::game::{Game, Side};
-use crate::search::{Evaluator, Limits, hash_noise};
+use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher, hash_noise};
+
+/// The depth level 6 always completes (level 5 searches 5 plies).
+pub const LEVEL6_DEPTH: u32 = 7;
 
 /// Weights of the Ataxx evaluation, in hundredths of a piece. Piece difference (100) is the
 /// baseline; the other terms were kept only where self-play matches showed a gain: frontier
-/// (10) at depth 5 scored 53% (16-14 in 30 games), no gain, so full strength is piece count.
+/// (10) at depth 5 scored 53% (16-14 in 30 games), no gain; the best immediate gain (50) is in
+/// the full evaluation (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AtaxxWeights {
     pub piece: i32,
@@ -17,6 +52,9 @@ pub struct AtaxxWeights {
     pub frontier: i32,
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// Per piece of the side to move's best immediate gain (piece difference after its best
+    /// single move), hundredths: a one-move look past the horizon.
+    pub gain: i32,
 }
 
 impl AtaxxWeights {
@@ -25,9 +63,15 @@ impl AtaxxWeights {
         piece: 100,
         frontier: 0,
         tempo: 0,
+        gain: 0,
     };
-    /// The full-strength evaluation.
-    pub const FULL: AtaxxWeights = AtaxxWeights::PIECES;
+    /// The full-strength evaluation: pieces and half the best immediate gain.
+    pub const FULL: AtaxxWeights = AtaxxWeights {
+        piece: 100,
+        frontier: 0,
+        tempo: 0,
+        gain: 50,
+    };
 }
 
 #[derive(Clone, Debug)]
@@ -69,6 +113,9 @@ impl Evaluator for AtaxxEval {
                     - (singles_of(them) & empty).count_ones() as i32);
         }
         s += self.w.tempo;
+        if self.w.gain != 0 {
+            s += self.w.gain * best_gain(us, them, pos.empty());
+        }
         s + hash_noise(pos.hash(), self.seed, self.noise)
     }
 
@@ -111,6 +158,23 @@ impl Evaluator for AtaxxEval {
     }
 }
 
+/// The most the side with `us` can add to its piece difference with one move: 2 per capture,
+/// plus 1 for a clone.
+#[inline]
+pub fn best_gain(us: u64, them: u64, empty: u64) -> i32 {
+    let near = singles_of(us) & empty;
+    let far = singles_of(near | us) & empty & !near;
+    let mut best = if near != 0 { 1 } else { 0 };
+    let mut b = (near | far) & singles_of(them);
+    while b != 0 {
+        let sq = b.trailing_zeros() as usize;
+        b &= b - 1;
+        let g = 2 * (SINGLES[sq] & them).count_ones() as i32 + (near >> sq & 1) as i32;
+        best = best.max(g);
+    }
+    best
+}
+
 /// Pieces a move gains at once: the captures, plus the new piece of a clone.
 pub fn gain(pos: &Ataxx, mv: Move) -> i32 {
     pos.captures(mv).count_ones() as i32 + mv.is_clone() as i32
@@ -130,22 +194,53 @@ impl Ai for Ataxx {
     }
 
     fn limits_for_level(level: u8, movetime: Duration) -> Limits {
-        // Odd depths: with piece counting, an even depth gains little over the odd one below
-        // (level 3 at depth 4 scored only 60% against depth 3; depth 5 scored 83% against 4).
-        // Depth 7 against depth 5 with time to spare won clearly (see the ai module docs),
-        // so level 5 keeps to odd depths too; level 6 goes deeper than 9 plies only when the
-        // move time allows it (several seconds a move on a loaded 2-core machine).
-        let (depth, share) = match level {
-            0..=2 => (Some(3), 1.0),
-            3 => (Some(5), 1.0),
-            4 => (Some(7), 1.0),
-            5 => (Some(9), 1.0),
-            _ => (None, 1.0),
+        // Depth caps, no clock, so that a level plays the same on a loaded machine (see the
+        // module docs for the matches). Level 6 goes past depth 7 only while the move time
+        // allows it (see `search_at_level`).
+        let depth = match level {
+            0..=2 => 2,
+            3 => 3,
+            4 => 4,
+            5 => 5,
+            // full strength: at least LEVEL6_DEPTH, then as deep as the move time allows
+            _ => return Limits::movetime(movetime),
         };
-        Limits {
-            time: Some(movetime.mul_f64(share)),
-            depth,
+        Limits::depth(depth)
+    }
+
+    fn search_at_level(
+        searcher: &mut Searcher<AtaxxEval>,
+        pos: &Ataxx,
+        level: u8,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<Move> {
+        if level < 6 {
+            return searcher.search(pos, limits, stop, on_info);
+        }
+        // level 6: depth LEVEL6_DEPTH whatever the clock says, then deeper iterations while
+        // less than 0.45 of the move time is spent (each one costs several times the last);
+        // the table makes the repeated plies cheap
+        let start = Instant::now();
+        let r = searcher.search(pos, &Limits::depth(LEVEL6_DEPTH), stop, on_info);
+        if stop.load(Ordering::Relaxed) || r.info.depth < LEVEL6_DEPTH {
+            return r;
+        }
+        let Some(t) = limits.time else { return r };
+        if start.elapsed() > t.mul_f64(0.45) {
+            return r;
+        }
+        let more = Limits {
+            time: Some(t.saturating_sub(start.elapsed())),
+            depth: None,
             nodes: None,
+        };
+        let deeper = searcher.search(pos, &more, stop, on_info);
+        if deeper.info.depth > r.info.depth {
+            deeper
+        } else {
+            r
         }
     }
 
@@ -170,6 +265,7 @@ impl crate::engine::matches::Tunable for Ataxx {
             "piece" => eval.w.piece = value,
             "frontier" => eval.w.frontier = value,
             "tempo" => eval.w.tempo = value,
+            "gain" => eval.w.gain = value,
             "noise" => eval.noise = value,
             _ => {
                 return Err(format!(

@@ -1,33 +1,60 @@
 //! The exact Reversi endgame solver: the final disc difference with best play.
 //!
 //! Scores are from the side to move's view by the World Othello Federation rule (empty squares
-//! go to the winner), so they are always even, from -64 to 64. The solver is a principal
-//! variation search on bitboards in three layers:
-//! - from 7 empties: moves generated from the mobility bitboard and ordered fastest-first (the
-//!   opponent's mobility after the move, corners counted twice, then own stable corner discs,
-//!   the opponent's potential mobility and parity), by a shallow search with more empties (see
-//!   [`SolverOptions`]), with the hash move first; a two-slot transposition table of bounds;
-//!   enhanced transposition cutoffs; a stability cut;
-//! - at 3 to 6 empties: no move generation; the empty squares are kept in a small list in
+//! go to the winner), so they are always even, from -64 to 64. [`Solver::solve`] runs
+//! null-window probes (MTD(f)) from a draw: a probe with the window `(g - 1, g + 1)` says
+//! whether the score is below, equal to or above the even value `g`, and fail-soft bounds move
+//! `g` to the next probe; the table keeps one probe's work for the next. Each probe is a
+//! principal variation search on bitboards in layers:
+//! - from 7 empties: moves generated from the mobility bitboard. The table's move (from 8
+//!   empties, a two-slot table of bounds) is searched before the other moves are even ordered;
+//!   then, above 12 empties, the moves are ordered by a shallow search (1 ply, 2 from 16
+//!   empties, 3 from 19) with the midgame evaluation ([`crate::ai::reversi::ReversiWeights`])
+//!   at the leaves, less 100 per move the opponent has after ours (corners twice); up to 12
+//!   empties fastest-first (the opponent's mobility after the move, corners counted twice, then
+//!   own stable corner discs, the opponent's potential mobility and parity). Enhanced
+//!   transposition cutoffs from 11 empties; a stability cut (see [`SolverOptions`]);
+//! - at 5 and 6 empties: no move generation; the empty squares are kept in a small list in
 //!   square-priority order and tried in parity order (squares in quadrants with an odd number
 //!   of empties first);
-//! - at 2 and 1 empties: dedicated functions that only count flipped discs for the last move.
+//! - at 4 and 3 empties: functions with the squares unrolled (odd quadrants first at 4), the
+//!   stability cut at 4; at 2 and 1: functions that only count flipped discs for the last move.
 //!
 //! Flipped discs come from ray tables (one lowest- or highest-bit scan per direction). The
 //! search honours a stop flag and a deadline; a stopped search returns `None`.
 //!
-//! Measured with the `ffo` example on one core of a loaded 2-core machine (CPU time of the
-//! solving thread; wall time was 2-4 times longer), all exact, about 8 M nodes/s:
+//! Measured with the `ffo` example (64 MB table, one thread) on a 2-core machine shared with other
+//! work (load 4-9): CPU time of the solving thread (wall time was 3-5 times longer), all exact, 9.4
+//! M nodes/s on average (nodes with 3 or more empties; the ordering searches are not counted). The
+//! build measured lacked only the neighbour test in the last-2 function (same nodes):
 //!
-//! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | 50 | 51 | 52 |
-//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-//! | s | 0.7 | 3.0 | 3.8 | 9.0 | 7.7 | 35.1 | 8.6 | 3.8 | 31.5 | 123.7 | 82.2 | 84.5 | 71.1 |
-//! | M nodes | 7 | 31 | 39 | 66 | 66 | 281 | 91 | 31 | 248 | 1043 | 531 | 784 | 667 |
+//! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 |
+//! |---|---|---|---|---|---|---|---|---|---|---|
+//! | move, score | a2 +38 | h4 +0 | g2 +6 | c7 -12 | d2 -14 | b2 +6 | b3 -8 | g2 +4 | f6 +28 | e1 +16 |
+//! | CPU s | 0.9 | 1.6 | 2.3 | 4.2 | 2.4 | 27.6 | 6.9 | 2.2 | 21.2 | 49.9 |
+//! | M nodes | 10 | 16 | 26 | 31 | 17 | 236 | 56 | 18 | 144 | 358 |
 //!
-//! (#40-#52: 465 s; #53-#59 were not timed with this version.)
+//! | FFO | 50 | 51 | 52 | 53 | 54 |
+//! |---|---|---|---|---|---|
+//! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 | c7 -2 |
+//! | CPU s | 82.5 | 36.6 | 32.1 | 268.9 | 1115.0 |
+//! | M nodes | 509 | 262 | 231 | 2307 | 11387 |
 //!
-//! #40-#47 took 72 s against 370 s before this version. Ordering searches 2 and 3 plies deep
-//! from 16 and 19 empties (instead of 18 and 22) then cut #41-#44 from 203 M to 175 M nodes.
+//! #40-#54: 1654 s CPU, 15607 M nodes. #55-#59 were not timed: the run was stopped after 650 s of
+//! CPU on #55 (unfinished) to keep to the time available. #40-#52 took 270 s (1914 M nodes) against
+//! 465 s (3885 M nodes) with the previous version (PVS over the full window, ordering searches on
+//! mobility and potential mobility from 15 empties, lists down to 3 empties); #40-#44 one after the
+//! other on the same machine took 11.4 s and 100 M nodes against 18.8 s and 182 M nodes. Of that,
+//! null-window probes from 0 instead of the full window saved 24% of the nodes (a single probe at
+//! the known score would save 44%); ordering searches with the midgame evaluation less the
+//! opponent's mobility, from 13 empties, and the table from 8 empties instead of 7 another 28%;
+//! searching the table's move before ordering the others cut the time by about 10% (12.5 s to 11.0
+//! s on #40-#44). A bigger table (256 MB) did not help #45 (235 M nodes against 236 M).
+//!
+//! This is far from the few seconds of the strongest programs: #54 alone took 1115 s and 11.4 G
+//! nodes. Those programs order moves at 14-26 empties with a trained pattern evaluation and fill
+//! the table with selective (ProbCut) searches of increasing depth before the exact search; the
+//! hand-made midgame evaluation used for ordering here is the first thing to improve.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,17 +94,23 @@ pub struct SolverOptions {
     pub sort_depth2: u32,
     /// From this many empties the ordering search looks 3 plies deep.
     pub sort_depth3: u32,
+    /// Weight of the opponent's mobility in the ordering by shallow search.
+    pub sort_mobility: i32,
+    /// Leaves of the ordering search use the midgame evaluation instead of mobility alone.
+    pub sort_full_eval: bool,
 }
 
 impl Default for SolverOptions {
     fn default() -> SolverOptions {
         SolverOptions {
             shallow: 6,
-            tt_min: 7,
+            tt_min: 8,
             etc_min: 11,
-            sort_search: 14,
+            sort_search: 12,
             sort_depth2: 16,
             sort_depth3: 19,
+            sort_mobility: 100,
+            sort_full_eval: true,
         }
     }
 }
@@ -391,14 +424,57 @@ impl Solver {
         self.table.iter_mut().for_each(|e| *e = Entry::default());
     }
 
-    /// Solves `pos` exactly, or returns `None` if `stop` was raised or `deadline` passed first.
+    /// Solves `pos` exactly, or returns `None` if `stop` was raised or `deadline` passed first:
+    /// null-window probes from a draw (see [`Solver::solve_mtd`]).
     pub fn solve(
         &mut self,
         pos: &Reversi,
         stop: Option<&Arc<AtomicBool>>,
         deadline: Option<Instant>,
     ) -> Option<Solution> {
-        self.solve_window(pos, -64, 64, stop, deadline)
+        self.solve_mtd(pos, 0, stop, deadline)
+    }
+
+    /// Solves by null-window probes (MTD(f)) starting from the estimate `guess`; the table
+    /// keeps the work of one probe for the next.
+    pub fn solve_mtd(
+        &mut self,
+        pos: &Reversi,
+        guess: i32,
+        stop: Option<&Arc<AtomicBool>>,
+        deadline: Option<Instant>,
+    ) -> Option<Solution> {
+        let (mut lo, mut hi) = (-64, 64);
+        let mut g = (guess.clamp(-64, 64) / 2) * 2;
+        let mut best = None;
+        let mut nodes = 0;
+        loop {
+            let r = self.solve_window(pos, g - 1, g + 1, stop, deadline)?;
+            nodes += self.nodes;
+            if r.best.is_none() {
+                self.nodes = nodes;
+                return Some(r);
+            }
+            if r.score < g {
+                hi = r.score;
+                g = r.score.max(lo);
+            } else if r.score > g {
+                lo = r.score;
+                best = r.best;
+                g = r.score.min(hi);
+            } else {
+                self.nodes = nodes;
+                return Some(r);
+            }
+            if lo >= hi {
+                if best.is_some() {
+                    self.nodes = nodes;
+                    return Some(Solution { best, score: lo });
+                }
+                // only upper bounds so far: one more probe at the score finds its move
+                g = lo;
+            }
+        }
     }
 
     /// Solves with a window: the score is exact when it lies strictly inside `(alpha, beta)`,
@@ -507,7 +583,18 @@ impl Solver {
                 } else {
                     1
                 };
-                -sort_search(no, np, d, -INF_SORT, INF_SORT)
+                let v = if self.options.sort_full_eval {
+                    -sort_search_full(no, np, d, -INF_SORT, INF_SORT)
+                } else {
+                    -sort_search(no, np, d, -INF_SORT, INF_SORT)
+                };
+                if self.options.sort_mobility != 0 {
+                    let m = mobility(no, np);
+                    let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+                    v - self.options.sort_mobility * wm
+                } else {
+                    v
+                }
             } else {
                 let m = mobility(no, np);
                 let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
@@ -672,8 +759,28 @@ impl Solver {
             best = -self.search(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
             best_move = sq;
         } else {
+            let mut rest = moves;
+            if let Some(hm) = hash_move.filter(|&m| m < 64 && moves >> m & 1 != 0) {
+                // the table's move first, before the others are generated and ordered: a cut
+                // here saves the ordering
+                let f = flips(p, o, hm);
+                best = -self.search(o & !f, p | f | (1u64 << hm), -beta, -alpha, false);
+                if self.stopped {
+                    return 0;
+                }
+                best_move = hm;
+                rest &= !(1u64 << hm);
+                if best > alpha {
+                    alpha = best;
+                    if best >= beta {
+                        self.store(p, o, orig_alpha, beta, best, best_move, empties);
+                        return best;
+                    }
+                }
+            }
             let mut list = [Candidate::default(); 36];
-            let n = self.order_moves(p, o, moves, hash_move, &mut list);
+            let n = self.order_moves(p, o, rest, None, &mut list);
+            let searched = best > -65;
             if empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
                 for c in &list[..n] {
@@ -691,7 +798,7 @@ impl Solver {
             }
             for (i, c) in list[..n].iter().enumerate() {
                 let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
-                let s = if i == 0 {
+                let s = if i == 0 && !searched {
                     -self.search(no, np, -beta, -alpha, false)
                 } else {
                     let s = -self.search(no, np, -alpha - 1, -alpha, false);
@@ -742,6 +849,21 @@ impl Solver {
             0 => return final_score(p, o),
             1 => return last1(p, o, list[0]),
             2 => return self.last2(p, o, alpha, beta, list[0], list[1]),
+            3 => return self.last3(p, o, alpha, beta, [list[0], list[1], list[2]], passed),
+            4 => {
+                // odd quadrants first, square priority within each
+                let mut sq = [0u8; 4];
+                let mut k = 0;
+                for odd in [true, false] {
+                    for &x in &list[..4] {
+                        if (parity & QUADRANT_ID[x as usize] != 0) == odd {
+                            sq[k] = x;
+                            k += 1;
+                        }
+                    }
+                }
+                return self.last4(p, o, alpha, beta, sq, passed);
+            }
             _ => {}
         }
         self.nodes += 1;
@@ -799,19 +921,130 @@ impl Solver {
         best
     }
 
+    /// Four empties, tried in the order given (no move list), with the stability cut.
+    fn last4(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if alpha >= stability_threshold(4) {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        let mut best = -65;
+        macro_rules! try_move {
+            ($x:expr, $rest:expr) => {
+                let x = $x;
+                if NEIGHBOURS[x as usize] & o != 0 {
+                    let f = flips(p, o, x);
+                    if f != 0 {
+                        let s =
+                            -self.last3(o & !f, p | f | (1u64 << x), -beta, -alpha, $rest, false);
+                        if s > best {
+                            best = s;
+                            if s >= beta {
+                                return s;
+                            }
+                            if s > alpha {
+                                alpha = s;
+                            }
+                        }
+                    }
+                }
+            };
+        }
+        try_move!(sq[0], [sq[1], sq[2], sq[3]]);
+        try_move!(sq[1], [sq[0], sq[2], sq[3]]);
+        try_move!(sq[2], [sq[0], sq[1], sq[3]]);
+        try_move!(sq[3], [sq[0], sq[1], sq[2]]);
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return final_score(p, o);
+        }
+        -self.last4(o, p, -beta, -alpha, sq, true)
+    }
+
+    /// Three empties, tried in the order given (no move list).
+    #[inline(always)]
+    fn last3(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [u8; 3],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = -65;
+        macro_rules! try_move {
+            ($x:expr, $a:expr, $b:expr) => {
+                let x = $x;
+                if NEIGHBOURS[x as usize] & o != 0 {
+                    let f = flips(p, o, x);
+                    if f != 0 {
+                        let s = -self.last2(o & !f, p | f | (1u64 << x), -beta, -alpha, $a, $b);
+                        if s > best {
+                            best = s;
+                            if s >= beta {
+                                return s;
+                            }
+                            if s > alpha {
+                                alpha = s;
+                            }
+                        }
+                    }
+                }
+            };
+        }
+        try_move!(sq[0], sq[1], sq[2]);
+        try_move!(sq[1], sq[0], sq[2]);
+        try_move!(sq[2], sq[0], sq[1]);
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return final_score(p, o);
+        }
+        -self.last3_pass(o, p, -beta, -alpha, sq)
+    }
+
+    /// [`Solver::last3`] after a pass (not inlined, to keep `last3` small).
+    #[inline(never)]
+    fn last3_pass(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3]) -> i32 {
+        self.last3(p, o, alpha, beta, sq, true)
+    }
+
     /// Two empties `a` and `b`.
     #[inline(always)]
     fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8) -> i32 {
         self.nodes += 1;
         let mut best = -65;
-        let f = flips(p, o, a);
+        let f = if NEIGHBOURS[a as usize] & o != 0 {
+            flips(p, o, a)
+        } else {
+            0
+        };
         if f != 0 {
             best = -last1(o & !f, p | f | (1u64 << a), b);
             if best >= beta {
                 return best;
             }
         }
-        let f = flips(p, o, b);
+        let f = if NEIGHBOURS[b as usize] & o != 0 {
+            flips(p, o, b)
+        } else {
+            0
+        };
         if f != 0 {
             let s = -last1(o & !f, p | f | (1u64 << b), a);
             return best.max(s);
@@ -821,14 +1054,22 @@ impl Solver {
         }
         // p passes: o chooses the lower score for p
         let mut worst = 65;
-        let f = flips(o, p, a);
+        let f = if NEIGHBOURS[a as usize] & p != 0 {
+            flips(o, p, a)
+        } else {
+            0
+        };
         if f != 0 {
             worst = last1(p & !f, o | f | (1u64 << a), b);
             if worst <= alpha {
                 return worst;
             }
         }
-        let f = flips(o, p, b);
+        let f = if NEIGHBOURS[b as usize] & p != 0 {
+            flips(o, p, b)
+        } else {
+            0
+        };
         if f != 0 {
             let s = last1(p & !f, o | f | (1u64 << b), a);
             return worst.min(s);
@@ -881,6 +1122,37 @@ fn sort_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         moves &= moves - 1;
         let f = flips(p, o, sq);
         let s = -sort_search(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
+        if s > best {
+            best = s;
+            if s > alpha {
+                alpha = s;
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// [`sort_search`] with the midgame evaluation at the leaves.
+fn sort_search_full(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o);
+    }
+    let mut moves = mobility(p, o);
+    if moves == 0 {
+        if mobility(o, p) == 0 {
+            return final_score(p, o) * 1000;
+        }
+        return -sort_search_full(o, p, depth - 1, -beta, -alpha);
+    }
+    let mut best = -INF_SORT;
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as u8;
+        moves &= moves - 1;
+        let f = flips(p, o, sq);
+        let s = -sort_search_full(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
         if s > best {
             best = s;
             if s > alpha {
@@ -983,6 +1255,16 @@ mod tests {
                 .solve_window(&pos, exact, exact + 1, None, None)
                 .unwrap();
             assert!(hi.score <= exact);
+            // null-window probes give the same result from any first guess
+            for guess in [exact - 20, exact + 6, 64, -64] {
+                let m = solver.solve_mtd(&pos, guess, None, None).unwrap();
+                assert_eq!(m.score, exact, "guess {guess} in {}", pos.to_text());
+                if let Some(mv) = m.best.filter(|&mv| mv != PASS) {
+                    let mut q = pos;
+                    q.play(mv).unwrap();
+                    assert_eq!(-minimax(&mut q), exact, "move {mv} in {}", pos.to_text());
+                }
+            }
             checked += 1;
         }
     }

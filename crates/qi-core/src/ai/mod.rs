@@ -2,31 +2,26 @@
 //! calls.
 //!
 //! Levels (both games): 1 = greedy (most pieces gained now; Ataxx prefers a clone on a tie),
-//! 2 = 3-ply alpha-beta on piece count (Ataxx) or the square-weight matrix (Reversi), then
-//! deeper searches with the full evaluation; 6 = full strength in the move time. Weaker levels
-//! add evaluation noise below one piece (tie-breaking only), never a random move. Reversi
-//! levels 3-6 solve the endgame exactly from 8/12/16/24 empties.
+//! 2 = a shallow alpha-beta on piece count (Ataxx, 2 plies) or the square-weight matrix
+//! (Reversi, 3 plies), then deeper searches with the full evaluation; 6 = full strength. Weaker
+//! levels add evaluation noise below one piece (tie-breaking only), never a random move. Ataxx
+//! levels 2-5 are depth caps (2, 3, 4, 5) with no clock and level 6 searches at least 7 plies,
+//! deeper while the move time allows (see [`ataxx`]). Reversi levels 3-6 solve the endgame
+//! exactly from 8/12/16/24 empties.
 //!
 //! Measured with `qi-engine match` on a loaded 2-core machine (20 games a pairing, colours
 //! alternating, random opening plies: 4 for Ataxx, 6 for Reversi), A's score against B:
 //!
-//! | pairing | Ataxx | Reversi |
+//! | pairing | Ataxx (depth caps) | Reversi (100 ms/move) |
 //! |---|---|---|
-//! | 2 vs 1 | 100% (20-0, 40 ms) | |
-//! | 3 vs 2 | 85% (17-3, 100 ms) | 95% (19-1, 100 ms) |
-//! | 4 vs 3 | 75% (15-5, 3000 ms: depth 7 vs 5, both complete) | 90% (18-2, 100 ms) |
-//! | 5 vs 4 | 70% (7-3, 10 games, 1000 ms: depth 9, time-capped, vs 7) | 80% (16-4, 100 ms) |
-//! | 6 vs 5 | not separable on this machine (see below) | 85% (17-3, 100 ms) |
+//! | 2 vs 1 | 95% (19-1) | |
+//! | 3 vs 2 | 97.5% (19-0, 1 draw) | 95% (19-1) |
+//! | 4 vs 3 | 95% (19-1) | 90% (18-2) |
+//! | 5 vs 4 | 90% (18-2) | 80% (16-4) |
+//! | 6 vs 5 | 90% (18-2: depth 7 vs 5) | 85% (17-3) |
 //!
-//! Earlier Ataxx settings: depth 4 vs depth 3 scored 60% (18-12), depth 5 vs depth 4 83%
-//! (25-5) at 1 s/move, which is why the Ataxx levels use odd depths. Four random opening plies
-//! sometimes leave an Ataxx position that one side wipes out at once; each opening is played
-//! with both colours, so such a pair scores 1-1 (3 of the 5 losses in 4 vs 3, which is 12-2
-//! without them; 1 of the 3 in 5 vs 4, 6-2 without it). Ataxx levels 4-6 are depth caps (7, 9, none) under the same move time, so a level
-//! beats the one below only when the move time lets it search deeper: on the loaded 2-core
-//! machine the figures were measured on (about 2.5 M nodes/s, depth 8 in about 0.7 s), level 5
-//! rarely finishes depth 9 within 1 s and level 6 reaches no further than level 5 at the app's
-//! default of 1 s; 6 vs 5 needs moves of several seconds here to differ at all.
+//! Four random opening plies sometimes leave an Ataxx position that one side wipes out at once;
+//! each opening is played with both colours, so such a pair scores 1-1.
 //!
 //! ```no_run
 //! use std::sync::{Arc, atomic::AtomicBool};

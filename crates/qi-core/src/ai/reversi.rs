@@ -85,45 +85,12 @@ impl ReversiWeights {
     };
 }
 
-#[derive(Clone, Debug)]
-pub struct ReversiEval {
-    pub w: ReversiWeights,
-    pub noise: i32,
-    pub seed: u64,
-}
-
-impl ReversiEval {
-    pub fn new(w: ReversiWeights) -> ReversiEval {
-        ReversiEval {
-            w,
-            noise: 0,
-            seed: 0,
-        }
-    }
-}
-
-impl Default for ReversiEval {
-    fn default() -> ReversiEval {
-        ReversiEval::new(ReversiWeights::FULL)
-    }
-}
-
-#[inline(always)]
-fn neighbours(bb: u64) -> u64 {
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let row = ((bb << 1) & NOT_A) | ((bb >> 1) & NOT_H);
-    let all = bb | row;
-    row | (all << 8) | (all >> 8)
-}
-
-impl Evaluator for ReversiEval {
-    type G = Reversi;
-
-    fn evaluate(&self, pos: &Reversi) -> i32 {
-        let (p, o) = (pos.own(), pos.opp());
+impl ReversiWeights {
+    /// The evaluation of `p` to move against `o` (no noise), roughly hundredths of a disc;
+    /// a finished game scores 1000 per disc of the final difference.
+    pub fn evaluate(&self, p: u64, o: u64) -> i32 {
         let empty = !(p | o);
-        let w = &self.w;
+        let w = self;
         let mut s = 0;
         if w.squares != 0 {
             let mut sq = 0;
@@ -165,7 +132,47 @@ impl Evaluator for ReversiEval {
             s += w.stable
                 * (stable_discs(p, o).count_ones() as i32 - stable_discs(o, p).count_ones() as i32);
         }
-        s + hash_noise(pos.hash(), self.seed, self.noise)
+        s
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ReversiEval {
+    pub w: ReversiWeights,
+    pub noise: i32,
+    pub seed: u64,
+}
+
+impl ReversiEval {
+    pub fn new(w: ReversiWeights) -> ReversiEval {
+        ReversiEval {
+            w,
+            noise: 0,
+            seed: 0,
+        }
+    }
+}
+
+impl Default for ReversiEval {
+    fn default() -> ReversiEval {
+        ReversiEval::new(ReversiWeights::FULL)
+    }
+}
+
+#[inline(always)]
+fn neighbours(bb: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let row = ((bb << 1) & NOT_A) | ((bb >> 1) & NOT_H);
+    let all = bb | row;
+    row | (all << 8) | (all >> 8)
+}
+
+impl Evaluator for ReversiEval {
+    type G = Reversi;
+
+    fn evaluate(&self, pos: &Reversi) -> i32 {
+        self.w.evaluate(pos.own(), pos.opp()) + hash_noise(pos.hash(), self.seed, self.noise)
     }
 
     #[inline]
