@@ -62,7 +62,7 @@
 //!   | 72,000 vs 24,000 playouts (`qi-playouts`), budgets binding | — | 2 | 0% (0-2) |
 //!   | the same with an exploration term (0.1) in the selection, not kept | — | 3 | 33% (1-2) |
 //!   | 72,000 playouts from empty trees vs 24,000 reusing its tree | — | 5 | 80% (4-1) |
-//!   | 6 vs 5, level 6 from empty trees (this build) | 3 s a move vs 24,000 | 6 | 67% (4-2) |
+//!   | 6 vs 5, level 6 from empty trees (this build) | 3 s a move vs 24,000 | 14 | 57% (8-6) |
 //!
 //!   Level 6 is not stronger than level 5: from about 25,000 playouts a move on 9×9, more
 //!   playouts did not win more games here, with the clock or with a playout budget alike. One
