@@ -82,18 +82,7 @@ pub struct Match {
 impl Match {
     pub fn new(setup: MatchSetup) -> Result<Match, String> {
         let start = setup.start_position()?;
-        Ok(Match {
-            history: GameHistory::new(start),
-            setup,
-            status: String::new(),
-            selected: None,
-            elapsed: 0.0,
-            dirty: false,
-            hint: None,
-            dead_marking: None,
-            final_result: None,
-            replay: None,
-        })
+        Ok(Match::with_history(setup, GameHistory::new(start)))
     }
 
     /// A game that goes on from a history (a loaded save or record).

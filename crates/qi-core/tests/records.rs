@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+mod common;
+
 use proptest::prelude::*;
 use qi_core::any::{AnyPosition, GameHistory};
 use qi_core::go::Go;
@@ -39,23 +41,7 @@ fn game(kind: GameKind, n: usize, seed: usize) -> GameHistory {
         .unwrap(),
         _ => AnyPosition::start(kind).unwrap(),
     };
-    let mut h = GameHistory::new(start);
-    for i in 0..n {
-        let pos = h.current();
-        if pos.outcome().is_some() {
-            break;
-        }
-        let moves = pos.legal_moves();
-        let pass = pos.legal_pass();
-        let non_pass: Vec<_> = moves.iter().filter(|m| Some(**m) != pass).collect();
-        let mv = if non_pass.is_empty() {
-            moves[0]
-        } else {
-            *non_pass[(i * 31 + seed * 17 + 5) % non_pass.len()]
-        };
-        h.play(mv).unwrap();
-    }
-    h
+    common::play_line(start, n, |i, _| i * 31 + seed * 17 + 5)
 }
 
 #[test]
