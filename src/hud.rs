@@ -87,7 +87,7 @@ impl HudView {
             ply: game.history.ply(),
             last_move: moves.last().cloned(),
             status: game.status.clone(),
-            can_undo: game.history.can_undo(),
+            can_undo: crate::game::can_undo_for_player(game),
             can_redo: game.history.can_redo(),
             pass_legal: game.human_to_move() && pos.legal_pass().is_some(),
             moves,

@@ -674,3 +674,30 @@ fn go_resignation_and_taking_it_back() {
     assert!(!g.is_over(), "undo takes the resignation back");
     assert_eq!(g.history.ply(), 1);
 }
+
+/// Go: resigning before the first move can be taken back too (the HUD's Undo is enabled).
+#[test]
+fn go_resignation_at_move_zero_can_be_undone() {
+    let mut app = headless_without_animations(&[]);
+    start(&mut app, GameKind::Go, None, [Player::Human, Player::Human]);
+    app.world_mut()
+        .write_message(qi::game::ResignRequest(Side::Black));
+    app.update();
+    settle(&mut app);
+    let g = app.world().resource::<Match>();
+    assert!(g.is_over());
+    assert_eq!(g.history.ply(), 0);
+    assert!(
+        qi::hud::HudView::of(g).can_undo,
+        "Undo offered after a resignation"
+    );
+    app.world_mut()
+        .resource_mut::<NextState<Menu>>()
+        .set(Menu::None);
+    app.update();
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    let g = app.world().resource::<Match>();
+    assert!(!g.is_over(), "undo takes the resignation back");
+    assert!(!qi::hud::HudView::of(g).can_undo, "nothing left to undo");
+}

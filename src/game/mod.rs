@@ -326,14 +326,22 @@ fn apply_undo_redo(
     }
 }
 
+/// Whether [`undo_for_player`] has anything to take back: a move, or a resignation (which
+/// may come before the first move).
+pub fn can_undo_for_player(game: &Match) -> bool {
+    game.history.can_undo() || resigned(game)
+}
+
+fn resigned(game: &Match) -> bool {
+    game.position()
+        .as_go()
+        .is_some_and(|g| g.resigned().is_some())
+}
+
 /// Takes back one move; against the CPU, back to the human's last turn (so the human moves
 /// next). Returns whether anything was undone.
 pub fn undo_for_player(game: &mut Match) -> bool {
-    if game
-        .position()
-        .as_go()
-        .is_some_and(|g| g.resigned().is_some())
-    {
+    if resigned(game) {
         game.history.clear_resignation();
         game.status = "Resignation taken back".into();
         return true;
