@@ -93,7 +93,7 @@ pub struct GomokuEval {
     pub vct_root: u64,
     pub vct_defend: u64,
     /// Threat logic in the search (open fours as wins, only defences against threats, forced
-    /// replies without using up depth): levels 2-6.
+    /// replies without using up depth): levels 4-6.
     pub threats: bool,
     /// Evaluation noise amplitude.
     pub noise: i32,
@@ -117,11 +117,11 @@ impl GomokuEval {
             (u64, u64),
             i32,
         ) = match level {
-            0 | 1 => (20, 3, 0, (0, 0, 0), (0, 0), 10_000),
-            2 => (12, 3, 0, (0, 0, 0), (0, 0), 600),
-            3 => (10, 3, 0, (2_000, 500, 0), (0, 0), 0),
-            4 => (12, 5, 0, (5_000, 1_000, 0), (20_000, 2_000), 0),
-            5 => (10, 7, 0, (100_000, 10_000, 20), (50_000, 5_000), 0),
+            0 | 1 => (20, 2, 0, (0, 0, 0), (0, 0), 100_000),
+            2 => (20, 3, 0, (0, 0, 0), (0, 0), 10_000),
+            3 => (12, 3, 0, (2_000, 0, 0), (0, 0), 600),
+            4 => (10, 3, 0, (2_000, 500, 0), (0, 0), 50),
+            5 => (12, 5, 0, (5_000, 1_000, 0), (20_000, 2_000), 0),
             _ => (18, 9, 300_000, (200_000, 20_000, 40), (100_000, 10_000), 0),
         };
         GomokuEval {
@@ -134,7 +134,7 @@ impl GomokuEval {
             vcf_leaf: vcf.2,
             vct_root: vct.0,
             vct_defend: vct.1,
-            threats: level >= 3,
+            threats: level >= 4,
             noise,
             seed,
             eval_kind: 0,
@@ -236,12 +236,12 @@ impl Ai for Gomoku {
         }
     }
 
-    /// Level 1: a depth-3 search with the line-score evaluation and its noise (picked by `seed`).
+    /// Level 1: a depth-2 search with the line-score evaluation and its noise (picked by `seed`).
     fn greedy_move(&self, seed: u64) -> Option<Move> {
         let eval = GomokuEval::for_level(1, seed);
         let limits = Limits {
             time: Some(Duration::from_secs(2)),
-            depth: Some(3),
+            depth: None,
             nodes: None,
         };
         let mut s = Search::new(eval.config(&limits), 1);
