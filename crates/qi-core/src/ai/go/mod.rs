@@ -103,8 +103,10 @@
 //!   Level 5 had 18,000 playouts before and scored 72% (13-5 in 18 games) against level 4.
 //!   Earlier budgets: 600 vs 200 playouts scored 75% (15-5), 2,000 vs 600 65% (13-7), which is
 //!   why levels 1 and 2 were spread further apart. In the app, with its default 2 s a move,
-//!   level 6 is bound by the clock (20,000-40,000 playouts on this machine) and so is only
-//!   about as strong as level 5 there; it gets its full budget from about 5-10 s a move.
+//!   level 6 is bound by the clock: with 2 s a move for both (level 5 still capped at 24,000),
+//!   16 games, seeds 601-604/701-704, load average 1-6, level 6 made a median of 22,000-27,000
+//!   playouts a move and scored 62.5% (10-6) against level 5. It gets its full budget from
+//!   about 5-10 s a move on this machine.
 //!
 //! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment), and
 //! `QI_GO_DEBUG=1` to print the tree sizes and the most visited root moves of each search on
