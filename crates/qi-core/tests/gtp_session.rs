@@ -259,3 +259,30 @@ fn interim_policy_passes_when_won_and_keeps_its_eyes() {
         assert_eq!(InterimPolicy::new(seed).choose(&g), qi_core::go::PASS);
     }
 }
+
+/// `qi-seed` sets the seed of the next searches: two engines with the same seed and a playout
+/// budget (not a clock) play the same move, other seeds give other moves, and a bad argument is
+/// an error.
+#[test]
+fn qi_seed_makes_budgeted_searches_repeatable() {
+    let run = |seed: u64| {
+        let mut e = GtpEngine::new();
+        let seed = format!("qi-seed {seed}");
+        for l in [
+            "boardsize 9",
+            "qi-level 1",
+            "qi-threads 1",
+            "qi-movetime 60000",
+            &seed,
+            "play b E5",
+        ] {
+            assert!(e.handle_line(l).unwrap().starts_with('='), "{l}");
+        }
+        e.handle_line("genmove w").unwrap()
+    };
+    assert_eq!(run(12345), run(12345));
+    let moves: std::collections::HashSet<String> = (1..=8).map(run).collect();
+    assert!(moves.len() > 1, "the seed changes the search: {moves:?}");
+    let mut e = GtpEngine::new();
+    assert!(e.handle_line("qi-seed x").unwrap().starts_with('?'));
+}

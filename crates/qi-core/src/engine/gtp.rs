@@ -7,7 +7,9 @@
 //! Move time: from `time_settings`/`time_left` when the controller sends them (the main time
 //! left shared over the moves still expected, or the byo-yomi period over its stones), else
 //! the `qi-movetime` setting (1000 ms unless changed). Extensions: `qi-level <1-6>`,
-//! `qi-movetime <ms>`, `qi-playouts <n>` (a playout cap a move, 0 = the level's), `qi-threads <n>`.
+//! `qi-movetime <ms>`, `qi-playouts <n>` (a playout cap a move, 0 = the level's), `qi-threads <n>`,
+//! `qi-seed <n>` (the seed the next searches start from, so that parallel matches between
+//! playout-bound players do not repeat each other's games).
 //!
 //! Every reply is `=[id] result` or `?[id] error` followed by an empty line. Garbage, unknown
 //! commands and illegal moves get `? <reason>` and the engine goes on.
@@ -24,7 +26,7 @@ use crate::go::{self, Go, handicap_points, vertex_text};
 use crate::sgf::GameRecord;
 
 /// Every command the engine knows, in the order `list_commands` gives them.
-pub const COMMANDS: [&str; 29] = [
+pub const COMMANDS: [&str; 30] = [
     "protocol_version",
     "name",
     "version",
@@ -54,6 +56,7 @@ pub const COMMANDS: [&str; 29] = [
     "qi-movetime",
     "qi-playouts",
     "qi-threads",
+    "qi-seed",
 ];
 
 /// Time settings as the controller gave them (Canadian byo-yomi, seconds).
@@ -262,6 +265,10 @@ impl GtpEngine {
             "qi-playouts" => {
                 let n = num(0)?;
                 self.cpu.set_playouts(if n == 0 { None } else { Some(n) });
+                Ok(String::new())
+            }
+            "qi-seed" => {
+                self.seed = num(0)?;
                 Ok(String::new())
             }
             "qi-threads" => {

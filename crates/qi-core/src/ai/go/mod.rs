@@ -16,7 +16,9 @@
 //! - **Tree reuse**: the subtree of the position reached is kept when the new position follows
 //!   the last searched one by one or two moves.
 //! - **Time**: `movetime` is the most a move may take; the search stops earlier when the most
-//!   visited move can no longer be overtaken, and spends a third of it on the first two moves.
+//!   visited move can no longer be overtaken in the time left (and level 6 on one thread also
+//!   when it can no longer be overtaken with the playouts left: the same move, sooner), and
+//!   level 6 spends a third of it on the first two moves.
 //! - **Pass and resign**: two passes in the tree end the game with the Tromp-Taylor area score.
 //!   At the root the CPU passes when the opponent has just passed and the board scored with the
 //!   dead stones the playouts see (Tromp-Taylor in clean-up mode) is a win, when the pass is the
@@ -28,7 +30,8 @@
 //!   principal variation and `nodes` the number of playouts.
 //!
 //! Levels cap the playouts per move: 1 → 60, 2 → 400, 3 → 2,000, 4 → 6,000, 5 → 24,000,
-//! 6 → only the move time. Every level searches one tree on one thread by default;
+//! 6 → 96,000; the move time caps every level too (in the app's default 2 s a move on a busy
+//! machine level 6 gets about 20,000-40,000). Every level searches one tree on one thread by default;
 //! [`GoCpu::set_threads`] (GTP `qi-threads`) adds root-parallel trees, one per thread. On this
 //! shared machine two trees were weaker than one at the same time: level 6 at 2 s a move with
 //! two threads against one thread scored 1 of 6 games (9×9, komi 7), because the second core was
@@ -44,9 +47,11 @@
 //!   playouts per second (median per move 14,000-15,500), about 25,000-35,000 playouts a move.
 //! - **GNU Go 3.8 level 10** (`gnugo --mode gtp --chinese-rules --level 10`), 9×9, komi 7,
 //!   2 s a move for Qi, colours alternating, scored by GNU Go's `final_score`
-//!   (`scripts/gtp-match.py`): 20 games, Qi won 15, lost 3, 2 jigo (games 1-10 with an earlier
-//!   build that counted a jigo as nearly a win for White: 7 won, 2 jigo, 1 lost; games 11-20 with
-//!   this one: 8 won, 2 lost).
+//!   (`scripts/gtp-match.py`): 20 games, Qi won 15, lost 3, 2 jigo (two threads; games 1-10
+//!   with an earlier build that counted a jigo as nearly a win for White: 7 won, 2 jigo, 1 lost;
+//!   games 11-20 with this one: 8 won, 2 lost). This build (level 6, one thread, tree kept,
+//!   seeds 501-502), 10 games, two matches at a time under a load average of 6-8 (Qi made only
+//!   about 6,000 playouts a second, median 9,000 a move): 9 won, 1 jigo, none lost.
 //! - **Levels**, 9×9, komi 7, one thread each, colours alternating (A's score):
 //!
 //!   | pairing | playouts a move | games | A's score |
@@ -55,25 +60,40 @@
 //!   | 3 vs 2 | 2,000 vs 400 | 16 | 75% (12-4) |
 //!   | 4 vs 3 | 6,000 vs 2,000 | 16 | 88% (14-2) |
 //!   | 5 vs 4 | 24,000 vs 6,000 | 20 | 90% (17 won, 1 lost, 2 jigo) |
-//!   | 6 vs 5 | 3 s a move vs 18,000, both two threads | 4 | 62% (2-1, 1 jigo): too few games |
-//!   | 6 vs 5 | 5 s a move (about 70,000 playouts) vs 24,000, one thread each | 8 | 25% (2-6) |
-//!   | 6 vs 5 | the same after the node-limit fix below | 4 | 0% (0-4) |
-//!   | 6 (1 thread) vs 5 | 1.5 s a move (about 25,000 playouts) vs 24,000 | 6 | 50% (3-3) |
-//!   | 72,000 vs 24,000 playouts (`qi-playouts`), budgets binding | — | 2 | 0% (0-2) |
-//!   | the same with an exploration term (0.1) in the selection, not kept | — | 3 | 33% (1-2) |
-//!   | 72,000 playouts from empty trees vs 24,000 reusing its tree | — | 5 | 80% (4-1) |
-//!   | 6 vs 5, level 6 from empty trees (this build) | 3 s a move vs 24,000 | 14 | 57% (8-6) |
+//!   | 6 vs 5 | 96,000 vs 24,000, both reusing their trees | 20 | 85% (17 won, 3 lost) |
 //!
-//!   Level 6 is not stronger than level 5: from about 25,000 playouts a move on 9×9, more
-//!   playouts did not win more games here, with the clock or with a playout budget alike. One
-//!   cause was found and fixed (the trees reached their node limit and stopped growing); the
-//!   tree stays legal after long searches with reuse (a test walks it), and the rest of the cause
-//!   is not found yet. Without tree reuse the long search wins (4 of 5 above), so the kept
-//!   subtree is what goes wrong in long searches: searches above 30,000 playouts (level 6, or a
-//!   larger `qi-playouts` cap) now start from empty trees, and levels 1-5 keep reusing theirs
-//!   (their ladder above was measured with reuse). Why a large kept subtree misleads the search is
-//!   still to be found. Until it is, level 5 is the strongest
-//!   level on 9×9.
+//!   Level 6 (96,000 playouts, tree kept) against level 5 (24,000, tree kept), one thread each,
+//!   `qi-movetime 600000` so that the budgets bind, seeds 301-304 and 401-404 (`qi-seed`), two
+//!   matches at a time on this machine (load average 5-9): 17 won, 3 lost (the three losses
+//!   with Black); level 6 stopped once its most visited move was settled, at a median of 49,000
+//!   playouts a move (quartiles of speed 5,700-13,600 a second under that load). The level-5
+//!   side ran the build before, whose level 5 plays the same. The same 96,000
+//!   playouts from empty trees (the rule of the build before: searches above 30,000 playouts
+//!   started afresh) scored 72.5% in 20 games (13 won, 3 jigo, 4 lost; seeds 1001-1002 and
+//!   2001-2002): keeping the tree did no harm at 96,000, if anything it helped, and level 6 now
+//!   keeps it like the other levels.
+//!
+//!   Why level 6 had not been stronger than level 5 (earlier measurements, kept for the
+//!   record: level 6 at 3 s a move with two threads against 18,000: 2-1-1 in 4 games; at 5 s,
+//!   about 70,000 playouts, tree kept: 2-6 in 8, then 0-4 in 4 after the node-limit fix;
+//!   1.5 s: 3-3; 72,000 vs 24,000 playouts with the tree kept: 0-2, with an exploration term
+//!   of 0.1: 1-2; 72,000 from empty trees: 4-1; 3 s from empty trees: 8-6 in 14 games):
+//!   - Until the node-limit fix (4,000,000 nodes a tree; a filling tree expands more slowly,
+//!     ×4 past a quarter, ×16 past half, ×64 past three quarters) long searches and the trees
+//!     they kept reached the old 2,000,000-node limit and stopped growing, so that more
+//!     playouts only refined the leaves. A 96,000-playout 9×9 search now makes about 1.2 M
+//!     nodes (the ×4 rate from about 55,000 playouts on), a kept tree 1.1-1.3 M after the
+//!     next search.
+//!   - After the fix the samples were small (2-8 games a setting) and level 6 was bound by the
+//!     clock on a machine with a load average of 5-11, where 3-5 s bought only about
+//!     30,000-50,000 playouts (about 10,000 a second under that load, measured here), while
+//!     level 5's 24,000 start from 11,000-30,000 playouts kept from the search before (self-play,
+//!     `QI_GO_DEBUG`): level 6 had hardly more playouts than level 5. With budgets binding and
+//!     20 games, 96,000 beats 24,000 with or without reuse, so neither the search nor the
+//!     kept trees stop scaling at 25,000.
+//!   - No fault was found in the tree reuse (re-rooting keeps children together, root
+//!     children the real rules forbid by superko are zeroed, the tree stays legal — a test
+//!     walks it), in the AMAF updates or in the pass handling.
 //!
 //!   Since then the priors also seed the AMAF statistics (before, the AMAF values of a young
 //!   node washed them out, and 19×19 openings went to the second line) and the 3-3/3-4/4-4
@@ -82,8 +102,11 @@
 //!
 //!   Level 5 had 18,000 playouts before and scored 72% (13-5 in 18 games) against level 4.
 //!   Earlier budgets: 600 vs 200 playouts scored 75% (15-5), 2,000 vs 600 65% (13-7), which is
-//!   why levels 1 and 2 were spread further apart. Level 6 is stronger than level 5 only when
-//!   the move time buys more than 18,000 playouts (about 1 s on 9×9 with both cores here).
+//!   why levels 1 and 2 were spread further apart. In the app, with its default 2 s a move,
+//!   level 6 is bound by the clock: with 2 s a move for both (level 5 still capped at 24,000),
+//!   16 games, seeds 601-604/701-704, load average 1-6, level 6 made a median of 22,000-27,000
+//!   playouts a move and scored 62.5% (10-6) against level 5. It gets its full budget from
+//!   about 5-10 s a move on this machine.
 //!
 //! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment), and
 //! `QI_GO_DEBUG=1` to print the tree sizes and the most visited root moves of each search on
@@ -117,7 +140,7 @@ use crate::game::{Game, Side, Square};
 use crate::go::{Go, Move, PASS};
 use crate::search::{SearchInfo, SearchResult};
 
-/// Playouts a level may spend on a move (`u64::MAX`: only the move time limits it) and the
+/// Playouts a level may spend on a move (the move time caps every level too) and the
 /// threads it uses.
 pub fn level_budget(level: u8) -> (u64, usize) {
     match level {
@@ -126,7 +149,7 @@ pub fn level_budget(level: u8) -> (u64, usize) {
         3 => (2_000, 1),
         4 => (6_000, 1),
         5 => (24_000, 1),
-        _ => (u64::MAX, 1),
+        _ => (96_000, 1),
     }
 }
 
@@ -285,12 +308,6 @@ impl GoCpu {
             .playout_cap
             .unwrap_or_else(|| level_budget(self.level).0)
             .max(1);
-        // Long searches (level 6's clock, or a cap above 30,000 playouts) start from empty
-        // trees: with the subtree of the last search kept, 72,000 playouts a move lost 2 of 2
-        // to 24,000, and without it won 4 of 5 (9×9, komi 7); see the module doc.
-        if budget > 30_000 && self.trees.iter().any(|t| !t.nodes.is_empty()) {
-            self.new_game();
-        }
         let threads = self.threads.max(1);
         while self.trees.len() < threads {
             let k = self.trees.len() as u64;
@@ -311,7 +328,7 @@ impl GoCpu {
         let stones = pos.piece_counts();
         let placed = (stones[0] + stones[1]) as usize;
         let mut time = movetime;
-        if placed < 2 && budget == u64::MAX {
+        if placed < 2 && budget > 30_000 {
             time = movetime / 3;
         }
         let expand_after = if size <= 9 {
@@ -328,6 +345,7 @@ impl GoCpu {
         }
         let per_thread = budget.div_ceil(threads as u64);
         let deadline = start + time;
+        let exact_stop = threads == 1 && budget > 30_000;
         let done = AtomicBool::new(false);
         let run = |t: &mut Tree, report: &mut dyn FnMut(&Tree, u64)| {
             let mut n = 0u64;
@@ -347,6 +365,11 @@ impl GoCpu {
                         break;
                     }
                     if n.is_multiple_of(256) && can_stop_early(t, n, now - start, deadline - now) {
+                        break;
+                    }
+                    // level 6 on one thread also stops when the playouts left cannot change
+                    // the most visited move (the same move, sooner)
+                    if exact_stop && n.is_multiple_of(256) && lead(t) as u64 > per_thread - n {
                         break;
                     }
                     if now >= next_report {
@@ -493,11 +516,10 @@ fn last_move(prev: &Go, pos: &Go) -> Move {
     found
 }
 
-/// Whether the most visited root move of `t` can no longer be caught in the time left.
-fn can_stop_early(t: &Tree, n: u64, spent: Duration, left: Duration) -> bool {
-    let kids = t.root_children();
+/// How many more visits the most visited root move of `t` has than the second.
+fn lead(t: &Tree) -> u32 {
     let (mut a, mut b) = (0u32, 0u32);
-    for c in kids {
+    for c in t.root_children() {
         if c.visits > a {
             b = a;
             a = c.visits;
@@ -505,9 +527,14 @@ fn can_stop_early(t: &Tree, n: u64, spent: Duration, left: Duration) -> bool {
             b = c.visits;
         }
     }
+    a - b
+}
+
+/// Whether the most visited root move of `t` can no longer be caught in the time left.
+fn can_stop_early(t: &Tree, n: u64, spent: Duration, left: Duration) -> bool {
     let rate = n as f64 / spent.as_secs_f64().max(1e-3);
     let more = rate * left.as_secs_f64();
-    (a - b) as f64 > more * 1.2 && n > 500
+    lead(t) as f64 > more * 1.2 && n > 500
 }
 
 /// Root moves over all trees: (move, visits, win rate of the mover).
@@ -646,8 +673,8 @@ mod tree_tests {
     #[test]
     fn long_searches_with_reuse_keep_a_sound_tree() {
         let mut pos = Go::new(9, 7.0).unwrap();
-        // 20,000 playouts a move: long searches, but under the cap above which trees are not
-        // reused
+        // 20,000 playouts a move: long searches with their trees kept (level 6's 96,000 would
+        // make the test slow in a debug build)
         let mut cpu = GoCpu::new(6);
         cpu.set_playouts(Some(20_000));
         let mut other = GoCpu::new(3);
