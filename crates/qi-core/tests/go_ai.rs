@@ -286,3 +286,41 @@ fn reuses_the_tree_and_is_send() {
     });
     assert!(handle.join().unwrap().is_some());
 }
+
+/// Two threads share one tree: the playouts add up to the cap (each thread runs some), the
+/// tactics still come out right, the tree stays legal, and the ownership map is filled.
+#[test]
+fn two_threads_share_one_tree() {
+    let pos = Go::from_text(
+        "9 7 b ........./........./..XXXXX../.XOOOOOX./...XXXXX./..O....../OOOOOOOOO/........./.........",
+    )
+    .unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    for seed in 1..=2 {
+        let mut cpu = GoCpu::new(4);
+        cpu.set_threads(2);
+        let r = cpu.choose(&pos, Duration::from_secs(60), &stop, seed, &mut |_| {});
+        assert_eq!(text(&pos, r.best.unwrap()), "C5", "seed {seed}");
+        let (n, _) = cpu.last_playouts();
+        assert!((5_000..=6_001).contains(&n), "{n}");
+        let own = cpu.ownership();
+        assert_eq!(own.len(), 81);
+        assert!(own.iter().all(|o| (-1.0..=1.0).contains(o)));
+        // the captured chain's points end up Black's in most playouts
+        let sq = go::parse_vertex("E6", 9).unwrap();
+        let e6 = own[sq.y as usize * 9 + sq.x as usize];
+        assert!(e6 > 0.3, "{e6}");
+    }
+    // a whole game of two-thread searches gives legal moves only
+    let mut cpu = GoCpu::new(3);
+    cpu.set_threads(2);
+    let mut g = Go::new(9, 7.0).unwrap();
+    let mut plies = 0;
+    while !g.is_over() && plies < 120 {
+        let r = cpu.choose(&g, Duration::from_secs(60), &stop, plies, &mut |_| {});
+        let mv = r.best.unwrap_or(PASS);
+        assert!(g.is_legal(mv), "ply {plies}: {}", text(&g, mv));
+        g.make(mv);
+        plies += 1;
+    }
+}

@@ -19,6 +19,12 @@ pub(crate) fn code(side: Side) -> u8 {
 #[derive(Clone, Debug)]
 pub(crate) struct Fast(u64);
 
+impl Default for Fast {
+    fn default() -> Fast {
+        Fast::new(0)
+    }
+}
+
 impl Fast {
     pub(crate) fn new(seed: u64) -> Fast {
         Fast(crate::zobrist::splitmix64(seed).1 | 1)

@@ -36,12 +36,42 @@ pub(crate) struct Tree {
     pub own: Vec<i32>,
     pub own_games: u32,
     pub max_nodes: usize,
+    /// The scratch of [`Tree::iterate`] (searches on one thread).
+    walker: Walker,
+}
+
+/// What one search thread carries through its iterations: the move sequence and tree path of
+/// the current one, playout buffers and the AMAF marks. Threads that share a tree each have
+/// their own (see [`Tree::descend`] and [`Tree::backup`]).
+#[derive(Default)]
+pub(crate) struct Walker {
+    pub rng: Fast,
     seq: Vec<(u16, u8)>,
     path: Vec<u32>,
     buf: Vec<u16>,
     stamp: Vec<u32>,
     first_color: Vec<u8>,
     tick: u32,
+}
+
+impl Walker {
+    pub fn new(seed: u64) -> Walker {
+        Walker {
+            rng: Fast::new(seed),
+            seq: Vec::with_capacity(1024),
+            path: Vec::with_capacity(256),
+            buf: Vec::with_capacity(64),
+            stamp: vec![0; POINTS],
+            first_color: vec![0; POINTS],
+            tick: 0,
+        }
+    }
+
+    /// Plays the game of the last descent out from `b` (a position that is not over) and
+    /// returns its area score for Black, adding the final owners to `own` when given.
+    pub fn playout(&mut self, b: &mut Board, own: Option<&mut [i32]>) -> f32 {
+        playout::playout(b, &mut self.rng, &mut self.seq, &mut self.buf, own)
+    }
 }
 
 impl Tree {
@@ -54,12 +84,7 @@ impl Tree {
             own: Vec::new(),
             own_games: 0,
             max_nodes,
-            seq: Vec::with_capacity(1024),
-            path: Vec::with_capacity(256),
-            buf: Vec::with_capacity(64),
-            stamp: vec![0; POINTS],
-            first_color: vec![0; POINTS],
-            tick: 0,
+            walker: Walker::new(seed ^ 0x5851_F42D),
         }
     }
 
@@ -300,15 +325,46 @@ impl Tree {
 
     /// One descent, playout and update from the root board `root`.
     pub fn iterate(&mut self, root: &Board, expand_after: u32) {
+        let mut w = std::mem::take(&mut self.walker);
+        std::mem::swap(&mut w.rng, &mut self.rng);
+        let (mut b, terminal) = self.descend(root, expand_after, &mut w, 0.0);
+        let score = match terminal {
+            Some(s) => s,
+            None => {
+                let mut own = std::mem::take(&mut self.own);
+                let fits = own.len() == (b.size as usize).pow(2);
+                let s = w.playout(&mut b, fits.then_some(&mut own[..]));
+                self.own = own;
+                self.own_games += 1;
+                s
+            }
+        };
+        self.backup(&mut w, score, b.size, 0.0);
+        std::mem::swap(&mut w.rng, &mut self.rng);
+        self.walker = w;
+    }
+
+    /// The first half of an iteration: walks down the tree from `root` (expanding the leaf
+    /// reached when it has been visited often enough) and returns the position there, with
+    /// the area score when two passes ended the game in the tree. `virtual_loss` games are
+    /// counted as lost for each node passed (threads sharing the tree spread out), until
+    /// [`Tree::backup`] takes them back.
+    pub fn descend(
+        &mut self,
+        root: &Board,
+        expand_after: u32,
+        w: &mut Walker,
+        virtual_loss: f32,
+    ) -> (Board, Option<f32>) {
         // A filling tree expands more slowly (×4 past a quarter of its room, ×16 past half,
         // ×64 past three quarters), so that long searches and reused trees keep growing where
         // the playouts go instead of stopping at the node limit.
         let fill = (self.nodes.len() * 4 / self.max_nodes.max(1)).min(3) as u32;
         let expand_after = expand_after << (2 * fill);
         let mut b = root.clone();
-        self.seq.clear();
-        self.path.clear();
-        self.path.push(0);
+        w.seq.clear();
+        w.path.clear();
+        w.path.push(0);
         let mut i = 0usize;
         let mut terminal = None;
         loop {
@@ -322,32 +378,27 @@ impl Tree {
                 }
             }
             let c = self.select(i);
+            self.nodes[c].n += virtual_loss;
             let mv = self.nodes[c].mv;
-            self.seq.push((mv, b.to_move));
+            w.seq.push((mv, b.to_move));
             b.play(mv);
-            self.path.push(c as u32);
+            w.path.push(c as u32);
             i = c;
             if b.passes >= 2 {
                 terminal = Some(b.area_score());
                 break;
             }
         }
-        let score = match terminal {
-            Some(s) => s,
-            None => {
-                let own = if self.own.len() == (b.size as usize).pow(2) {
-                    Some(&mut self.own[..])
-                } else {
-                    None
-                };
-                let s = playout::playout(&mut b, &mut self.rng, &mut self.seq, &mut self.buf, own);
-                self.own_games += 1;
-                s
-            }
-        };
+        (b, terminal)
+    }
+
+    /// The second half of an iteration: the result `score` (Black's area score) of the game
+    /// `w` walked and played out goes into the nodes of its path and the AMAF statistics of
+    /// their children; the virtual losses of [`Tree::descend`] are taken back.
+    pub fn backup(&mut self, w: &mut Walker, score: f32, size: u8, virtual_loss: f32) {
         // mostly the win, a little the margin (so won and lost positions still play for
         // points instead of drifting)
-        let margin = (score / b.size as f32).tanh();
+        let margin = (score / size as f32).tanh();
         let base = if score > 0.0 {
             0.9
         } else if score == 0.0 {
@@ -357,13 +408,14 @@ impl Tree {
         };
         let black_wins = base + 0.05 * (1.0 + margin);
         // real results
-        for (d, &ni) in self.path.iter().enumerate() {
+        for (d, &ni) in w.path.iter().enumerate() {
             let nd = &mut self.nodes[ni as usize];
             nd.visits += 1;
             nd.n += 1.0;
             if d > 0 {
+                nd.n -= virtual_loss;
                 // the mover of the node's move is the colour of seq[d - 1]
-                let mover = self.seq[d - 1].1;
+                let mover = w.seq[d - 1].1;
                 nd.w += if mover == 1 {
                     black_wins
                 } else {
@@ -372,20 +424,20 @@ impl Tree {
             }
         }
         // all moves as first, from the deepest tree node up
-        self.tick = self.tick.wrapping_add(1);
-        if self.tick == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.tick = 1;
+        w.tick = w.tick.wrapping_add(1);
+        if w.tick == 0 {
+            w.stamp.iter_mut().for_each(|s| *s = 0);
+            w.tick = 1;
         }
-        let t = self.tick;
-        for idx in (0..self.seq.len()).rev() {
-            let (mv, col) = self.seq[idx];
+        let t = w.tick;
+        for idx in (0..w.seq.len()).rev() {
+            let (mv, col) = w.seq[idx];
             if mv != PASS {
-                self.stamp[mv as usize] = t;
-                self.first_color[mv as usize] = col;
+                w.stamp[mv as usize] = t;
+                w.first_color[mv as usize] = col;
             }
-            if idx < self.path.len() {
-                let ni = self.path[idx] as usize;
+            if idx < w.path.len() {
+                let ni = w.path[idx] as usize;
                 let nd = self.nodes[ni];
                 let win = if col == 1 {
                     black_wins
@@ -394,7 +446,7 @@ impl Tree {
                 };
                 for c in nd.first as usize..(nd.first + nd.n_children as u32) as usize {
                     let m = self.nodes[c].mv as usize;
-                    if m != 0 && self.stamp[m] == t && self.first_color[m] == col {
+                    if m != 0 && w.stamp[m] == t && w.first_color[m] == col {
                         self.nodes[c].an += 1.0;
                         self.nodes[c].aw += win;
                     }

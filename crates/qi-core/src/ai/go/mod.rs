@@ -11,8 +11,10 @@
 //!   capture the last move's chain in atari, save own chains it put in atari, play the Mogo 3×3
 //!   patterns around it, otherwise a random move that fills no own eye and puts no chain of two
 //!   or more stones in atari. Positional superko is enforced at the root with the real rules.
-//! - **Threads**: root parallelism, one tree per thread (two on the app's two cores); the
-//!   caller's thread is one of them. The stop flag is polled every 16 playouts.
+//! - **Threads**: one tree; with more threads ([`GoCpu::set_threads`], GTP `qi-threads`) they
+//!   share it, each walking down and backing up under a lock with virtual losses on its path
+//!   and playing its playouts outside the lock; the caller's thread is one of them. The stop
+//!   flag is polled every 16 playouts.
 //! - **Tree reuse**: the subtree of the position reached is kept when the new position follows
 //!   the last searched one by one or two moves.
 //! - **Time**: `movetime` is the most a move may take; the search stops earlier when the most
@@ -30,14 +32,17 @@
 //!   principal variation and `nodes` the number of playouts.
 //!
 //! Levels cap the playouts per move: 1 → 60, 2 → 400, 3 → 2,000, 4 → 6,000, 5 → 24,000,
-//! 6 → 96,000; the move time caps every level too (in the app's default 2 s a move on a busy
-//! machine level 6 gets about 20,000-40,000). Every level searches one tree on one thread by default;
-//! [`GoCpu::set_threads`] (GTP `qi-threads`) adds root-parallel trees, one per thread. On this
-//! shared machine two trees were weaker than one at the same time: level 6 at 2 s a move with
-//! two threads against one thread scored 1 of 6 games (9×9, komi 7), because the second core was
-//! busy and the playouts were merely split between two shallower trees (about 22,000 playouts a
-//! second in all against 20,000 for one thread). A shared tree would be needed to gain from the
-//! second core.
+//! 6 → 96,000; the move time caps every level too (the app gives Go 5 s a move by default; at
+//! 2 s a move on a busy machine level 6 gets about 20,000-40,000). Every level searches on one
+//! thread by default. Earlier builds ran one tree per thread (root parallelism); on this shared
+//! machine two trees were weaker than one at the same time: level 6 at 2 s a move with two
+//! threads against one thread scored 1 of 6 games (9×9, komi 7), because the playouts were merely
+//! split between two shallower trees (about 22,000 playouts a second in all against 20,000 for
+//! one thread). The threads now share one tree instead. This machine gives a search hardly more
+//! than one core even when `nproc` says 2: two single-thread searches run side by side took 8 s
+//! each where one alone took 4 s, and two threads on the shared tree ran 29,000 playouts on 19×19
+//! in 4.1 s (about 14,500 each) against 3.5-4.2 s for one thread, so the gain of a second thread
+//! could not be measured here and the default stays at one.
 //!
 //! # Measured (on a shared 2-core machine under heavy load, load average 6-11)
 //!
@@ -131,11 +136,12 @@ mod mcts;
 pub mod playout;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use self::board::Board;
-use self::mcts::Tree;
+use self::mcts::{Tree, Walker};
 use crate::game::{Game, Side, Square};
 use crate::go::{Go, Move, PASS};
 use crate::search::{SearchInfo, SearchResult};
@@ -309,14 +315,13 @@ impl GoCpu {
             .unwrap_or_else(|| level_budget(self.level).0)
             .max(1);
         let threads = self.threads.max(1);
-        while self.trees.len() < threads {
-            let k = self.trees.len() as u64;
-            self.trees
-                .push(Tree::new(seed ^ ((k + 1) * 0x9E37_79B9), MAX_NODES));
+        // one tree; more threads share it
+        if self.trees.is_empty() {
+            self.trees.push(Tree::new(seed ^ 0x9E37_79B9, MAX_NODES));
         }
-        self.trees.truncate(threads);
-        for (k, t) in self.trees.iter_mut().enumerate() {
-            t.rng = board::Fast::new(seed.wrapping_mul(31).wrapping_add(k as u64 + 7));
+        self.trees.truncate(1);
+        for t in self.trees.iter_mut() {
+            t.rng = board::Fast::new(seed.wrapping_mul(31).wrapping_add(7));
             t.set_root(pos);
         }
         self.reused = self
@@ -343,17 +348,13 @@ impl GoCpu {
         if root.passes >= 2 {
             root.passes = 1;
         }
-        let per_thread = budget.div_ceil(threads as u64);
         let deadline = start + time;
-        let exact_stop = threads == 1 && budget > 30_000;
-        let done = AtomicBool::new(false);
-        let run = |t: &mut Tree, report: &mut dyn FnMut(&Tree, u64)| {
+        let exact_stop = budget > 30_000;
+        let total = if threads == 1 {
+            let t = &mut self.trees[0];
             let mut n = 0u64;
             let mut next_report = Instant::now() + Duration::from_millis(250);
-            loop {
-                if n >= per_thread || done.load(Ordering::Relaxed) {
-                    break;
-                }
+            while n < budget {
                 t.iterate(&root, expand_after);
                 n += 1;
                 if n.is_multiple_of(16) {
@@ -367,37 +368,34 @@ impl GoCpu {
                     if n.is_multiple_of(256) && can_stop_early(t, n, now - start, deadline - now) {
                         break;
                     }
-                    // level 6 on one thread also stops when the playouts left cannot change
-                    // the most visited move (the same move, sooner)
-                    if exact_stop && n.is_multiple_of(256) && lead(t) as u64 > per_thread - n {
+                    // level 6 also stops when the playouts left cannot change the most
+                    // visited move (the same move, sooner)
+                    if exact_stop && n.is_multiple_of(256) && lead(t) as u64 > budget - n {
                         break;
                     }
                     if now >= next_report {
-                        report(t, n);
+                        on_info(&info_of(std::slice::from_ref(t), pos, n, start));
                         next_report = now + Duration::from_millis(250);
                     }
                 }
             }
             n
+        } else {
+            run_shared(
+                &mut self.trees[0],
+                &Shared {
+                    root: &root,
+                    expand_after,
+                    budget,
+                    threads,
+                    seed,
+                    start,
+                    deadline,
+                    stop,
+                },
+                &mut |t: &Tree, n| on_info(&info_of(std::slice::from_ref(t), pos, n, start)),
+            )
         };
-        let run = &run;
-        let (first, rest) = self.trees.split_first_mut().expect("one tree at least");
-        let total = std::thread::scope(|s| {
-            let handles: Vec<_> = rest
-                .iter_mut()
-                .map(|t| s.spawn(move || run(t, &mut |_, _| {})))
-                .collect();
-            let n0 = run(first, &mut |t, n| {
-                let info = info_of(std::slice::from_ref(t), pos, n * threads as u64, start);
-                on_info(&info);
-            });
-            // the others stop when the first does (time, stop flag or a settled choice)
-            done.store(true, Ordering::Relaxed);
-            n0 + handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or(0))
-                .sum::<u64>()
-        });
         self.playouts = total;
         self.elapsed = start.elapsed();
         self.own = ownership_of(&self.trees, pos.size());
@@ -528,6 +526,98 @@ fn lead(t: &Tree) -> u32 {
         }
     }
     a - b
+}
+
+/// What the threads of one search over a shared tree need to know.
+struct Shared<'a> {
+    root: &'a Board,
+    expand_after: u32,
+    budget: u64,
+    threads: usize,
+    seed: u64,
+    start: Instant,
+    deadline: Instant,
+    stop: &'a AtomicBool,
+}
+
+/// Virtual losses a thread puts on the nodes it walks through until its playout is back, so
+/// that the other threads spread out instead of all playing out the same line.
+const VIRTUAL_LOSS: f32 = 2.0;
+
+/// Runs `s.threads` threads (the caller's one of them) over the one tree `tree`: each walks
+/// down and back up under a lock and plays its playouts outside it. Returns the playouts run.
+fn run_shared(tree: &mut Tree, s: &Shared, report: &mut dyn FnMut(&Tree, u64)) -> u64 {
+    let size = s.root.size as usize;
+    let count = AtomicU64::new(0);
+    let done = AtomicBool::new(false);
+    let shared = Mutex::new(tree);
+    let work = |k: usize, report: &mut dyn FnMut(&Tree, u64)| {
+        let mut w = Walker::new(s.seed.wrapping_mul(31).wrapping_add(k as u64 + 7));
+        let mut own = vec![0i32; size * size];
+        let mut own_games = 0u32;
+        let mut mine = 0u64;
+        let mut next_report = Instant::now() + Duration::from_millis(250);
+        let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+        while !done.load(Ordering::Relaxed) {
+            if count.fetch_add(1, Ordering::Relaxed) >= s.budget {
+                break;
+            }
+            let (mut b, terminal) = lock().descend(s.root, s.expand_after, &mut w, VIRTUAL_LOSS);
+            let score = match terminal {
+                Some(x) => x,
+                None => {
+                    own_games += 1;
+                    w.playout(&mut b, Some(&mut own))
+                }
+            };
+            lock().backup(&mut w, score, b.size, VIRTUAL_LOSS);
+            mine += 1;
+            if mine.is_multiple_of(16) {
+                if s.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let now = Instant::now();
+                if now >= s.deadline {
+                    break;
+                }
+                if k == 0 && mine.is_multiple_of(128) {
+                    let n = count.load(Ordering::Relaxed).min(s.budget);
+                    let t = lock();
+                    if can_stop_early(&t, n, now - s.start, s.deadline - now)
+                        || (s.budget > 30_000 && lead(&t) as u64 > s.budget - n)
+                    {
+                        break;
+                    }
+                    if now >= next_report {
+                        report(&t, n);
+                        next_report = now + Duration::from_millis(250);
+                    }
+                }
+            }
+        }
+        // the others stop when one does (time, stop flag, budget or a settled choice)
+        done.store(true, Ordering::Relaxed);
+        let mut t = lock();
+        if t.own.len() == own.len() {
+            for (a, b) in t.own.iter_mut().zip(&own) {
+                *a += b;
+            }
+            t.own_games += own_games;
+        }
+        mine
+    };
+    let work = &work;
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = (1..s.threads)
+            .map(|k| sc.spawn(move || work(k, &mut |_, _| {})))
+            .collect();
+        let n0 = work(0, report);
+        let rest: Vec<u64> = handles.into_iter().map(|h| h.join().unwrap_or(0)).collect();
+        if std::env::var_os("QI_GO_DEBUG").is_some() {
+            eprintln!("  playouts per thread {n0} {rest:?}");
+        }
+        n0 + rest.iter().sum::<u64>()
+    })
 }
 
 /// Whether the most visited root move of `t` can no longer be caught in the time left.
