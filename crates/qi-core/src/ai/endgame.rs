@@ -333,6 +333,13 @@ fn corner_stability(p: u64) -> u32 {
     s.count_ones()
 }
 
+/// Two entries sharing one 64-byte cache line: one memory access per probe.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    e: [Entry; 2],
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     p: u64,
@@ -346,8 +353,12 @@ struct Entry {
 /// An endgame solver with its own table; reuse it between positions.
 pub struct Solver {
     pub options: SolverOptions,
-    table: Vec<Entry>,
+    table: Vec<Bucket>,
     pub nodes: u64,
+    /// Per number of empties (from 7, the nodes with a move list): nodes, nodes that cut,
+    /// cuts on the first move searched, nodes with more than one move, and the sum of the
+    /// indices of the cutting moves. Never reset by the solver.
+    pub stats: Vec<[u64; 5]>,
     next_check: u64,
     stop: Option<Arc<AtomicBool>>,
     deadline: Option<Instant>,
@@ -375,6 +386,19 @@ struct Candidate {
     score: i32,
     sq: u8,
     flips: u64,
+}
+
+/// Moves the best-scored candidate of `list[i..]` to `list[i]` and returns it.
+#[inline(always)]
+fn select_best(list: &mut [Candidate], i: usize) -> Candidate {
+    let mut b = i;
+    for j in i + 1..list.len() {
+        if list[j].score > list[b].score {
+            b = j;
+        }
+    }
+    list.swap(i, b);
+    list[i]
 }
 
 /// The empty squares in square-priority order, and their parity (a bit per quadrant with an
@@ -408,11 +432,12 @@ fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
 impl Solver {
     /// A solver whose table takes about `mb` megabytes.
     pub fn new(mb: usize) -> Solver {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1024) & !1;
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(512);
         Solver {
             options: SolverOptions::default(),
-            table: vec![Entry::default(); n],
+            table: vec![Bucket::default(); n],
             nodes: 0,
+            stats: vec![[0; 5]; 65],
             next_check: CHECK_EVERY,
             stop: None,
             deadline: None,
@@ -421,7 +446,7 @@ impl Solver {
     }
 
     pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = Entry::default());
+        self.table.iter_mut().for_each(|b| *b = Bucket::default());
     }
 
     /// Solves `pos` exactly, or returns `None` if `stop` was raised or `deadline` passed first:
@@ -513,6 +538,7 @@ impl Solver {
         }
         let mut list = [Candidate::default(); 36];
         let n = self.order_moves(p, o, moves, None, &mut list);
+        list[..n].sort_by_key(|c| -c.score);
         let mut best = list[0].sq;
         let mut a = alpha;
         let mut best_score = -65;
@@ -549,7 +575,7 @@ impl Solver {
     }
 
     /// Fills `out` with the moves of `p` (given by the bitboard `moves`) with their flips and
-    /// ordering scores, sorted best first; returns their number.
+    /// ordering scores (higher first; not sorted); returns their number.
     #[inline(always)]
     fn order_moves(
         &self,
@@ -614,7 +640,6 @@ impl Solver {
             };
             n += 1;
         }
-        out[..n].sort_unstable_by_key(|c| -c.score);
         n
     }
 
@@ -636,53 +661,43 @@ impl Solver {
 
     #[inline(always)]
     fn slot(&self, p: u64, o: u64) -> usize {
-        ((table_hash(p, o) as u128 * (self.table.len() / 2) as u128) >> 64) as usize * 2
+        ((table_hash(p, o) as u128 * self.table.len() as u128) >> 64) as usize
     }
 
     /// The table's bounds for a position, if it is there.
     #[inline(always)]
     fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        let i = self.slot(p, o);
-        let e = self.table[i];
-        if e.p == p && e.o == o {
-            return Some(e);
-        }
-        let e = self.table[i + 1];
-        (e.p == p && e.o == o).then_some(e)
+        let b = &self.table[self.slot(p, o)];
+        b.e.iter().find(|e| e.p == p && e.o == o).copied()
     }
 
     /// Records a search result `best` found with the window `(alpha, beta)`.
     #[inline(always)]
     fn store(&mut self, p: u64, o: u64, alpha: i32, beta: i32, best: i32, mv: u8, empties: u32) {
         let i = self.slot(p, o);
-        let j = if self.table[i].p == p && self.table[i].o == o {
-            i
-        } else if self.table[i + 1].p == p && self.table[i + 1].o == o {
-            i + 1
-        } else if self.table[i].empties as u32 <= empties {
-            // the deeper slot keeps the bigger subtree; the displaced entry moves down
-            self.table[i + 1] = self.table[i];
-            self.table[i] = Entry {
-                p,
-                o,
-                lower: -64,
-                upper: 64,
-                mv,
-                empties: empties as u8,
-            };
-            i
-        } else {
-            self.table[i + 1] = Entry {
-                p,
-                o,
-                lower: -64,
-                upper: 64,
-                mv,
-                empties: empties as u8,
-            };
-            i + 1
+        let b = &mut self.table[i].e;
+        let fresh = Entry {
+            p,
+            o,
+            lower: -64,
+            upper: 64,
+            mv,
+            empties: empties as u8,
         };
-        let e = &mut self.table[j];
+        let j = if b[0].p == p && b[0].o == o {
+            0
+        } else if b[1].p == p && b[1].o == o {
+            1
+        } else if b[0].empties as u32 <= empties {
+            // the deeper slot keeps the bigger subtree; the displaced entry moves down
+            b[1] = b[0];
+            b[0] = fresh;
+            0
+        } else {
+            b[1] = fresh;
+            1
+        };
+        let e = &mut b[j];
         if best >= beta {
             e.lower = e.lower.max(best as i8);
         } else if best > alpha {
@@ -710,13 +725,16 @@ impl Solver {
             let (list, n, parity) = empty_list(!(p | o));
             return self.shallow(p, o, alpha, beta, &list, n, parity, passed);
         }
+        let use_tt = empties >= self.options.tt_min;
         self.nodes += 1;
+        self.stats[empties as usize][0] += 1;
         self.check();
         if self.stopped {
             return 0;
         }
         // stability cut
-        if alpha >= stability_threshold(empties) {
+        // (the opponent's discs bound its stable ones: a cheap test first)
+        if alpha >= stability_threshold(empties) && 64 - 2 * (o.count_ones() as i32) < beta {
             let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return upper;
@@ -732,7 +750,6 @@ impl Solver {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        let use_tt = empties >= self.options.tt_min;
         let mut hash_move = None;
         if use_tt && let Some(e) = self.probe(p, o) {
             let (lo, hi) = (e.lower as i32, e.upper as i32);
@@ -773,6 +790,8 @@ impl Solver {
                 if best > alpha {
                     alpha = best;
                     if best >= beta {
+                        self.stats[empties as usize][1] += 1;
+                        self.stats[empties as usize][2] += 1;
                         self.store(p, o, orig_alpha, beta, best, best_move, empties);
                         return best;
                     }
@@ -796,7 +815,9 @@ impl Solver {
                     }
                 }
             }
-            for (i, c) in list[..n].iter().enumerate() {
+            for i in 0..n {
+                // selection instead of a full sort: most nodes cut on their first move
+                let c = select_best(&mut list[..n], i);
                 let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
                 let s = if i == 0 && !searched {
                     -self.search(no, np, -beta, -alpha, false)
@@ -817,11 +838,17 @@ impl Solver {
                     if s > alpha {
                         alpha = s;
                         if s >= beta {
+                            self.stats[empties as usize][1] += 1;
+                            if i == 0 && !searched {
+                                self.stats[empties as usize][2] += 1;
+                            }
+                            self.stats[empties as usize][4] += i as u64 + searched as u64;
                             break;
                         }
                     }
                 }
             }
+            self.stats[empties as usize][3] += 1;
         }
         if self.stopped {
             return 0;
@@ -867,7 +894,10 @@ impl Solver {
             _ => {}
         }
         self.nodes += 1;
-        if n >= 4 && alpha >= stability_threshold(n as u32) {
+        if n >= 4
+            && alpha >= stability_threshold(n as u32)
+            && 64 - 2 * (o.count_ones() as i32) <= alpha
+        {
             let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return upper;
@@ -932,7 +962,7 @@ impl Solver {
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
-        if alpha >= stability_threshold(4) {
+        if alpha >= stability_threshold(4) && 64 - 2 * (o.count_ones() as i32) <= alpha {
             let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return upper;
@@ -1166,24 +1196,76 @@ fn sort_search_full(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i3
     best
 }
 
+/// The lines through each square in the a1-h8 direction (+9) and the a8-h1 direction (+7),
+/// the square included.
+const DIAGONALS: [[u64; 64]; 2] = {
+    let mut t = [[0u64; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        t[0][sq] = RAYS_UP[3][sq] | RAYS_DOWN[3][sq] | (1u64 << sq);
+        t[1][sq] = RAYS_UP[1][sq] | RAYS_DOWN[1][sq] | (1u64 << sq);
+        sq += 1;
+    }
+    t
+};
+
+/// `COUNT_FLIPS[pos][line]`: the discs turned on a full line of 8 by a disc played at `pos`,
+/// with `line` the player's discs on it (every other square but `pos` the opponent's).
+const COUNT_FLIPS: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut n = 0;
+            // towards higher bits
+            let mut i = pos + 1;
+            while i < 8 && line >> i & 1 == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                n += i - pos - 1;
+            }
+            // towards lower bits
+            let mut i = pos as i32 - 1;
+            while i >= 0 && line >> i & 1 == 0 {
+                i -= 1;
+            }
+            if i >= 0 {
+                n += pos - i as usize - 1;
+            }
+            t[pos][line] = n as u8;
+            line += 1;
+        }
+        pos += 1;
+    }
+    t
+};
+
+/// The discs that a disc played on the last empty square `sq` by the player with discs `p`
+/// turns over (every other square holds the opponent's disc): four line look-ups.
+#[inline(always)]
+fn count_last_flips(p: u64, sq: u8) -> i32 {
+    let sq = sq as usize;
+    let (x, y) = (sq & 7, sq >> 3);
+    let row = (p >> (8 * y)) as u8 as usize;
+    // the file projected on a byte, rank k on bit 7 - k
+    let col = ((((p >> x) & FILE_A).wrapping_mul(0x8040_2010_0804_0201)) >> 56) as usize;
+    // a diagonal has one square per file: projected on a byte, file k on bit k
+    let d9 = (((p & DIAGONALS[0][sq]).wrapping_mul(FILE_A)) >> 56) as usize;
+    let d7 = (((p & DIAGONALS[1][sq]).wrapping_mul(FILE_A)) >> 56) as usize;
+    (COUNT_FLIPS[x][row] + COUNT_FLIPS[7 - y][col] + COUNT_FLIPS[x][d9] + COUNT_FLIPS[x][d7]) as i32
+}
+
 /// The exact score with one empty square left, side to move's view.
 #[inline(always)]
 fn last1(p: u64, o: u64, sq: u8) -> i32 {
-    let near = NEIGHBOURS[sq as usize];
-    let n = if near & o != 0 {
-        flips(p, o, sq).count_ones() as i32
-    } else {
-        0
-    };
+    let n = count_last_flips(p, sq);
     if n != 0 {
         // p gains n + 1 discs, o loses n; the board is then full
         return 2 * (p.count_ones() as i32 + n + 1) - 64;
     }
-    let n = if near & p != 0 {
-        flips(o, p, sq).count_ones() as i32
-    } else {
-        0
-    };
+    let n = count_last_flips(o, sq);
     if n != 0 {
         return 64 - 2 * (o.count_ones() as i32 + n + 1);
     }
@@ -1322,6 +1404,21 @@ mod tests {
                 }
                 pos.make(v[rng.below(v.len() as u64) as usize]);
             }
+        }
+    }
+
+    #[test]
+    fn last_flip_counts_equal_the_rules() {
+        let mut rng = crate::search::Rng::new(11);
+        for _ in 0..20000 {
+            let sq = rng.below(64) as u8;
+            let p = rng.next_u64() & !(1u64 << sq);
+            let o = !p & !(1u64 << sq);
+            assert_eq!(
+                count_last_flips(p, sq),
+                flips(p, o, sq).count_ones() as i32,
+                "{p:x} {sq}"
+            );
         }
     }
 
