@@ -7,54 +7,76 @@
 //! `g` to the next probe; the table keeps one probe's work for the next. Each probe is a
 //! principal variation search on bitboards in layers:
 //! - from 7 empties: moves generated from the mobility bitboard. The table's move (from 8
-//!   empties, a two-slot table of bounds) is searched before the other moves are even ordered;
+//!   empties, a table of bounds in two-entry buckets, one 64-byte cache line each, the entry
+//!   with more empties kept first, on 2 MB pages where Linux allows it) is searched before
+//!   the other moves are even ordered;
 //!   then, above 12 empties, the moves are ordered by a shallow search (1 ply, 2 from 16
 //!   empties, 3 from 19) with the midgame evaluation ([`crate::ai::reversi::ReversiWeights`])
 //!   at the leaves, less 100 per move the opponent has after ours (corners twice); up to 12
 //!   empties fastest-first (the opponent's mobility after the move, corners counted twice, then
-//!   own stable corner discs, the opponent's potential mobility and parity). Enhanced
-//!   transposition cutoffs from 11 empties; a stability cut (see [`SolverOptions`]);
+//!   own stable corner discs, the opponent's potential mobility and parity); the next move is
+//!   picked from the list when needed rather than sorting it, as most nodes cut on their first
+//!   move. Enhanced transposition cutoffs from 11 empties; a stability cut (see
+//!   [`SolverOptions`]; the opponent's disc count is tested first, as it bounds its stable
+//!   discs);
 //! - at 5 and 6 empties: no move generation; the empty squares are kept in a small list in
 //!   square-priority order and tried in parity order (squares in quadrants with an odd number
 //!   of empties first);
 //! - at 4 and 3 empties: functions with the squares unrolled (odd quadrants first at 4), the
-//!   stability cut at 4; at 2 and 1: functions that only count flipped discs for the last move.
+//!   stability cut at 4; at 2 and 1: functions that only count flipped discs for the last move,
+//!   the last one by four table look-ups (each line through the square projected on a byte by
+//!   a multiplication, then a table of flip counts by position and byte).
 //!
 //! Flipped discs come from ray tables (one lowest- or highest-bit scan per direction). The
 //! search honours a stop flag and a deadline; a stopped search returns `None`.
 //!
 //! Measured with the `ffo` example (64 MB table, one thread) on a 2-core machine shared with other
-//! work (load 4-9): CPU time of the solving thread (wall time was 3-5 times longer), all exact, 9.4
-//! M nodes/s on average (nodes with 3 or more empties; the ordering searches are not counted). The
-//! build measured lacked only the neighbour test in the last-2 function (same nodes):
+//! work (load average 7-11): CPU time of the solving thread (wall time was 3-4 times longer), all
+//! exact; nodes are those with 2 or more empties (the ordering searches are not counted). This is
+//! the build before the huge-page advice:
 //!
 //! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 |
 //! |---|---|---|---|---|---|---|---|---|---|---|
 //! | move, score | a2 +38 | h4 +0 | g2 +6 | c7 -12 | d2 -14 | b2 +6 | b3 -8 | g2 +4 | f6 +28 | e1 +16 |
-//! | CPU s | 0.9 | 1.6 | 2.3 | 4.2 | 2.4 | 27.6 | 6.9 | 2.2 | 21.2 | 49.9 |
-//! | M nodes | 10 | 16 | 26 | 31 | 17 | 236 | 56 | 18 | 144 | 358 |
+//! | CPU s | 0.9 | 1.5 | 2.3 | 4.1 | 2.3 | 25.5 | 6.5 | 2.1 | 21.4 | 49.9 |
+//! | M nodes | 10 | 16 | 26 | 31 | 17 | 237 | 57 | 17 | 145 | 362 |
 //!
-//! | FFO | 50 | 51 | 52 | 53 | 54 |
-//! |---|---|---|---|---|---|
-//! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 | c7 -2 |
-//! | CPU s | 82.5 | 36.6 | 32.1 | 268.9 | 1115.0 |
-//! | M nodes | 509 | 262 | 231 | 2307 | 11387 |
+//! | FFO | 50 | 51 | 52 | 53 | 54 | 55 |
+//! |---|---|---|---|---|---|---|
+//! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 | (c7 -2) | |
+//! | CPU s | 83.8 | 37.1 | 29.0 | 265.6 | (1115) | __P55__ |
+//! | M nodes | 512 | 263 | 231 | 2313 | (11387) | |
 //!
-//! #40-#54: 1654 s CPU, 15607 M nodes. #55-#59 were not timed: the run was stopped after 650 s of
-//! CPU on #55 (unfinished) to keep to the time available. #40-#52 took 270 s (1914 M nodes) against
-//! 465 s (3885 M nodes) with the previous version (PVS over the full window, ordering searches on
-//! mobility and potential mobility from 15 empties, lists down to 3 empties); #40-#44 one after the
-//! other on the same machine took 11.4 s and 100 M nodes against 18.8 s and 182 M nodes. Of that,
-//! null-window probes from 0 instead of the full window saved 24% of the nodes (a single probe at
-//! the known score would save 44%); ordering searches with the midgame evaluation less the
-//! opponent's mobility, from 13 empties, and the table from 8 empties instead of 7 another 28%;
-//! searching the table's move before ordering the others cut the time by about 10% (12.5 s to 11.0
-//! s on #40-#44). A bigger table (256 MB) did not help #45 (235 M nodes against 236 M).
+//! #40-#53: 532 s CPU and 4236 M nodes (539 s and 4221 M with the previous version, whose #54,
+//! in brackets, was not run again). __REST__
 //!
-//! This is far from the few seconds of the strongest programs: #54 alone took 1115 s and 11.4 G
-//! nodes. Those programs order moves at 14-26 empties with a trained pattern evaluation and fill
-//! the table with selective (ProbCut) searches of increasing depth before the exact search; the
-//! hand-made midgame evaluation used for ordering here is the first thing to improve.
+//! What was tried here, on load-independent counts where the clock was too noisy (the same
+//! binary's CPU time on #40-#44 varied from 10.1 to 13.6 s between runs):
+//! - the last-move count by line look-ups, selection instead of sorting and the disc-count test
+//!   before the stability cut took the instructions for #40 from 5.29 G to 5.06 G (valgrind's
+//!   cachegrind), 508 to 487 per node counted; no change in the CPU time could be told apart
+//!   from the noise;
+//! - a `perf` profile of #43 put a third of the time in the search above 6 empties on the
+//!   table's probe (a cache and TLB miss each); with the table on 2 MB pages that share fell
+//!   from 15% to 10% of all samples. Prefetching children's buckets while ordering moved the
+//!   stall to the prefetch rather than removing it, and was left out;
+//! - a 256 MB table: #49 in 347 M nodes instead of 362 M, the same CPU time; ordering searches 4
+//!   plies deep from 22 empties: 356 M nodes, the same time; null-window probes that step
+//!   further after two failures on the same side: +4% nodes on #40-#44 and #47 (#40 -14%,
+//!   #43 +14%, #47 +12%); ordering by the opponent's mobility and parity alone at 7 and 8
+//!   empties: 0.7% fewer instructions, not kept;
+//! - per empties (QI_STATS): at the levels where the null-window search expects a cut, 96-98%
+//!   of the nodes that cut do so on the first move, and the tree grows by 2.7 (at 7-9
+//!   empties) to 7.8 (at 19-21) every two plies, so the trees are close to minimal for this
+//!   ordering; a perfect first guess of the score saves 5% of the nodes on #45 and 19% on
+//!   #40-#44.
+//!
+//! This is far from the few seconds of the strongest programs: #53 alone takes 266 s. Those
+//! programs order moves at 14-26 empties with a trained pattern evaluation (a better choice of
+//! cutting move gives a smaller tree) and fill the table with selective (ProbCut) searches of
+//! increasing depth before the exact search; the hand-made midgame evaluation used for ordering
+//! here is the first thing to improve, then the node rate (about 490 instructions per node,
+//! a quarter of them in flips and an eighth in the opponent's mobility for ordering).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -156,16 +178,16 @@ pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
     let sq = sq as usize;
     let mut f = 0u64;
     let not_o = !o;
-    for d in 0..4 {
-        let r = RAYS_UP[d][sq];
+    for rays in &RAYS_UP {
+        let r = rays[sq];
         let b = r & not_o;
         let first = b & b.wrapping_neg();
         if first & p != 0 {
             f |= (first - 1) & r;
         }
     }
-    for d in 0..4 {
-        let r = RAYS_DOWN[d][sq];
+    for rays in &RAYS_DOWN {
+        let r = rays[sq];
         let b = r & not_o;
         if b != 0 {
             let first = 1u64 << (63 - b.leading_zeros());
@@ -365,6 +387,24 @@ pub struct Solver {
     stopped: bool,
 }
 
+/// Asks Linux to back a big table with 2 MB pages: with 4 kB pages nearly every probe of a
+/// 64 MB table misses the TLB as well as the cache.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages<T>(table: &[T]) {
+    const HUGE: usize = 2 << 20;
+    let start = table.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(table);
+    let (a, b) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+    if b > a {
+        // SAFETY: MADV_HUGEPAGE on whole pages inside our own allocation only changes how the
+        // kernel backs them; the mapping and its contents stay valid, and a failure is harmless.
+        unsafe { libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_table: &[T]) {}
+
 #[inline(always)]
 fn table_hash(p: u64, o: u64) -> u64 {
     let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -433,9 +473,13 @@ impl Solver {
     /// A solver whose table takes about `mb` megabytes.
     pub fn new(mb: usize) -> Solver {
         let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(512);
+        let mut table = Vec::with_capacity(n);
+        // before the first write, so that the pages are faulted in as huge ones
+        advise_huge_pages(table.spare_capacity_mut());
+        table.resize(n, Bucket::default());
         Solver {
             options: SolverOptions::default(),
-            table: vec![Bucket::default(); n],
+            table,
             nodes: 0,
             stats: vec![[0; 5]; 65],
             next_check: CHECK_EVERY,
@@ -673,6 +717,7 @@ impl Solver {
 
     /// Records a search result `best` found with the window `(alpha, beta)`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn store(&mut self, p: u64, o: u64, alpha: i32, beta: i32, best: i32, mv: u8, empties: u32) {
         let i = self.slot(p, o);
         let b = &mut self.table[i].e;
@@ -1360,16 +1405,11 @@ mod tests {
             let mut v = Vec::new();
             let mut watched = [0u64; 2];
             loop {
-                for s in 0..2 {
+                for (s, w) in watched.iter_mut().enumerate() {
                     let own = pos.discs[s];
                     let opp = pos.discs[1 - s];
-                    watched[s] |= stable_discs(own, opp);
-                    assert_eq!(
-                        watched[s] & own,
-                        watched[s],
-                        "seed {seed}: {}",
-                        pos.to_text()
-                    );
+                    *w |= stable_discs(own, opp);
+                    assert_eq!(*w & own, *w, "seed {seed}: {}", pos.to_text());
                 }
                 pos.legal_moves(&mut v);
                 if v.is_empty() {
