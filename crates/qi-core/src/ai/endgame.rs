@@ -44,11 +44,12 @@
 //! | FFO | 50 | 51 | 52 | 53 | 54 | 55 |
 //! |---|---|---|---|---|---|---|
 //! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 | (c7 -2) | |
-//! | CPU s | 83.8 | 37.1 | 29.0 | 265.6 | (1115) | __P55__ |
+//! | CPU s | 83.8 | 37.1 | 29.0 | 265.6 | (1115) | > 2576 |
 //! | M nodes | 512 | 263 | 231 | 2313 | (11387) | |
 //!
 //! #40-#53: 532 s CPU and 4236 M nodes (539 s and 4221 M with the previous version, whose #54,
-//! in brackets, was not run again). __REST__
+//! in brackets, was not run again). #55 was stopped unfinished after 2576 s of CPU (load
+//! average 1-11 meanwhile); #56-#59 were not reached.
 //!
 //! What was tried here, on load-independent counts where the clock was too noisy (the same
 //! binary's CPU time on #40-#44 varied from 10.1 to 13.6 s between runs):
