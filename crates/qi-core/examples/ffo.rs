@@ -7,7 +7,9 @@
 //! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
 //! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB and QI_FULL (see
 //! `SolverOptions`); QI_HASH the table size in MB
-//! (64 by default); QI_MTD=<score> starts the null-window probes there instead of at 0.
+//! (64 by default); QI_MTD=<score> starts the null-window probes there instead of at 0;
+//! QI_STATS=1 prints, after each position, its nodes per number of empties (from 7) with how
+//! often they cut and how often on the first move searched.
 
 use std::time::Instant;
 
@@ -99,6 +101,21 @@ fn main() {
         );
         wall += secs;
         cpu += csecs;
+        if std::env::var("QI_STATS").is_ok() {
+            for (e, st) in solver.stats.iter().enumerate() {
+                if st[0] > 0 {
+                    eprintln!(
+                        "  e{e:2} nodes {:>10} cuts {:>9} first {:5.1}% multi {:>9} avg_cut_idx {:.2}",
+                        st[0],
+                        st[1],
+                        100.0 * st[2] as f64 / st[1].max(1) as f64,
+                        st[3],
+                        st[4] as f64 / st[1].max(1) as f64
+                    );
+                }
+            }
+            solver.stats.iter_mut().for_each(|s| *s = [0; 5]);
+        }
         nodes += solver.nodes;
     }
     println!(

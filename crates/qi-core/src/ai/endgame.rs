@@ -7,54 +7,77 @@
 //! `g` to the next probe; the table keeps one probe's work for the next. Each probe is a
 //! principal variation search on bitboards in layers:
 //! - from 7 empties: moves generated from the mobility bitboard. The table's move (from 8
-//!   empties, a two-slot table of bounds) is searched before the other moves are even ordered;
+//!   empties, a table of bounds in two-entry buckets, one 64-byte cache line each, the entry
+//!   with more empties kept first, on 2 MB pages where Linux allows it) is searched before
+//!   the other moves are even ordered;
 //!   then, above 12 empties, the moves are ordered by a shallow search (1 ply, 2 from 16
 //!   empties, 3 from 19) with the midgame evaluation ([`crate::ai::reversi::ReversiWeights`])
 //!   at the leaves, less 100 per move the opponent has after ours (corners twice); up to 12
 //!   empties fastest-first (the opponent's mobility after the move, corners counted twice, then
-//!   own stable corner discs, the opponent's potential mobility and parity). Enhanced
-//!   transposition cutoffs from 11 empties; a stability cut (see [`SolverOptions`]);
+//!   own stable corner discs, the opponent's potential mobility and parity); the next move is
+//!   picked from the list when needed rather than sorting it, as most nodes cut on their first
+//!   move. Enhanced transposition cutoffs from 11 empties; a stability cut (see
+//!   [`SolverOptions`]; the opponent's disc count is tested first, as it bounds its stable
+//!   discs);
 //! - at 5 and 6 empties: no move generation; the empty squares are kept in a small list in
 //!   square-priority order and tried in parity order (squares in quadrants with an odd number
 //!   of empties first);
 //! - at 4 and 3 empties: functions with the squares unrolled (odd quadrants first at 4), the
-//!   stability cut at 4; at 2 and 1: functions that only count flipped discs for the last move.
+//!   stability cut at 4; at 2 and 1: functions that only count flipped discs for the last move,
+//!   the last one by four table look-ups (each line through the square projected on a byte by
+//!   a multiplication, then a table of flip counts by position and byte).
 //!
 //! Flipped discs come from ray tables (one lowest- or highest-bit scan per direction). The
 //! search honours a stop flag and a deadline; a stopped search returns `None`.
 //!
 //! Measured with the `ffo` example (64 MB table, one thread) on a 2-core machine shared with other
-//! work (load 4-9): CPU time of the solving thread (wall time was 3-5 times longer), all exact, 9.4
-//! M nodes/s on average (nodes with 3 or more empties; the ordering searches are not counted). The
-//! build measured lacked only the neighbour test in the last-2 function (same nodes):
+//! work (load average 7-11): CPU time of the solving thread (wall time was 3-4 times longer), all
+//! exact; nodes are those with 2 or more empties (the ordering searches are not counted). This is
+//! the build before the huge-page advice:
 //!
 //! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 |
 //! |---|---|---|---|---|---|---|---|---|---|---|
 //! | move, score | a2 +38 | h4 +0 | g2 +6 | c7 -12 | d2 -14 | b2 +6 | b3 -8 | g2 +4 | f6 +28 | e1 +16 |
-//! | CPU s | 0.9 | 1.6 | 2.3 | 4.2 | 2.4 | 27.6 | 6.9 | 2.2 | 21.2 | 49.9 |
-//! | M nodes | 10 | 16 | 26 | 31 | 17 | 236 | 56 | 18 | 144 | 358 |
+//! | CPU s | 0.9 | 1.5 | 2.3 | 4.1 | 2.3 | 25.5 | 6.5 | 2.1 | 21.4 | 49.9 |
+//! | M nodes | 10 | 16 | 26 | 31 | 17 | 237 | 57 | 17 | 145 | 362 |
 //!
-//! | FFO | 50 | 51 | 52 | 53 | 54 |
-//! |---|---|---|---|---|---|
-//! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 | c7 -2 |
-//! | CPU s | 82.5 | 36.6 | 32.1 | 268.9 | 1115.0 |
-//! | M nodes | 509 | 262 | 231 | 2307 | 11387 |
+//! | FFO | 50 | 51 | 52 | 53 | 54 | 55 |
+//! |---|---|---|---|---|---|---|
+//! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 | (c7 -2) | |
+//! | CPU s | 83.8 | 37.1 | 29.0 | 265.6 | (1115) | > 2576 |
+//! | M nodes | 512 | 263 | 231 | 2313 | (11387) | |
 //!
-//! #40-#54: 1654 s CPU, 15607 M nodes. #55-#59 were not timed: the run was stopped after 650 s of
-//! CPU on #55 (unfinished) to keep to the time available. #40-#52 took 270 s (1914 M nodes) against
-//! 465 s (3885 M nodes) with the previous version (PVS over the full window, ordering searches on
-//! mobility and potential mobility from 15 empties, lists down to 3 empties); #40-#44 one after the
-//! other on the same machine took 11.4 s and 100 M nodes against 18.8 s and 182 M nodes. Of that,
-//! null-window probes from 0 instead of the full window saved 24% of the nodes (a single probe at
-//! the known score would save 44%); ordering searches with the midgame evaluation less the
-//! opponent's mobility, from 13 empties, and the table from 8 empties instead of 7 another 28%;
-//! searching the table's move before ordering the others cut the time by about 10% (12.5 s to 11.0
-//! s on #40-#44). A bigger table (256 MB) did not help #45 (235 M nodes against 236 M).
+//! #40-#53: 532 s CPU and 4236 M nodes (539 s and 4221 M with the previous version, whose #54,
+//! in brackets, was not run again). #55 was stopped unfinished after 2576 s of CPU (load
+//! average 1-11 meanwhile); #56-#59 were not reached.
 //!
-//! This is far from the few seconds of the strongest programs: #54 alone took 1115 s and 11.4 G
-//! nodes. Those programs order moves at 14-26 empties with a trained pattern evaluation and fill
-//! the table with selective (ProbCut) searches of increasing depth before the exact search; the
-//! hand-made midgame evaluation used for ordering here is the first thing to improve.
+//! What was tried here, on load-independent counts where the clock was too noisy (the same
+//! binary's CPU time on #40-#44 varied from 10.1 to 13.6 s between runs):
+//! - the last-move count by line look-ups, selection instead of sorting and the disc-count test
+//!   before the stability cut took the instructions for #40 from 5.29 G to 5.06 G (valgrind's
+//!   cachegrind), 508 to 487 per node counted; no change in the CPU time could be told apart
+//!   from the noise;
+//! - a `perf` profile of #43 put a third of the time in the search above 6 empties on the
+//!   table's probe (a cache and TLB miss each); with the table on 2 MB pages that share fell
+//!   from 15% to 10% of all samples. Prefetching children's buckets while ordering moved the
+//!   stall to the prefetch rather than removing it, and was left out;
+//! - a 256 MB table: #49 in 347 M nodes instead of 362 M, the same CPU time; ordering searches 4
+//!   plies deep from 22 empties: 356 M nodes, the same time; null-window probes that step
+//!   further after two failures on the same side: +4% nodes on #40-#44 and #47 (#40 -14%,
+//!   #43 +14%, #47 +12%); ordering by the opponent's mobility and parity alone at 7 and 8
+//!   empties: 0.7% fewer instructions, not kept;
+//! - per empties (QI_STATS): at the levels where the null-window search expects a cut, 96-98%
+//!   of the nodes that cut do so on the first move, and the tree grows by 2.7 (at 7-9
+//!   empties) to 7.8 (at 19-21) every two plies, so the trees are close to minimal for this
+//!   ordering; a perfect first guess of the score saves 5% of the nodes on #45 and 19% on
+//!   #40-#44.
+//!
+//! This is far from the few seconds of the strongest programs: #53 alone takes 266 s. Those
+//! programs order moves at 14-26 empties with a trained pattern evaluation (a better choice of
+//! cutting move gives a smaller tree) and fill the table with selective (ProbCut) searches of
+//! increasing depth before the exact search; the hand-made midgame evaluation used for ordering
+//! here is the first thing to improve, then the node rate (about 490 instructions per node,
+//! a quarter of them in flips and an eighth in the opponent's mobility for ordering).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -156,16 +179,16 @@ pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
     let sq = sq as usize;
     let mut f = 0u64;
     let not_o = !o;
-    for d in 0..4 {
-        let r = RAYS_UP[d][sq];
+    for rays in &RAYS_UP {
+        let r = rays[sq];
         let b = r & not_o;
         let first = b & b.wrapping_neg();
         if first & p != 0 {
             f |= (first - 1) & r;
         }
     }
-    for d in 0..4 {
-        let r = RAYS_DOWN[d][sq];
+    for rays in &RAYS_DOWN {
+        let r = rays[sq];
         let b = r & not_o;
         if b != 0 {
             let first = 1u64 << (63 - b.leading_zeros());
@@ -333,6 +356,13 @@ fn corner_stability(p: u64) -> u32 {
     s.count_ones()
 }
 
+/// Two entries sharing one 64-byte cache line: one memory access per probe.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    e: [Entry; 2],
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     p: u64,
@@ -346,13 +376,35 @@ struct Entry {
 /// An endgame solver with its own table; reuse it between positions.
 pub struct Solver {
     pub options: SolverOptions,
-    table: Vec<Entry>,
+    table: Vec<Bucket>,
     pub nodes: u64,
+    /// Per number of empties (from 7, the nodes with a move list): nodes, nodes that cut,
+    /// cuts on the first move searched, nodes with more than one move, and the sum of the
+    /// indices of the cutting moves. Never reset by the solver.
+    pub stats: Vec<[u64; 5]>,
     next_check: u64,
     stop: Option<Arc<AtomicBool>>,
     deadline: Option<Instant>,
     stopped: bool,
 }
+
+/// Asks Linux to back a big table with 2 MB pages: with 4 kB pages nearly every probe of a
+/// 64 MB table misses the TLB as well as the cache.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages<T>(table: &[T]) {
+    const HUGE: usize = 2 << 20;
+    let start = table.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(table);
+    let (a, b) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+    if b > a {
+        // SAFETY: MADV_HUGEPAGE on whole pages inside our own allocation only changes how the
+        // kernel backs them; the mapping and its contents stay valid, and a failure is harmless.
+        unsafe { libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_table: &[T]) {}
 
 #[inline(always)]
 fn table_hash(p: u64, o: u64) -> u64 {
@@ -375,6 +427,19 @@ struct Candidate {
     score: i32,
     sq: u8,
     flips: u64,
+}
+
+/// Moves the best-scored candidate of `list[i..]` to `list[i]` and returns it.
+#[inline(always)]
+fn select_best(list: &mut [Candidate], i: usize) -> Candidate {
+    let mut b = i;
+    for j in i + 1..list.len() {
+        if list[j].score > list[b].score {
+            b = j;
+        }
+    }
+    list.swap(i, b);
+    list[i]
 }
 
 /// The empty squares in square-priority order, and their parity (a bit per quadrant with an
@@ -408,11 +473,16 @@ fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
 impl Solver {
     /// A solver whose table takes about `mb` megabytes.
     pub fn new(mb: usize) -> Solver {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1024) & !1;
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(512);
+        let mut table = Vec::with_capacity(n);
+        // before the first write, so that the pages are faulted in as huge ones
+        advise_huge_pages(table.spare_capacity_mut());
+        table.resize(n, Bucket::default());
         Solver {
             options: SolverOptions::default(),
-            table: vec![Entry::default(); n],
+            table,
             nodes: 0,
+            stats: vec![[0; 5]; 65],
             next_check: CHECK_EVERY,
             stop: None,
             deadline: None,
@@ -421,7 +491,7 @@ impl Solver {
     }
 
     pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = Entry::default());
+        self.table.iter_mut().for_each(|b| *b = Bucket::default());
     }
 
     /// Solves `pos` exactly, or returns `None` if `stop` was raised or `deadline` passed first:
@@ -513,6 +583,7 @@ impl Solver {
         }
         let mut list = [Candidate::default(); 36];
         let n = self.order_moves(p, o, moves, None, &mut list);
+        list[..n].sort_by_key(|c| -c.score);
         let mut best = list[0].sq;
         let mut a = alpha;
         let mut best_score = -65;
@@ -549,7 +620,7 @@ impl Solver {
     }
 
     /// Fills `out` with the moves of `p` (given by the bitboard `moves`) with their flips and
-    /// ordering scores, sorted best first; returns their number.
+    /// ordering scores (higher first; not sorted); returns their number.
     #[inline(always)]
     fn order_moves(
         &self,
@@ -614,7 +685,6 @@ impl Solver {
             };
             n += 1;
         }
-        out[..n].sort_unstable_by_key(|c| -c.score);
         n
     }
 
@@ -636,53 +706,44 @@ impl Solver {
 
     #[inline(always)]
     fn slot(&self, p: u64, o: u64) -> usize {
-        ((table_hash(p, o) as u128 * (self.table.len() / 2) as u128) >> 64) as usize * 2
+        ((table_hash(p, o) as u128 * self.table.len() as u128) >> 64) as usize
     }
 
     /// The table's bounds for a position, if it is there.
     #[inline(always)]
     fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        let i = self.slot(p, o);
-        let e = self.table[i];
-        if e.p == p && e.o == o {
-            return Some(e);
-        }
-        let e = self.table[i + 1];
-        (e.p == p && e.o == o).then_some(e)
+        let b = &self.table[self.slot(p, o)];
+        b.e.iter().find(|e| e.p == p && e.o == o).copied()
     }
 
     /// Records a search result `best` found with the window `(alpha, beta)`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn store(&mut self, p: u64, o: u64, alpha: i32, beta: i32, best: i32, mv: u8, empties: u32) {
         let i = self.slot(p, o);
-        let j = if self.table[i].p == p && self.table[i].o == o {
-            i
-        } else if self.table[i + 1].p == p && self.table[i + 1].o == o {
-            i + 1
-        } else if self.table[i].empties as u32 <= empties {
-            // the deeper slot keeps the bigger subtree; the displaced entry moves down
-            self.table[i + 1] = self.table[i];
-            self.table[i] = Entry {
-                p,
-                o,
-                lower: -64,
-                upper: 64,
-                mv,
-                empties: empties as u8,
-            };
-            i
-        } else {
-            self.table[i + 1] = Entry {
-                p,
-                o,
-                lower: -64,
-                upper: 64,
-                mv,
-                empties: empties as u8,
-            };
-            i + 1
+        let b = &mut self.table[i].e;
+        let fresh = Entry {
+            p,
+            o,
+            lower: -64,
+            upper: 64,
+            mv,
+            empties: empties as u8,
         };
-        let e = &mut self.table[j];
+        let j = if b[0].p == p && b[0].o == o {
+            0
+        } else if b[1].p == p && b[1].o == o {
+            1
+        } else if b[0].empties as u32 <= empties {
+            // the deeper slot keeps the bigger subtree; the displaced entry moves down
+            b[1] = b[0];
+            b[0] = fresh;
+            0
+        } else {
+            b[1] = fresh;
+            1
+        };
+        let e = &mut b[j];
         if best >= beta {
             e.lower = e.lower.max(best as i8);
         } else if best > alpha {
@@ -710,13 +771,16 @@ impl Solver {
             let (list, n, parity) = empty_list(!(p | o));
             return self.shallow(p, o, alpha, beta, &list, n, parity, passed);
         }
+        let use_tt = empties >= self.options.tt_min;
         self.nodes += 1;
+        self.stats[empties as usize][0] += 1;
         self.check();
         if self.stopped {
             return 0;
         }
         // stability cut
-        if alpha >= stability_threshold(empties) {
+        // (the opponent's discs bound its stable ones: a cheap test first)
+        if alpha >= stability_threshold(empties) && 64 - 2 * (o.count_ones() as i32) < beta {
             let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return upper;
@@ -732,7 +796,6 @@ impl Solver {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        let use_tt = empties >= self.options.tt_min;
         let mut hash_move = None;
         if use_tt && let Some(e) = self.probe(p, o) {
             let (lo, hi) = (e.lower as i32, e.upper as i32);
@@ -773,6 +836,8 @@ impl Solver {
                 if best > alpha {
                     alpha = best;
                     if best >= beta {
+                        self.stats[empties as usize][1] += 1;
+                        self.stats[empties as usize][2] += 1;
                         self.store(p, o, orig_alpha, beta, best, best_move, empties);
                         return best;
                     }
@@ -796,7 +861,9 @@ impl Solver {
                     }
                 }
             }
-            for (i, c) in list[..n].iter().enumerate() {
+            for i in 0..n {
+                // selection instead of a full sort: most nodes cut on their first move
+                let c = select_best(&mut list[..n], i);
                 let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
                 let s = if i == 0 && !searched {
                     -self.search(no, np, -beta, -alpha, false)
@@ -817,11 +884,17 @@ impl Solver {
                     if s > alpha {
                         alpha = s;
                         if s >= beta {
+                            self.stats[empties as usize][1] += 1;
+                            if i == 0 && !searched {
+                                self.stats[empties as usize][2] += 1;
+                            }
+                            self.stats[empties as usize][4] += i as u64 + searched as u64;
                             break;
                         }
                     }
                 }
             }
+            self.stats[empties as usize][3] += 1;
         }
         if self.stopped {
             return 0;
@@ -867,7 +940,10 @@ impl Solver {
             _ => {}
         }
         self.nodes += 1;
-        if n >= 4 && alpha >= stability_threshold(n as u32) {
+        if n >= 4
+            && alpha >= stability_threshold(n as u32)
+            && 64 - 2 * (o.count_ones() as i32) <= alpha
+        {
             let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return upper;
@@ -932,7 +1008,7 @@ impl Solver {
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
-        if alpha >= stability_threshold(4) {
+        if alpha >= stability_threshold(4) && 64 - 2 * (o.count_ones() as i32) <= alpha {
             let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return upper;
@@ -1166,24 +1242,76 @@ fn sort_search_full(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i3
     best
 }
 
+/// The lines through each square in the a1-h8 direction (+9) and the a8-h1 direction (+7),
+/// the square included.
+const DIAGONALS: [[u64; 64]; 2] = {
+    let mut t = [[0u64; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        t[0][sq] = RAYS_UP[3][sq] | RAYS_DOWN[3][sq] | (1u64 << sq);
+        t[1][sq] = RAYS_UP[1][sq] | RAYS_DOWN[1][sq] | (1u64 << sq);
+        sq += 1;
+    }
+    t
+};
+
+/// `COUNT_FLIPS[pos][line]`: the discs turned on a full line of 8 by a disc played at `pos`,
+/// with `line` the player's discs on it (every other square but `pos` the opponent's).
+const COUNT_FLIPS: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut n = 0;
+            // towards higher bits
+            let mut i = pos + 1;
+            while i < 8 && line >> i & 1 == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                n += i - pos - 1;
+            }
+            // towards lower bits
+            let mut i = pos as i32 - 1;
+            while i >= 0 && line >> i & 1 == 0 {
+                i -= 1;
+            }
+            if i >= 0 {
+                n += pos - i as usize - 1;
+            }
+            t[pos][line] = n as u8;
+            line += 1;
+        }
+        pos += 1;
+    }
+    t
+};
+
+/// The discs that a disc played on the last empty square `sq` by the player with discs `p`
+/// turns over (every other square holds the opponent's disc): four line look-ups.
+#[inline(always)]
+fn count_last_flips(p: u64, sq: u8) -> i32 {
+    let sq = sq as usize;
+    let (x, y) = (sq & 7, sq >> 3);
+    let row = (p >> (8 * y)) as u8 as usize;
+    // the file projected on a byte, rank k on bit 7 - k
+    let col = ((((p >> x) & FILE_A).wrapping_mul(0x8040_2010_0804_0201)) >> 56) as usize;
+    // a diagonal has one square per file: projected on a byte, file k on bit k
+    let d9 = (((p & DIAGONALS[0][sq]).wrapping_mul(FILE_A)) >> 56) as usize;
+    let d7 = (((p & DIAGONALS[1][sq]).wrapping_mul(FILE_A)) >> 56) as usize;
+    (COUNT_FLIPS[x][row] + COUNT_FLIPS[7 - y][col] + COUNT_FLIPS[x][d9] + COUNT_FLIPS[x][d7]) as i32
+}
+
 /// The exact score with one empty square left, side to move's view.
 #[inline(always)]
 fn last1(p: u64, o: u64, sq: u8) -> i32 {
-    let near = NEIGHBOURS[sq as usize];
-    let n = if near & o != 0 {
-        flips(p, o, sq).count_ones() as i32
-    } else {
-        0
-    };
+    let n = count_last_flips(p, sq);
     if n != 0 {
         // p gains n + 1 discs, o loses n; the board is then full
         return 2 * (p.count_ones() as i32 + n + 1) - 64;
     }
-    let n = if near & p != 0 {
-        flips(o, p, sq).count_ones() as i32
-    } else {
-        0
-    };
+    let n = count_last_flips(o, sq);
     if n != 0 {
         return 64 - 2 * (o.count_ones() as i32 + n + 1);
     }
@@ -1278,16 +1406,11 @@ mod tests {
             let mut v = Vec::new();
             let mut watched = [0u64; 2];
             loop {
-                for s in 0..2 {
+                for (s, w) in watched.iter_mut().enumerate() {
                     let own = pos.discs[s];
                     let opp = pos.discs[1 - s];
-                    watched[s] |= stable_discs(own, opp);
-                    assert_eq!(
-                        watched[s] & own,
-                        watched[s],
-                        "seed {seed}: {}",
-                        pos.to_text()
-                    );
+                    *w |= stable_discs(own, opp);
+                    assert_eq!(*w & own, *w, "seed {seed}: {}", pos.to_text());
                 }
                 pos.legal_moves(&mut v);
                 if v.is_empty() {
@@ -1322,6 +1445,21 @@ mod tests {
                 }
                 pos.make(v[rng.below(v.len() as u64) as usize]);
             }
+        }
+    }
+
+    #[test]
+    fn last_flip_counts_equal_the_rules() {
+        let mut rng = crate::search::Rng::new(11);
+        for _ in 0..20000 {
+            let sq = rng.below(64) as u8;
+            let p = rng.next_u64() & !(1u64 << sq);
+            let o = !p & !(1u64 << sq);
+            assert_eq!(
+                count_last_flips(p, sq),
+                flips(p, o, sq).count_ones() as i32,
+                "{p:x} {sq}"
+            );
         }
     }
 

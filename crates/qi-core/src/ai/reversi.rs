@@ -1,4 +1,10 @@
 //! Reversi evaluation, move ordering and levels (with the exact endgame solver at the end).
+//!
+//! Level 1 plays the move that turns the most discs; level 2 searches 3 plies on the square
+//! weights with a little noise; levels 3 and 4 search 4 and 6 plies on the full evaluation;
+//! levels 5 and 6 search by time. Measured with `qi-engine match reversi` (4 random opening
+//! plies): level 2 against level 1 won 37, drew 0 and lost 3 of 40 games (92.5%, 50 ms per
+//! move, seed 1); 3 vs 2 95%, 4 vs 3 90%, 5 vs 4 80%, 6 vs 5 85% (20 games each, 100 ms).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
