@@ -162,7 +162,7 @@ fn start_cpu_search(
     thinking.task = Some(AsyncComputeTaskPool::get().spawn(async move {
         let mut slot = engine.lock().ok()?;
         if slot.is_none() {
-            *slot = AnyCpu::new(kind, level).ok();
+            *slot = AnyCpu::with_cores(kind, level).ok();
         }
         let cpu = slot.as_mut()?;
         let mut on_info = |i: &SearchInfo| {
@@ -208,7 +208,7 @@ fn start_hint_search(
     let info = thinking.info.clone();
     let seed = pos.hash();
     thinking.task = Some(AsyncComputeTaskPool::get().spawn(async move {
-        let mut cpu = AnyCpu::new(kind, 6).ok()?;
+        let mut cpu = AnyCpu::with_cores(kind, 6).ok()?;
         let mut on_info = |i: &SearchInfo| {
             if let Ok(mut slot) = info.lock() {
                 *slot = Some(i.clone());

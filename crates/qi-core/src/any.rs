@@ -277,6 +277,22 @@ impl AnyCpu {
         })
     }
 
+    /// The CPU for `kind` at `level` searching with up to two threads when the machine has
+    /// two cores (the Go CPU shares one tree between them; the other games search on one).
+    pub fn with_cores(kind: GameKind, level: u8) -> Result<AnyCpu, ParseError> {
+        let mut cpu = AnyCpu::new(kind, level)?;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        cpu.set_threads(cores.min(2));
+        Ok(cpu)
+    }
+
+    /// The threads a search may use (the Go CPU only; the others search on one).
+    pub fn set_threads(&mut self, n: usize) {
+        if let AnyCpu::Go(c) = self {
+            c.set_threads(n);
+        }
+    }
+
     /// Chooses a move for `pos` within `movetime`; `None` when the game is over, the stop flag
     /// was raised before any move was found, or `pos` is of another game.
     pub fn choose(
@@ -518,6 +534,27 @@ mod tests {
             None,
             "a move of another game is never returned"
         );
+    }
+
+    #[test]
+    fn any_cpu_uses_up_to_two_cores() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut cpu = AnyCpu::with_cores(GameKind::Go, 2).unwrap();
+        match &cpu {
+            AnyCpu::Go(c) => assert_eq!(c.threads(), cores.min(2)),
+            _ => unreachable!(),
+        }
+        let pos = AnyPosition::start(GameKind::Go).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mv = cpu
+            .choose(&pos, Duration::from_secs(30), &stop, 1, &mut |_| {})
+            .unwrap();
+        assert!(pos.is_legal(mv));
+        cpu.set_threads(1);
+        match &cpu {
+            AnyCpu::Go(c) => assert_eq!(c.threads(), 1),
+            _ => unreachable!(),
+        }
     }
 
     #[test]
