@@ -100,10 +100,17 @@ impl HudView {
                 None
             },
             go_line: pos.captures().map(|[b, w]| {
-                format!(
-                    "Captures: Black {b}, White {w} · Area now {}",
-                    pos.area_result().unwrap_or_default()
-                )
+                let counts = pos.piece_counts();
+                // the area count means little until both colours are on the board (one stone
+                // alone "owns" every empty point)
+                if counts[0] > 0 && counts[1] > 0 {
+                    format!(
+                        "Captures: Black {b}, White {w} · Area now {}",
+                        pos.area_result().unwrap_or_default()
+                    )
+                } else {
+                    format!("Captures: Black {b}, White {w}")
+                }
             }),
             eval: None,
             can_resign: game.human_to_move() && pos.as_go().is_some(),

@@ -701,3 +701,22 @@ fn go_resignation_at_move_zero_can_be_undone() {
     assert!(!g.is_over(), "undo takes the resignation back");
     assert!(!qi::hud::HudView::of(g).can_undo, "nothing left to undo");
 }
+
+/// Go: the HUD's area count appears once both colours are on the board.
+#[test]
+fn go_area_count_waits_for_both_colours() {
+    let mut app = headless_without_animations(&[]);
+    start(&mut app, GameKind::Go, None, [Player::Human, Player::Human]);
+    play(&mut app, "E5");
+    settle(&mut app);
+    let line = qi::hud::HudView::of(app.world().resource::<Match>())
+        .go_line
+        .unwrap();
+    assert_eq!(line, "Captures: Black 0, White 0");
+    play(&mut app, "C3");
+    settle(&mut app);
+    let line = qi::hud::HudView::of(app.world().resource::<Match>())
+        .go_line
+        .unwrap();
+    assert!(line.contains("Area now"), "{line}");
+}
