@@ -664,6 +664,12 @@ fn go_resignation_and_taking_it_back() {
     assert_eq!(*app.world().resource::<State<Menu>>().get(), Menu::GameOver);
     let (_, score) = qi::results::outcome_of(app.world().resource::<Match>()).unwrap();
     assert_eq!(score, "W+R");
+    let g = undo_after_game_over(&mut app);
+    assert_eq!(g.history.ply(), 1);
+}
+
+/// Leaves the game-over panel, presses Undo and checks that the game goes on.
+fn undo_after_game_over(app: &mut App) -> &Match {
     app.world_mut()
         .resource_mut::<NextState<Menu>>()
         .set(Menu::None);
@@ -672,7 +678,7 @@ fn go_resignation_and_taking_it_back() {
     app.update();
     let g = app.world().resource::<Match>();
     assert!(!g.is_over(), "undo takes the resignation back");
-    assert_eq!(g.history.ply(), 1);
+    g
 }
 
 /// Go: resigning before the first move can be taken back too (the HUD's Undo is enabled).
@@ -691,14 +697,7 @@ fn go_resignation_at_move_zero_can_be_undone() {
         qi::hud::HudView::of(g).can_undo,
         "Undo offered after a resignation"
     );
-    app.world_mut()
-        .resource_mut::<NextState<Menu>>()
-        .set(Menu::None);
-    app.update();
-    app.world_mut().write_message(UndoRequest);
-    app.update();
-    let g = app.world().resource::<Match>();
-    assert!(!g.is_over(), "undo takes the resignation back");
+    let g = undo_after_game_over(&mut app);
     assert!(!qi::hud::HudView::of(g).can_undo, "nothing left to undo");
 }
 

@@ -1181,54 +1181,43 @@ fn sort_eval(p: u64, o: u64) -> i32 {
 }
 
 /// A shallow alpha-beta with [`sort_eval`] at the leaves.
-fn sort_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-    if depth == 0 {
-        return sort_eval(p, o);
-    }
-    let mut moves = mobility(p, o);
-    if moves == 0 {
-        if mobility(o, p) == 0 {
-            return final_score(p, o) * 1000;
-        }
-        return -sort_search(o, p, depth - 1, -beta, -alpha);
-    }
-    let mut best = -INF_SORT;
-    while moves != 0 {
-        let sq = moves.trailing_zeros() as u8;
-        moves &= moves - 1;
-        let f = flips(p, o, sq);
-        let s = -sort_search(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
-        if s > best {
-            best = s;
-            if s > alpha {
-                alpha = s;
-                if s >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
+fn sort_search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    shallow_search(p, o, depth, alpha, beta, sort_eval)
 }
 
 /// [`sort_search`] with the midgame evaluation at the leaves.
-fn sort_search_full(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+fn sort_search_full(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    shallow_search(p, o, depth, alpha, beta, |p, o| {
+        crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o)
+    })
+}
+
+/// A shallow alpha-beta for move ordering with `leaf` at depth 0 (finished games score their
+/// disc difference × 1000).
+fn shallow_search(
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    leaf: impl Fn(u64, u64) -> i32 + Copy,
+) -> i32 {
     if depth == 0 {
-        return crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o);
+        return leaf(p, o);
     }
     let mut moves = mobility(p, o);
     if moves == 0 {
         if mobility(o, p) == 0 {
             return final_score(p, o) * 1000;
         }
-        return -sort_search_full(o, p, depth - 1, -beta, -alpha);
+        return -shallow_search(o, p, depth - 1, -beta, -alpha, leaf);
     }
     let mut best = -INF_SORT;
     while moves != 0 {
         let sq = moves.trailing_zeros() as u8;
         moves &= moves - 1;
         let f = flips(p, o, sq);
-        let s = -sort_search_full(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
+        let s = -shallow_search(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha, leaf);
         if s > best {
             best = s;
             if s > alpha {
