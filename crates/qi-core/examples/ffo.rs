@@ -5,7 +5,7 @@
 //! File lines are `<board> <side> <best moves /-separated> <score>`; line k is number 39 + k.
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
 //! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
-//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB and QI_FULL (see
+//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB, QI_FULL, QI_PAT and QI_PMAX (see
 //! `SolverOptions`); QI_HASH the table size in MB
 //! (64 by default); QI_MTD=<score> starts the null-window probes there instead of at 0;
 //! QI_STATS=1 prints, after each position, its nodes per number of empties (from 7) with how
@@ -56,6 +56,8 @@ fn main() {
         sort_depth3: env("QI_D3", o.sort_depth3),
         sort_mobility: env("QI_SMOB", o.sort_mobility as u32) as i32,
         sort_full_eval: env("QI_FULL", o.sort_full_eval as u32) != 0,
+        sort_patterns: env("QI_PAT", o.sort_patterns as u32) != 0,
+        pattern_max_empties: env("QI_PMAX", o.pattern_max_empties),
     };
     eprintln!("{:?}", solver.options);
     let (mut wall, mut cpu, mut nodes, mut failures) = (0.0, 0.0, 0u64, 0);
@@ -91,10 +93,11 @@ fn main() {
             failures += 1;
         }
         println!(
-            "#{n} {mv} {:+} (expected {} {score:+}) {} nodes {secs:.2} s wall {csecs:.2} s cpu \
+            "#{n} {mv} {:+} (expected {} {score:+}, first guess {:+}) {} nodes {secs:.2} s wall {csecs:.2} s cpu \
              {:.1} Mn/s{}",
             sol.score,
             w[2],
+            solver.estimate(&pos),
             solver.nodes,
             solver.nodes as f64 / csecs.max(1e-9) / 1e6,
             if ok { "" } else { " WRONG" }

@@ -121,6 +121,12 @@ pub struct SolverOptions {
     pub sort_mobility: i32,
     /// Leaves of the ordering search use the midgame evaluation instead of mobility alone.
     pub sort_full_eval: bool,
+    /// That midgame evaluation is the trained pattern evaluation
+    /// ([`crate::ai::patterns::PatternEval`]) rather than the hand-made one.
+    pub sort_patterns: bool,
+    /// Leaves with more empties than this use the hand-made evaluation even so (the pattern
+    /// weights of the early phases were fitted to noisier targets).
+    pub pattern_max_empties: u32,
 }
 
 impl Default for SolverOptions {
@@ -134,6 +140,8 @@ impl Default for SolverOptions {
             sort_depth3: 19,
             sort_mobility: 100,
             sort_full_eval: true,
+            sort_patterns: true,
+            pattern_max_empties: 64,
         }
     }
 }
@@ -495,14 +503,32 @@ impl Solver {
     }
 
     /// Solves `pos` exactly, or returns `None` if `stop` was raised or `deadline` passed first:
-    /// null-window probes from a draw (see [`Solver::solve_mtd`]).
+    /// null-window probes (see [`Solver::solve_mtd`]) from [`Solver::estimate`].
     pub fn solve(
         &mut self,
         pos: &Reversi,
         stop: Option<&Arc<AtomicBool>>,
         deadline: Option<Instant>,
     ) -> Option<Solution> {
-        self.solve_mtd(pos, 0, stop, deadline)
+        let guess = self.estimate(pos);
+        self.solve_mtd(pos, guess, stop, deadline)
+    }
+
+    /// A first guess of the score for the null-window probes: a shallow search (4 plies, 6
+    /// from 24 empties) on the pattern evaluation, rounded to an even score; 0 when the
+    /// options do not use the pattern evaluation or the position has `sort_search` empties or
+    /// fewer.
+    pub fn estimate(&self, pos: &Reversi) -> i32 {
+        let (p, o) = (pos.own(), pos.opp());
+        let empties = 64 - (p | o).count_ones();
+        if !self.options.sort_patterns || empties <= self.options.sort_search {
+            return 0;
+        }
+        let depth = if empties >= 24 { 6 } else { 4 };
+        let v = shallow_search(p, o, depth, -INF_SORT, INF_SORT, self.leaf_eval());
+        // finished games score 1000 per disc, estimates 100 (and lie within ±6400)
+        let discs = if v.abs() > 6500 { v / 1000 } else { v / 100 };
+        (discs.clamp(-64, 64) / 2) * 2
     }
 
     /// Solves by null-window probes (MTD(f)) starting from the estimate `guess`; the table
@@ -654,7 +680,9 @@ impl Solver {
                 } else {
                     1
                 };
-                let v = if self.options.sort_full_eval {
+                let v = if self.options.sort_patterns {
+                    -shallow_search(no, np, d, -INF_SORT, INF_SORT, self.leaf_eval())
+                } else if self.options.sort_full_eval {
                     -sort_search_full(no, np, d, -INF_SORT, INF_SORT)
                 } else {
                     -sort_search(no, np, d, -INF_SORT, INF_SORT)
@@ -686,6 +714,20 @@ impl Solver {
             n += 1;
         }
         n
+    }
+
+    /// The leaf evaluation of the ordering searches with the pattern evaluation.
+    #[inline(always)]
+    fn leaf_eval(&self) -> impl Fn(u64, u64) -> i32 + Copy {
+        let eval = crate::ai::patterns::PatternEval::trained();
+        let max = self.options.pattern_max_empties;
+        move |p: u64, o: u64| {
+            if 64 - (p | o).count_ones() <= max {
+                eval.evaluate(p, o)
+            } else {
+                crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o)
+            }
+        }
     }
 
     #[inline(always)]

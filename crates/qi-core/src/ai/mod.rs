@@ -38,6 +38,7 @@ pub mod ataxx;
 pub mod endgame;
 pub mod go;
 pub mod gomoku;
+pub mod patterns;
 pub mod reversi;
 
 use std::sync::Arc;

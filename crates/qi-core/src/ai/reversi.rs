@@ -11,6 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::ai::endgame::{Solver, stable_discs};
+use crate::ai::patterns::PatternEval;
 use crate::ai::{Ai, pick_best};
 use crate::game::Game;
 use crate::reversi::{Move, PASS, Reversi, flips, mobility};
@@ -68,6 +69,8 @@ pub struct ReversiWeights {
     pub xsquare: i32,
     /// Per stable disc.
     pub stable: i32,
+    /// Multiplier of the trained pattern evaluation ([`PatternEval`], hundredths of a disc).
+    pub patterns: i32,
 }
 
 impl ReversiWeights {
@@ -79,8 +82,9 @@ impl ReversiWeights {
         corner: 0,
         xsquare: 0,
         stable: 0,
+        patterns: 0,
     };
-    /// The full-strength evaluation.
+    /// The hand-made evaluation.
     pub const FULL: ReversiWeights = ReversiWeights {
         squares: 4,
         mobility: 60,
@@ -88,6 +92,17 @@ impl ReversiWeights {
         corner: 300,
         xsquare: 150,
         stable: 60,
+        patterns: 0,
+    };
+    /// The trained pattern evaluation alone.
+    pub const PATTERNS: ReversiWeights = ReversiWeights {
+        squares: 0,
+        mobility: 0,
+        potential: 0,
+        corner: 0,
+        xsquare: 0,
+        stable: 0,
+        patterns: 1,
     };
 }
 
@@ -111,6 +126,9 @@ impl ReversiWeights {
             // over: the disc difference, far above any positional score
             let d = crate::ai::endgame::final_score(p, o);
             return d * 1000;
+        }
+        if w.patterns != 0 {
+            s += w.patterns * PatternEval::trained().evaluate(p, o);
         }
         if w.mobility != 0 {
             s += w.mobility * (mp.count_ones() as i32 - mo.count_ones() as i32);
@@ -334,11 +352,12 @@ impl crate::engine::matches::Tunable for Reversi {
             "corner" => w.corner = value,
             "xsquare" => w.xsquare = value,
             "stable" => w.stable = value,
+            "patterns" => w.patterns = value,
             "noise" => eval.noise = value,
             _ => {
                 return Err(format!(
                     "unknown Reversi setting '{key}' (squares, mobility, potential, corner, \
-                     xsquare, stable, noise)"
+                     xsquare, stable, patterns, noise)"
                 ));
             }
         }

@@ -1,0 +1,816 @@
+//! The pattern evaluation of Reversi: weights learned from self-play positions.
+//!
+//! A position is seen through eleven patterns, each a fixed set of squares taken in all its
+//! board symmetries (46 instances in all): the 3×3 corner, the edge with both X-squares, the
+//! 2×5 corner block, the second, third and fourth lines, and the diagonals of 8 down to 4
+//! squares. Each instance reads its squares as a base-3 number (empty, side to move,
+//! opponent) and looks up a weight; a pattern's instances share one table, and configurations
+//! that a symmetry of the pattern maps onto each other share one weight. The evaluation is the
+//! sum of these weights, a bias and a weight per move of mobility difference, with one weight
+//! set per phase (four numbers of empty squares each). It estimates the final disc difference
+//! from the side to move's view, in hundredths of a disc.
+//!
+//! The weights in `data/reversi-patterns.bin` were fitted by the training program
+//! (`examples/reversi_patterns.rs`, which also gives the data recipe) with [`train`]: least
+//! squares over self-play positions, exact solver scores from 20 or 18 empties down and game
+//! results above. See the README's Reversi section for the figures.
+
+use std::sync::OnceLock;
+
+use crate::reversi::mobility;
+
+/// The patterns' squares in their first orientation (a1 = 0, b1 = 1, ..., h8 = 63).
+pub const SHAPES: [&[u8]; 11] = [
+    &[0, 1, 2, 8, 9, 10, 16, 17, 18],   // 3×3 corner
+    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],   // edge and X-squares
+    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12], // 2×5 corner
+    &[8, 9, 10, 11, 12, 13, 14, 15],    // second line
+    &[16, 17, 18, 19, 20, 21, 22, 23],  // third line
+    &[24, 25, 26, 27, 28, 29, 30, 31],  // fourth line
+    &[0, 9, 18, 27, 36, 45, 54, 63],    // main diagonal
+    &[1, 10, 19, 28, 37, 46, 55],       // diagonal of 7
+    &[2, 11, 20, 29, 38, 47],           // diagonal of 6
+    &[3, 12, 21, 30, 39],               // diagonal of 5
+    &[4, 13, 22, 31],                   // diagonal of 4
+];
+/// Empty squares per phase.
+pub const PHASE_WIDTH: u32 = 4;
+/// Phases (0-3 empties, 4-7, ..., 60).
+pub const PHASES: usize = 16;
+/// Scalar weights per phase: the bias and the weight per move of mobility difference.
+const SCALARS: usize = 2;
+
+const MAGIC: &[u8; 4] = b"QIPW";
+const VERSION: u8 = 1;
+
+/// The phase of a position with `empties` empty squares.
+#[inline(always)]
+pub fn phase(empties: u32) -> usize {
+    ((empties / PHASE_WIDTH) as usize).min(PHASES - 1)
+}
+
+/// The image of square `sq` under symmetry `k` (0-7) of the board.
+const fn symmetry(k: usize, sq: u8) -> u8 {
+    let (x, y) = (sq % 8, sq / 8);
+    let (x, y) = match k {
+        0 => (x, y),
+        1 => (7 - x, y),
+        2 => (x, 7 - y),
+        3 => (7 - x, 7 - y),
+        4 => (y, x),
+        5 => (7 - y, x),
+        6 => (y, 7 - x),
+        _ => (7 - y, 7 - x),
+    };
+    y * 8 + x
+}
+
+/// The patterns' instances, table sizes and canonical configurations.
+pub struct Layout {
+    /// (pattern, squares) per instance, the squares in the order of the pattern's digits.
+    pub instances: Vec<(usize, Vec<u8>)>,
+    /// Per pattern: the canonical id of each configuration (`3^len` of them).
+    pub canonical: Vec<Vec<u32>>,
+    /// Per pattern: its first canonical id in the flat list of all patterns' ids.
+    pub canonical_offset: Vec<u32>,
+    /// Canonical ids of all patterns.
+    pub canonical_len: u32,
+}
+
+impl Layout {
+    fn new() -> Layout {
+        let mut instances = Vec::new();
+        let mut canonical = Vec::new();
+        let mut canonical_offset = Vec::new();
+        let mut next = 0u32;
+        for (pi, shape) in SHAPES.iter().enumerate() {
+            let mut sets: Vec<u64> = Vec::new();
+            let mut automorphisms: Vec<Vec<usize>> = Vec::new();
+            let own_set: u64 = shape.iter().fold(0, |m, &s| m | 1u64 << s);
+            for k in 0..8 {
+                let squares: Vec<u8> = shape.iter().map(|&s| symmetry(k, s)).collect();
+                let set = squares.iter().fold(0u64, |m, &s| m | 1u64 << s);
+                if set == own_set {
+                    // position j of the shape goes to position perm[j]
+                    let perm = squares
+                        .iter()
+                        .map(|s| shape.iter().position(|t| t == s).unwrap())
+                        .collect();
+                    automorphisms.push(perm);
+                }
+                if !sets.contains(&set) {
+                    sets.push(set);
+                    instances.push((pi, squares));
+                }
+            }
+            let len = shape.len();
+            let size = 3usize.pow(len as u32);
+            let mut canon = vec![u32::MAX; size];
+            let mut ids = 0u32;
+            for idx in 0..size {
+                let digits: Vec<usize> = (0..len).map(|j| idx / 3usize.pow(j as u32) % 3).collect();
+                let mut min = usize::MAX;
+                for perm in &automorphisms {
+                    let mut v = 0;
+                    for j in 0..len {
+                        v += digits[j] * 3usize.pow(perm[j] as u32);
+                    }
+                    min = min.min(v);
+                }
+                if min == idx {
+                    canon[idx] = next + ids;
+                    ids += 1;
+                }
+            }
+            for idx in 0..size {
+                if canon[idx] == u32::MAX {
+                    let digits: Vec<usize> =
+                        (0..len).map(|j| idx / 3usize.pow(j as u32) % 3).collect();
+                    let mut min = usize::MAX;
+                    for perm in &automorphisms {
+                        let mut v = 0;
+                        for j in 0..len {
+                            v += digits[j] * 3usize.pow(perm[j] as u32);
+                        }
+                        min = min.min(v);
+                    }
+                    canon[idx] = canon[min];
+                }
+            }
+            canonical_offset.push(next);
+            next += ids;
+            canonical.push(canon);
+        }
+        Layout {
+            instances,
+            canonical,
+            canonical_offset,
+            canonical_len: next,
+        }
+    }
+
+    /// The patterns' layout (built once).
+    pub fn get() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(Layout::new)
+    }
+
+    /// The canonical ids of the position's instances, `p` to move.
+    pub fn features(&self, p: u64, o: u64, out: &mut Vec<u32>) {
+        out.clear();
+        let mut idx = [0usize; 46];
+        instance_indices(p, o, &mut idx);
+        for ((pi, _), i) in self.instances.iter().zip(idx) {
+            out.push(self.canonical[*pi][i]);
+        }
+    }
+}
+
+/// The base-3 value of each byte's bits (bit j is the digit of 3^j).
+const TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u16;
+        let mut j = 7i32;
+        while j >= 0 {
+            v = v * 3 + ((b >> j) & 1) as u16;
+            j -= 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// The digits of the low byte: `p`'s bits as 1, `o`'s as 2.
+#[inline(always)]
+fn digits8(p: u64, o: u64) -> usize {
+    TERNARY[(p & 0xFF) as usize] as usize + 2 * TERNARY[(o & 0xFF) as usize] as usize
+}
+
+/// The board mirrored in the a1-h8 diagonal (square (x, y) takes the disc of (y, x)).
+#[inline(always)]
+fn transpose(mut x: u64) -> u64 {
+    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
+/// The board under each symmetry `k` of [`symmetry`]: square `sq` of board `k` holds the disc
+/// of square `symmetry(k, sq)`.
+#[inline(always)]
+fn symmetric_boards(b: u64) -> [u64; 8] {
+    let t = transpose(b);
+    [
+        b,
+        b.reverse_bits().swap_bytes(),
+        b.swap_bytes(),
+        b.reverse_bits(),
+        t,
+        t.swap_bytes(),
+        t.reverse_bits().swap_bytes(),
+        t.reverse_bits(),
+    ]
+}
+
+/// The diagonal of `len` squares from square `8 - len` of the first rank up to the h-file, as
+/// the low bits of a byte.
+#[inline(always)]
+fn diagonal(b: u64, len: u32) -> u64 {
+    const MAIN: u64 = 0x8040_2010_0804_0201;
+    let m = (MAIN << (8 - len)) & (u64::MAX >> (8 * (8 - len)));
+    (b & m).wrapping_mul(0x0101_0101_0101_0101) >> (56 + 8 - len)
+}
+
+/// The base-3 index of every instance, in [`Layout`]'s order (the patterns read on the
+/// symmetric boards; a test checks it against a square-by-square reading).
+#[inline(always)]
+pub fn instance_indices(p: u64, o: u64, out: &mut [usize; 46]) {
+    let ps = symmetric_boards(p);
+    let os = symmetric_boards(o);
+    let mut i = 0;
+    let d =
+        |k: usize, mask: u64, shift: u32| digits8((ps[k] >> shift) & mask, (os[k] >> shift) & mask);
+    for k in 0..4 {
+        out[i] = d(k, 7, 0) + 27 * d(k, 7, 8) + 729 * d(k, 7, 16);
+        i += 1;
+    }
+    for k in [0, 2, 4, 5] {
+        let (p, o) = (ps[k], os[k]);
+        out[i] = digits8(p, o)
+            + 6561 * (((p >> 9) & 1) + 2 * ((o >> 9) & 1)) as usize
+            + 19683 * (((p >> 14) & 1) + 2 * ((o >> 14) & 1)) as usize;
+        i += 1;
+    }
+    for k in 0..8 {
+        out[i] = d(k, 31, 0) + 243 * d(k, 31, 8);
+        i += 1;
+    }
+    for row in 1..4 {
+        for k in [0, 2, 4, 5] {
+            out[i] = d(k, 0xFF, 8 * row);
+            i += 1;
+        }
+    }
+    for k in 0..2 {
+        out[i] = digits8(diagonal(ps[k], 8), diagonal(os[k], 8));
+        i += 1;
+    }
+    for len in [7, 6, 5, 4] {
+        for k in 0..4 {
+            out[i] = digits8(diagonal(ps[k], len), diagonal(os[k], len));
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+/// The base-3 number of `squares` (digit j for the j-th square: 0 empty, 1 `p`, 2 `o`).
+#[inline(always)]
+fn index(p: u64, o: u64, squares: &[u8]) -> usize {
+    let mut idx = 0usize;
+    for &sq in squares.iter().rev() {
+        idx = idx * 3 + ((p >> sq) & 1) as usize + 2 * ((o >> sq) & 1) as usize;
+    }
+    idx
+}
+
+/// Mobility difference, the scalar feature.
+#[inline(always)]
+fn mobility_difference(p: u64, o: u64) -> i32 {
+    mobility(p, o).count_ones() as i32 - mobility(o, p).count_ones() as i32
+}
+
+/// Fitted weights, in hundredths of a disc.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// Per phase: the canonical weights of every pattern (`Layout::canonical_len`).
+    pub patterns: Vec<Vec<i16>>,
+    /// Per phase: bias and mobility weight.
+    pub scalars: Vec<[i16; SCALARS]>,
+}
+
+/// A weights file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WeightsError(pub String);
+
+impl std::fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bad pattern weights file: {}", self.0)
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let b = (v & 0x7F) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn get_varint(data: &[u8], at: &mut usize) -> Result<u64, WeightsError> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *data
+            .get(*at)
+            .ok_or_else(|| WeightsError("truncated".into()))?;
+        *at += 1;
+        v |= ((b & 0x7F) as u64) << shift;
+        if b & 0x80 == 0 {
+            return Ok(v);
+        }
+    }
+    Err(WeightsError("a number is too long".into()))
+}
+
+fn zigzag(v: i16) -> u64 {
+    ((v as i64) << 1 ^ ((v as i64) >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> Result<i16, WeightsError> {
+    let x = ((v >> 1) as i64) ^ -((v & 1) as i64);
+    i16::try_from(x).map_err(|_| WeightsError("a weight is out of range".into()))
+}
+
+impl Weights {
+    /// All weights zero.
+    pub fn zero() -> Weights {
+        let n = Layout::get().canonical_len as usize;
+        Weights {
+            patterns: vec![vec![0; n]; PHASES],
+            scalars: vec![[0; SCALARS]; PHASES],
+        }
+    }
+
+    /// The compact file form: a header, then per phase the scalars and the non-zero pattern
+    /// weights as (gap, value) pairs of variable-length numbers.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.push(VERSION);
+        out.push(PHASES as u8);
+        out.push(PHASE_WIDTH as u8);
+        out.push(SHAPES.len() as u8);
+        put_varint(&mut out, Layout::get().canonical_len as u64);
+        for (pw, sc) in self.patterns.iter().zip(&self.scalars) {
+            for s in sc {
+                put_varint(&mut out, zigzag(*s));
+            }
+            let nonzero = pw.iter().filter(|w| **w != 0).count();
+            put_varint(&mut out, nonzero as u64);
+            let mut last = 0usize;
+            for (i, w) in pw.iter().enumerate() {
+                if *w != 0 {
+                    put_varint(&mut out, (i - last) as u64);
+                    put_varint(&mut out, zigzag(*w));
+                    last = i;
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads [`Weights::to_bytes`]'s form, with a clear error for anything else.
+    pub fn from_bytes(data: &[u8]) -> Result<Weights, WeightsError> {
+        if data.len() < 8 || &data[..4] != MAGIC {
+            return Err(WeightsError("not a Qi pattern weights file".into()));
+        }
+        if data[4] != VERSION
+            || data[5] as usize != PHASES
+            || data[6] as u32 != PHASE_WIDTH
+            || data[7] as usize != SHAPES.len()
+        {
+            return Err(WeightsError(format!(
+                "made for another layout (version {}, {} phases of {}, {} patterns)",
+                data[4], data[5], data[6], data[7]
+            )));
+        }
+        let mut at = 8;
+        let n = Layout::get().canonical_len as usize;
+        if get_varint(data, &mut at)? != n as u64 {
+            return Err(WeightsError("made for other patterns".into()));
+        }
+        let mut w = Weights::zero();
+        for ph in 0..PHASES {
+            for s in 0..SCALARS {
+                w.scalars[ph][s] = unzigzag(get_varint(data, &mut at)?)?;
+            }
+            let count = get_varint(data, &mut at)? as usize;
+            if count > n {
+                return Err(WeightsError("too many weights".into()));
+            }
+            let mut i = 0usize;
+            for _ in 0..count {
+                i += get_varint(data, &mut at)? as usize;
+                if i >= n {
+                    return Err(WeightsError("a weight lies past the end".into()));
+                }
+                w.patterns[ph][i] = unzigzag(get_varint(data, &mut at)?)?;
+            }
+        }
+        if at != data.len() {
+            return Err(WeightsError("trailing bytes".into()));
+        }
+        Ok(w)
+    }
+}
+
+/// The evaluation, with each pattern's table expanded to every configuration for fast look-up.
+pub struct PatternEval {
+    /// Per phase, the tables of all patterns one after the other.
+    tables: Vec<Vec<i16>>,
+    scalars: Vec<[i16; SCALARS]>,
+    /// Per instance: the start of its pattern's table.
+    starts: [usize; 46],
+}
+
+impl PatternEval {
+    pub fn new(w: &Weights) -> PatternEval {
+        let layout = Layout::get();
+        let mut starts = Vec::new();
+        let mut total = 0usize;
+        for shape in SHAPES {
+            starts.push(total);
+            total += 3usize.pow(shape.len() as u32);
+        }
+        let tables = w
+            .patterns
+            .iter()
+            .map(|pw| {
+                let mut t = vec![0i16; total];
+                for (pi, canon) in layout.canonical.iter().enumerate() {
+                    for (idx, c) in canon.iter().enumerate() {
+                        t[starts[pi] + idx] = pw[*c as usize];
+                    }
+                }
+                t
+            })
+            .collect();
+        let mut instance_starts = [0usize; 46];
+        for (s, (pi, _)) in instance_starts.iter_mut().zip(&layout.instances) {
+            *s = starts[*pi];
+        }
+        PatternEval {
+            tables,
+            scalars: w.scalars.clone(),
+            starts: instance_starts,
+        }
+    }
+
+    /// The sum of the pattern weights (the patterns read on the symmetric boards).
+    #[inline(always)]
+    fn pattern_sum(&self, p: u64, o: u64, ph: usize) -> i32 {
+        let t = &self.tables[ph];
+        let mut idx = [0usize; 46];
+        instance_indices(p, o, &mut idx);
+        let mut s = 0i32;
+        for (start, i) in self.starts.iter().zip(idx) {
+            s += t[start + i] as i32;
+        }
+        s
+    }
+
+    /// The trained weights shipped with the crate.
+    pub fn trained() -> &'static PatternEval {
+        static EVAL: OnceLock<PatternEval> = OnceLock::new();
+        EVAL.get_or_init(|| {
+            let w = Weights::from_bytes(include_bytes!("../../data/reversi-patterns.bin"))
+                .expect("the embedded pattern weights are valid");
+            PatternEval::new(&w)
+        })
+    }
+
+    /// The estimated final disc difference for `p` to move against `o`, in hundredths of a
+    /// disc.
+    #[inline]
+    pub fn evaluate(&self, p: u64, o: u64) -> i32 {
+        let ph = phase(64 - (p | o).count_ones());
+        let s = self.pattern_sum(p, o, ph);
+        let sc = self.scalars[ph];
+        s + sc[0] as i32 + sc[1] as i32 * mobility_difference(p, o)
+    }
+}
+
+/// One training position: its phase, canonical features, mobility difference and target.
+pub struct Sample {
+    pub empties: u32,
+    pub features: Vec<u32>,
+    pub mobility: i32,
+    /// Final disc difference from the side to move's view.
+    pub target: f32,
+    /// Weight in the fit (exact scores 1, game results less).
+    pub weight: f32,
+}
+
+impl Sample {
+    pub fn new(p: u64, o: u64, target: f32, weight: f32) -> Sample {
+        let mut features = Vec::with_capacity(46);
+        Layout::get().features(p, o, &mut features);
+        Sample {
+            empties: 64 - (p | o).count_ones(),
+            features,
+            mobility: mobility_difference(p, o),
+            target,
+            weight,
+        }
+    }
+}
+
+/// Training settings.
+#[derive(Clone, Copy, Debug)]
+pub struct TrainOptions {
+    /// Conjugate-gradient iterations.
+    pub epochs: usize,
+    /// Ridge penalty on each pattern weight (in positions' worth): configurations seen a few
+    /// times stay near zero.
+    pub prior: f32,
+    /// Positions from this many empties either side of a phase also train it.
+    pub overlap: u32,
+}
+
+impl Default for TrainOptions {
+    fn default() -> TrainOptions {
+        TrainOptions {
+            epochs: 60,
+            prior: 4.0,
+            overlap: 2,
+        }
+    }
+}
+
+/// `A v` for the ridge normal equations `(XᵀWX + λI) θ = XᵀWy`, where θ holds the pattern
+/// weights and then the two scalars.
+fn normal_product(samples: &[&Sample], v: &[f64], prior: f64, out: &mut [f64]) {
+    let n = v.len() - SCALARS;
+    for (o, x) in out.iter_mut().zip(v) {
+        *o = prior * x;
+    }
+    out[n] = 0.0;
+    out[n + 1] = 0.0;
+    for s in samples {
+        let m = s.mobility as f64;
+        let mut xv = v[n] + v[n + 1] * m;
+        for &f in &s.features {
+            xv += v[f as usize];
+        }
+        let t = s.weight as f64 * xv;
+        for &f in &s.features {
+            out[f as usize] += t;
+        }
+        out[n] += t;
+        out[n + 1] += t * m;
+    }
+}
+
+/// Fits the weights of one phase by ridge least squares (the final disc difference as the
+/// target), solved by conjugate gradients preconditioned by the diagonal. Returns the weights
+/// in discs (pattern weights, bias, mobility).
+pub fn train_phase(samples: &[&Sample], opts: &TrainOptions) -> (Vec<f32>, [f32; SCALARS]) {
+    let n = Layout::get().canonical_len as usize;
+    let dim = n + SCALARS;
+    let prior = opts.prior as f64;
+    let mut diag = vec![prior; dim];
+    diag[n] = 0.0;
+    diag[n + 1] = 0.0;
+    let mut b = vec![0f64; dim];
+    for s in samples {
+        let w = s.weight as f64;
+        let m = s.mobility as f64;
+        for &f in &s.features {
+            diag[f as usize] += w;
+            b[f as usize] += w * s.target as f64;
+        }
+        diag[n] += w;
+        diag[n + 1] += w * m * m;
+        b[n] += w * s.target as f64;
+        b[n + 1] += w * m * s.target as f64;
+    }
+    let mut x = vec![0f64; dim];
+    if samples.is_empty() {
+        return (vec![0.0; n], [0.0; SCALARS]);
+    }
+    let inv: Vec<f64> = diag
+        .iter()
+        .map(|d| if *d > 0.0 { 1.0 / d } else { 0.0 })
+        .collect();
+    let mut r = b;
+    let mut z: Vec<f64> = r.iter().zip(&inv).map(|(r, i)| r * i).collect();
+    let mut p = z.clone();
+    let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+    let mut ap = vec![0f64; dim];
+    for _ in 0..opts.epochs {
+        if rz <= 1e-12 {
+            break;
+        }
+        normal_product(samples, &p, prior, &mut ap);
+        let pap: f64 = p.iter().zip(&ap).map(|(a, b)| a * b).sum();
+        if pap <= 0.0 {
+            break;
+        }
+        let alpha = rz / pap;
+        for i in 0..dim {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+            z[i] = r[i] * inv[i];
+        }
+        let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+        let beta = rz_new / rz;
+        rz = rz_new;
+        for i in 0..dim {
+            p[i] = z[i] + beta * p[i];
+        }
+    }
+    let w = x[..n].iter().map(|v| *v as f32).collect();
+    (w, [x[n] as f32, x[n + 1] as f32])
+}
+
+/// Mean squared error (discs²) of the weights of one phase on `samples`.
+pub fn phase_error(samples: &[&Sample], w: &[f32], sc: &[f32; SCALARS]) -> f64 {
+    let mut e = 0f64;
+    let mut t = 0f64;
+    for s in samples {
+        let mut pred = sc[0] + sc[1] * s.mobility as f32;
+        for &f in &s.features {
+            pred += w[f as usize];
+        }
+        e += (s.weight * (s.target - pred) * (s.target - pred)) as f64;
+        t += s.weight as f64;
+    }
+    if t > 0.0 { e / t } else { 0.0 }
+}
+
+/// Fits every phase (see [`train_phase`]); `report` gets each phase's number of positions and
+/// error. Weights are stored in hundredths of a disc.
+pub fn train(
+    samples: &[Sample],
+    opts: &TrainOptions,
+    mut report: impl FnMut(usize, usize, f64, &[f32], &[f32; SCALARS]),
+) -> Weights {
+    let mut out = Weights::zero();
+    for ph in 0..PHASES {
+        let lo = (ph as u32 * PHASE_WIDTH).saturating_sub(opts.overlap);
+        let hi = ph as u32 * PHASE_WIDTH + PHASE_WIDTH - 1 + opts.overlap;
+        let set: Vec<&Sample> = samples
+            .iter()
+            .filter(|s| s.empties >= lo && s.empties <= hi)
+            .collect();
+        let (w, sc) = train_phase(&set, opts);
+        let err = phase_error(&set, &w, &sc);
+        report(ph, set.len(), err, &w, &sc);
+        let q = |x: f32| (x * 100.0).round().clamp(-32000.0, 32000.0) as i16;
+        out.patterns[ph] = w.iter().map(|x| q(*x)).collect();
+        out.scalars[ph] = [q(sc[0]), q(sc[1])];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_has_46_instances_and_shared_symmetric_weights() {
+        let l = Layout::get();
+        assert_eq!(l.instances.len(), 46);
+        // the edge read from a1 to h1 and its mirror image read the same way share a weight
+        let edge = &l.instances.iter().find(|(pi, _)| *pi == 1).unwrap().1;
+        let p = 1u64 << edge[0]; // a1 own
+        let q = 1u64 << 7; // h1 own
+        let mut f1 = Vec::new();
+        let mut f2 = Vec::new();
+        l.features(p, 0, &mut f1);
+        l.features(q, 0, &mut f2);
+        let mut a = f1.clone();
+        let mut b = f2.clone();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "mirror images have the same features");
+        // an own and an opponent's disc differ
+        l.features(0, p, &mut f2);
+        f2.sort();
+        assert_ne!(a, f2);
+    }
+
+    #[test]
+    fn fast_indices_equal_a_square_walk() {
+        let l = Layout::get();
+        let mut rng = crate::search::Rng::new(11);
+        for _ in 0..2000 {
+            let filled = rng.next_u64() | rng.next_u64();
+            let p = filled & rng.next_u64();
+            let o = filled & !p;
+            let mut fast = [0usize; 46];
+            instance_indices(p, o, &mut fast);
+            for (i, (_, squares)) in l.instances.iter().enumerate() {
+                assert_eq!(fast[i], index(p, o, squares), "instance {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_evaluate_alike() {
+        // a position and its mirror images
+        let p: u64 = 0x0000_3C1C_0E0F_0301;
+        let o: u64 = 0x00F8_C0E0_F0F0_7C00 & !p;
+        let ph = phase(64 - (p | o).count_ones());
+        let mut w = Weights::zero();
+        for (i, x) in w.patterns[ph].iter_mut().enumerate() {
+            *x = (i % 97) as i16 - 48;
+        }
+        w.scalars[ph] = [7, 30];
+        let e = PatternEval::new(&w);
+        let flip_v = |b: u64| b.swap_bytes();
+        let mirror = |b: u64| {
+            let mut r = 0u64;
+            for sq in 0..64 {
+                if b >> sq & 1 != 0 {
+                    r |= 1u64 << symmetry(1, sq as u8);
+                }
+            }
+            r
+        };
+        let transpose = |b: u64| {
+            let mut r = 0u64;
+            for sq in 0..64 {
+                if b >> sq & 1 != 0 {
+                    r |= 1u64 << symmetry(4, sq as u8);
+                }
+            }
+            r
+        };
+        let v = e.evaluate(p, o);
+        assert_eq!(e.evaluate(flip_v(p), flip_v(o)), v);
+        assert_eq!(e.evaluate(mirror(p), mirror(o)), v);
+        assert_eq!(e.evaluate(transpose(p), transpose(o)), v);
+    }
+
+    #[test]
+    fn weights_file_round_trips_and_rejects_garbage() {
+        let mut w = Weights::zero();
+        w.patterns[3][10] = -5;
+        w.patterns[3][11] = 1200;
+        w.patterns[15][Layout::get().canonical_len as usize - 1] = -32000;
+        w.scalars[2] = [-3, 44];
+        let bytes = w.to_bytes();
+        assert_eq!(Weights::from_bytes(&bytes).unwrap(), w);
+        assert!(Weights::from_bytes(b"garbage").is_err());
+        assert!(Weights::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        let mut extra = bytes.clone();
+        extra.push(0);
+        assert!(Weights::from_bytes(&extra).is_err());
+        let mut other = bytes;
+        other[5] = 3;
+        assert!(Weights::from_bytes(&other).is_err());
+    }
+
+    #[test]
+    fn training_recovers_a_planted_weight() {
+        // targets made by a known rule: +4 per own corner, -4 per opponent corner, on boards
+        // with discs on the corners and the centre only, so that configurations repeat
+        let mut rng = crate::search::Rng::new(5);
+        let mut samples = Vec::new();
+        for _ in 0..4000 {
+            let filled = (rng.next_u64() | rng.next_u64()) & 0x8100_0018_1800_0081;
+            let p = filled & rng.next_u64();
+            let o = filled & !p;
+            let corners = 0x8100_0000_0000_0081u64;
+            let t = 4.0 * ((p & corners).count_ones() as f32 - (o & corners).count_ones() as f32);
+            samples.push(Sample::new(p, o, t, 1.0));
+        }
+        // fitted on 3000, judged on the other 1000
+        let (train, test) = samples.split_at(3000);
+        let train: Vec<&Sample> = train.iter().collect();
+        let test: Vec<&Sample> = test.iter().collect();
+        let zero = vec![0f32; Layout::get().canonical_len as usize];
+        let before = phase_error(&test, &zero, &[0.0; SCALARS]);
+        let (w, sc) = train_phase(&train, &TrainOptions::default());
+        let after = phase_error(&test, &w, &sc);
+        assert!(before > 10.0, "{before}");
+        assert!(after < before * 0.05, "error {before} -> {after}");
+    }
+
+    #[test]
+    fn trained_weights_load_and_favour_corners() {
+        let e = PatternEval::trained();
+        // 23 empties; the side to move holds a1 or the opponent does
+        let base_p: u64 = 0x0000_FF00_FF00_FF00;
+        let base_o: u64 = 0x0000_00FF_00FF_0000;
+        let with_corner = e.evaluate(base_p | 1, base_o);
+        let against_corner = e.evaluate(base_p, base_o | 1);
+        assert!(
+            with_corner > against_corner,
+            "{with_corner} vs {against_corner}"
+        );
+    }
+}
