@@ -1,6 +1,7 @@
 //! Solves FFO-style endgame positions and reports each result with its time.
 //!
-//! `cargo run --release -p qi-core --example ffo -- [file] [first-last]`, for example
+//! `cargo run --release -p qi-core --example ffo -- [file] [numbers]` (numbers and ranges,
+//! comma-separated, e.g. `40-53,55`), for example
 //! `cargo run --release -p qi-core --example ffo -- crates/qi-core/tests/data/reversi-ffo40-59.txt 40-59`.
 //! File lines are `<board> <side> <best moves /-separated> <score>`; line k is number 39 + k.
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
@@ -29,15 +30,18 @@ fn main() {
         .get(1)
         .cloned()
         .unwrap_or_else(|| "crates/qi-core/tests/data/reversi-ffo40-59.txt".to_string());
-    let (first, last) = match args.get(2) {
-        Some(r) => {
+    // numbers and ranges, comma-separated: `40-53,55`
+    let wanted: Vec<(u32, u32)> = args
+        .get(2)
+        .map_or("40-59", String::as_str)
+        .split(',')
+        .map(|r| {
             let mut it = r.split('-');
             let a: u32 = it.next().unwrap().parse().expect("a number");
             let b: u32 = it.next().map_or(a, |b| b.parse().expect("a number"));
             (a, b)
-        }
-        None => (40, 59),
-    };
+        })
+        .collect();
     let text = std::fs::read_to_string(&file).expect("the positions file");
     let env = |k: &str, d: u32| {
         std::env::var(k)
@@ -67,7 +71,7 @@ fn main() {
         .enumerate()
     {
         let n = 40 + i as u32;
-        if n < first || n > last {
+        if !wanted.iter().any(|&(a, b)| (a..=b).contains(&n)) {
             continue;
         }
         let w: Vec<&str> = line.split_whitespace().collect();

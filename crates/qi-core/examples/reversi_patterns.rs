@@ -220,7 +220,12 @@ fn train(args: &[String]) {
     let started = std::time::Instant::now();
     let (mut fit, mut held) = (Vec::new(), Vec::new());
     let mut line_no = 0u64;
-    for f in files {
+    for spec in files {
+        // `file@w`: this file's game-result positions weigh `w` instead of --game-weight
+        let (f, game_weight) = match spec.split_once('@') {
+            Some((f, w)) => (f, w.parse().expect("a weight after @")),
+            None => (spec.as_str(), game_weight),
+        };
         let text = std::fs::read_to_string(f).expect("a data file");
         for line in text.lines() {
             let parts: Vec<&str> = line.split_whitespace().collect();
@@ -289,7 +294,7 @@ fn main() {
         _ => {
             eprintln!(
                 "usage: reversi_patterns gen [--games N] [--seed S] [--solve-at E] [--play-depth D] [--out FILE]\n       \
-                 reversi_patterns train FILE... [--out FILE] [--epochs N] [--prior P] [--overlap E] [--game-weight W]"
+                 reversi_patterns train FILE[@W]... [--out FILE] [--epochs N] [--prior P] [--overlap E] [--game-weight W]"
             );
             std::process::exit(2);
         }

@@ -2,7 +2,8 @@
 //!
 //! Scores are from the side to move's view by the World Othello Federation rule (empty squares
 //! go to the winner), so they are always even, from -64 to 64. [`Solver::solve`] runs
-//! null-window probes (MTD(f)) from a draw: a probe with the window `(g - 1, g + 1)` says
+//! null-window probes (MTD(f)) from a first guess ([`Solver::estimate`], a shallow search on
+//! the trained pattern evaluation, kept a little low): a probe with the window `(g - 1, g + 1)` says
 //! whether the score is below, equal to or above the even value `g`, and fail-soft bounds move
 //! `g` to the next probe; the table keeps one probe's work for the next. Each probe is a
 //! principal variation search on bitboards in layers:
@@ -10,9 +11,11 @@
 //!   empties, a table of bounds in two-entry buckets, one 64-byte cache line each, the entry
 //!   with more empties kept first, on 2 MB pages where Linux allows it) is searched before
 //!   the other moves are even ordered;
-//!   then, above 12 empties, the moves are ordered by a shallow search (1 ply, 2 from 16
-//!   empties, 3 from 19) with the midgame evaluation ([`crate::ai::reversi::ReversiWeights`])
-//!   at the leaves, less 100 per move the opponent has after ours (corners twice); up to 12
+//!   then, above 16 empties, the moves are ordered by a shallow search (2 plies, 3 from 19
+//!   empties) with the trained pattern evaluation
+//!   ([`crate::ai::patterns::PatternEval`]; the hand-made one of
+//!   [`crate::ai::reversi::ReversiWeights`] before) at the leaves, less 100 per move the
+//!   opponent has after ours (corners twice); up to 16
 //!   empties fastest-first (the opponent's mobility after the move, corners counted twice, then
 //!   own stable corner discs, the opponent's potential mobility and parity); the next move is
 //!   picked from the list when needed rather than sorting it, as most nodes cut on their first
@@ -135,7 +138,7 @@ impl Default for SolverOptions {
             shallow: 6,
             tt_min: 8,
             etc_min: 11,
-            sort_search: 12,
+            sort_search: 16,
             sort_depth2: 16,
             sort_depth3: 19,
             sort_mobility: 100,
@@ -515,9 +518,13 @@ impl Solver {
     }
 
     /// A first guess of the score for the null-window probes: a shallow search (4 plies, 6
-    /// from 24 empties) on the pattern evaluation, rounded to an even score; 0 when the
+    /// from 24 empties) on the pattern evaluation, rounded to an even score, less 4; 0 when the
     /// options do not use the pattern evaluation or the position has `sort_search` empties or
-    /// fewer.
+    /// fewer. The guess is kept low on purpose: a probe above the score fails low, and that
+    /// costs a refutation of every move at the root, while probes below it fail high on one
+    /// move (FFO #45, score +6: probes at 10 and 8 took 129 M and 145 M nodes before the
+    /// exact probe at 6; from 0, probes at 0, 2 and 4 took 60 M, 22 M and 43 M). On #40-#45 a
+    /// guess 4 below the estimate took 261 M nodes, 2 below 280 M, the estimate itself 393 M.
     pub fn estimate(&self, pos: &Reversi) -> i32 {
         let (p, o) = (pos.own(), pos.opp());
         let empties = 64 - (p | o).count_ones();
@@ -528,7 +535,7 @@ impl Solver {
         let v = shallow_search(p, o, depth, -INF_SORT, INF_SORT, self.leaf_eval());
         // finished games score 1000 per disc, estimates 100 (and lie within ±6400)
         let discs = if v.abs() > 6500 { v / 1000 } else { v / 100 };
-        (discs.clamp(-64, 64) / 2) * 2
+        ((discs - 4).clamp(-64, 64) / 2) * 2
     }
 
     /// Solves by null-window probes (MTD(f)) starting from the estimate `guess`; the table

@@ -105,37 +105,32 @@ impl Layout {
             }
             let len = shape.len();
             let size = 3usize.pow(len as u32);
+            // each configuration's smallest image under the pattern's own symmetries
+            let least: Vec<usize> = (0..size)
+                .map(|idx| {
+                    automorphisms
+                        .iter()
+                        .map(|perm| {
+                            (0..len)
+                                .map(|j| {
+                                    idx / 3usize.pow(j as u32) % 3 * 3usize.pow(perm[j] as u32)
+                                })
+                                .sum::<usize>()
+                        })
+                        .min()
+                        .unwrap_or(idx)
+                })
+                .collect();
             let mut canon = vec![u32::MAX; size];
             let mut ids = 0u32;
             for idx in 0..size {
-                let digits: Vec<usize> = (0..len).map(|j| idx / 3usize.pow(j as u32) % 3).collect();
-                let mut min = usize::MAX;
-                for perm in &automorphisms {
-                    let mut v = 0;
-                    for j in 0..len {
-                        v += digits[j] * 3usize.pow(perm[j] as u32);
-                    }
-                    min = min.min(v);
-                }
-                if min == idx {
+                if least[idx] == idx {
                     canon[idx] = next + ids;
                     ids += 1;
                 }
             }
             for idx in 0..size {
-                if canon[idx] == u32::MAX {
-                    let digits: Vec<usize> =
-                        (0..len).map(|j| idx / 3usize.pow(j as u32) % 3).collect();
-                    let mut min = usize::MAX;
-                    for perm in &automorphisms {
-                        let mut v = 0;
-                        for j in 0..len {
-                            v += digits[j] * 3usize.pow(perm[j] as u32);
-                        }
-                        min = min.min(v);
-                    }
-                    canon[idx] = canon[min];
-                }
+                canon[idx] = canon[least[idx]];
             }
             canonical_offset.push(next);
             next += ids;
