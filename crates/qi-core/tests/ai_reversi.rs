@@ -133,3 +133,27 @@ fn ffo_40_to_59_are_solved_exactly() {
     let total = check_ffo(&(40..=59).collect::<Vec<_>>());
     eprintln!("FFO #40-#59 total {:.1} s", total.as_secs_f64());
 }
+
+/// The trained pattern evaluation predicts the exact FFO scores: its error is well below that
+/// of guessing a draw, and the solver's first guess (a shallow search on it, kept 4 low) lies
+/// near the score.
+#[test]
+fn trained_patterns_predict_ffo_scores() {
+    use qi_core::ai::patterns::PatternEval;
+    let eval = PatternEval::trained();
+    let (mut err, mut base) = (0f64, 0f64);
+    let positions = ffo();
+    for (_, pos, _, score) in &positions {
+        let v = eval.evaluate(pos.own(), pos.opp()) as f64 / 100.0;
+        err += (v - *score as f64).powi(2);
+        base += (*score as f64).powi(2);
+    }
+    let n = positions.len() as f64;
+    let (rms, rms0) = ((err / n).sqrt(), (base / n).sqrt());
+    eprintln!("pattern evaluation on FFO #40-#59: rms error {rms:.1} discs, scores' rms {rms0:.1}");
+    assert!(rms < 0.75 * rms0, "{rms} vs {rms0}");
+    let solver = Solver::new(1);
+    let (_, pos40, _, score40) = &positions[0];
+    let guess = solver.estimate(pos40);
+    assert!((guess - score40).abs() <= 10, "guess {guess} for {score40}");
+}
