@@ -33,26 +33,30 @@
 //! Flipped discs come from ray tables (one lowest- or highest-bit scan per direction). The
 //! search honours a stop flag and a deadline; a stopped search returns `None`.
 //!
-//! Measured with the `ffo` example (64 MB table, one thread) on a 2-core machine shared with other
-//! work (load average 7-11): CPU time of the solving thread (wall time was 3-4 times longer), all
-//! exact; nodes are those with 2 or more empties (the ordering searches are not counted). This is
-//! the build before the huge-page advice:
+//! All of FFO #40-#59 solved exactly with this version (commit "Reversi patterns trained on
+//! 11,400 self-play games"): the `ffo` example, 256 MB table, one thread a position, two or
+//! three solver processes side by side on the 2-core machine (at times with tests and matches
+//! besides), so the CPU times of the solving threads are inflated by the sharing; nodes are
+//! those with 2 or more empties (the ordering searches are not counted):
 //!
 //! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 |
 //! |---|---|---|---|---|---|---|---|---|---|---|
-//! | move, score | a2 +38 | h4 +0 | g2 +6 | c7 -12 | d2 -14 | b2 +6 | b3 -8 | g2 +4 | f6 +28 | e1 +16 |
-//! | CPU s | 0.9 | 1.5 | 2.3 | 4.1 | 2.3 | 25.5 | 6.5 | 2.1 | 21.4 | 49.9 |
-//! | M nodes | 10 | 16 | 26 | 31 | 17 | 237 | 57 | 17 | 145 | 362 |
+//! | move, score | a2 +38 | h4 +0 | g2 +6 | c7 -12 | b8 -14 | b2 +6 | b3 -8 | g2 +4 | f6 +28 | e1 +16 |
+//! | CPU s | 0.6 | 1.3 | 1.5 | 2.8 | 1.5 | 23.8 | 7.6 | 2.0 | 13.0 | 36.2 |
+//! | M nodes | 7 | 14 | 19 | 21 | 11 | 216 | 65 | 13 | 88 | 235 |
 //!
-//! | FFO | 50 | 51 | 52 | 53 | 54 | 55 |
-//! |---|---|---|---|---|---|---|
-//! | move, score | d8 +10 | e2 +6 | a3 +0 | d8 -2 | (c7 -2) | |
-//! | CPU s | 83.8 | 37.1 | 29.0 | 265.6 | (1115) | > 2576 |
-//! | M nodes | 512 | 263 | 231 | 2313 | (11387) | |
+//! | FFO | 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 |
+//! |---|---|---|---|---|---|---|---|---|---|---|
+//! | move, score | d8 +10 | a3 +6 | a3 +0 | d8 -2 | c7 -2 | b7 +0 | h5 +2 | a6 -10 | g1 +4 | g8 +64 |
+//! | CPU s | 90.8 | 36.1 | 37.9 | 446.0 | 513.5 | 1668.2 | 269.5 | 540.9 | 421.5 | 0.03 |
+//! | M nodes | 395 | 243 | 246 | 3547 | 4111 | 13062 | 1327 | 3824 | 2408 | 0.002 |
 //!
-//! #40-#53: 532 s CPU and 4236 M nodes (539 s and 4221 M with the previous version, whose #54,
-//! in brackets, was not run again). #55 was stopped unfinished after 2576 s of CPU (load
-//! average 1-11 meanwhile); #56-#59 were not reached.
+//! Total: **4115 s of CPU (68.6 minutes), 29.85 G nodes**, every move and score right. The
+//! previous version (hand-made ordering evaluation, ordering searches from 12 empties, probes
+//! from a draw) took 532 s for #40-#53 under another load, 1115 s for #54, and was stopped on
+//! #55 after 2576 s. On the quiet machine #40-#45 took 32.1 s and 289 M nodes with this
+//! version, 34.9 s and 334 M with the hand-made evaluation at the same settings and 40.7 s and
+//! 337 M with the previous settings.
 //!
 //! What was tried here, on load-independent counts where the clock was too noisy (the same
 //! binary's CPU time on #40-#44 varied from 10.1 to 13.6 s between runs):
@@ -75,12 +79,13 @@
 //!   ordering; a perfect first guess of the score saves 5% of the nodes on #45 and 19% on
 //!   #40-#44.
 //!
-//! This is far from the few seconds of the strongest programs: #53 alone takes 266 s. Those
-//! programs order moves at 14-26 empties with a trained pattern evaluation (a better choice of
-//! cutting move gives a smaller tree) and fill the table with selective (ProbCut) searches of
-//! increasing depth before the exact search; the hand-made midgame evaluation used for ordering
-//! here is the first thing to improve, then the node rate (about 490 instructions per node,
-//! a quarter of them in flips and an eighth in the opponent's mobility for ordering).
+//! This is far from the few seconds of the strongest programs: #55 alone takes 28 minutes.
+//! Those programs order with an evaluation trained on far more (and exact) data, fill the
+//! table with selective (ProbCut) searches of increasing depth before the exact search, and
+//! visit about twice as many nodes a second. Here the pattern evaluation's phases above 20
+//! empties were fitted to game results only and are the weakest part; the evaluation also
+//! costs about 2.5 times the hand-made one (a quarter of the time when ordering from 12
+//! empties, hence ordering searches only above 16).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
