@@ -29,7 +29,7 @@
 //! not help much: with 40% of it the error at 12-15 empties was 8.3.
 //!
 //! In use: the endgame solver orders moves with it (FFO #40-#45 in 289 M nodes instead of
-//! 334 M); levels 5 and 6 play with it (see [`crate::ai::reversi`]).
+//! 334 M); level 6 and the NBoard engine play with it (see [`crate::ai::reversi`]).
 
 use std::sync::OnceLock;
 
