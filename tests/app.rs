@@ -648,10 +648,7 @@ fn go_resignation_and_taking_it_back() {
     start(&mut app, GameKind::Go, None, [Player::Human, Player::Human]);
     play(&mut app, "E5");
     settle(&mut app);
-    app.world_mut()
-        .write_message(qi::game::ResignRequest(Side::Black));
-    app.update();
-    settle(&mut app);
+    resign_black(&mut app);
     app.update();
     let g = app.world().resource::<Match>();
     assert!(g.is_over());
@@ -666,6 +663,14 @@ fn go_resignation_and_taking_it_back() {
     assert_eq!(score, "W+R");
     let g = undo_after_game_over(&mut app);
     assert_eq!(g.history.ply(), 1);
+}
+
+/// Black resigns, and the app settles.
+fn resign_black(app: &mut App) {
+    app.world_mut()
+        .write_message(qi::game::ResignRequest(Side::Black));
+    app.update();
+    settle(app);
 }
 
 /// Leaves the game-over panel, presses Undo and checks that the game goes on.
@@ -686,10 +691,7 @@ fn undo_after_game_over(app: &mut App) -> &Match {
 fn go_resignation_at_move_zero_can_be_undone() {
     let mut app = headless_without_animations(&[]);
     start(&mut app, GameKind::Go, None, [Player::Human, Player::Human]);
-    app.world_mut()
-        .write_message(qi::game::ResignRequest(Side::Black));
-    app.update();
-    settle(&mut app);
+    resign_black(&mut app);
     let g = app.world().resource::<Match>();
     assert!(g.is_over());
     assert_eq!(g.history.ply(), 0);

@@ -157,3 +157,26 @@ fn trained_patterns_predict_ffo_scores() {
     let guess = solver.estimate(pos40);
     assert!((guess - score40).abs() <= 10, "guess {guess} for {score40}");
 }
+
+/// Level 6 plays on the trained patterns, level 5 on the hand-made evaluation (with both on
+/// the patterns, level 6 scored under 75% against level 5).
+#[test]
+fn level_6_evaluates_with_the_trained_patterns() {
+    use qi_core::ai::patterns::PatternEval;
+    use qi_core::ai::reversi::ReversiWeights;
+    use qi_core::search::Evaluator;
+    let six = <Reversi as Ai>::eval_for_level(6, 0);
+    let five = <Reversi as Ai>::eval_for_level(5, 0);
+    let mut differ = 0;
+    for pos in positions(200, 31) {
+        if pos.is_over() {
+            continue;
+        }
+        let patterns = PatternEval::trained().evaluate(pos.own(), pos.opp());
+        assert_eq!(six.evaluate(&pos), patterns);
+        let hand = ReversiWeights::FULL.evaluate(pos.own(), pos.opp());
+        assert_eq!(five.evaluate(&pos), hand);
+        differ += (patterns != hand) as u32;
+    }
+    assert!(differ > 150, "{differ}");
+}
