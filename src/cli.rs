@@ -1,6 +1,7 @@
 //! Command-line options: `qi --game ataxx --mode cpu --level 3` starts straight into a game.
 
 use bevy::prelude::*;
+use clap::builder::TypedValueParser;
 use clap::{Parser, ValueEnum};
 use qi_core::GameKind;
 
@@ -11,8 +12,8 @@ use qi_core::GameKind;
     about = "Qi: Ataxx, Reversi, Gomoku and Go against a friend or the CPU"
 )]
 pub struct Args {
-    /// Start straight into a game of this kind (ataxx, reversi).
-    #[arg(long, value_parser = parse_game)]
+    /// Start straight into a game of this kind.
+    #[arg(long, value_parser = game_parser())]
     pub game: Option<GameKind>,
     /// Who plays: vs the CPU, two players on this machine, or CPU against CPU.
     #[arg(long, value_enum, default_value_t = ModeArg::Cpu)]
@@ -43,8 +44,29 @@ pub struct Args {
     pub animation_speed: Option<f32>,
 }
 
-fn parse_game(s: &str) -> Result<GameKind, String> {
-    s.parse::<GameKind>().map_err(|e| e.to_string())
+/// Every game of the core's table, by name (so `qi --help` lists them all), read back as a
+/// [`GameKind`].
+fn game_parser() -> impl clap::builder::TypedValueParser<Value = GameKind> {
+    clap::builder::PossibleValuesParser::new(qi_core::GAMES.iter().map(|g| g.name))
+        .map(|s| s.parse::<GameKind>().expect("a name from the table"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Defect: `qi --help` listed only ataxx and reversi for `--game`.
+    #[test]
+    fn help_lists_every_game() {
+        let help = Args::command().render_long_help().to_string();
+        for g in qi_core::GAMES {
+            assert!(help.contains(g.name), "{} missing from:\n{help}", g.name);
+        }
+        let a = Args::try_parse_from(["qi", "--game", "go"]).unwrap();
+        assert_eq!(a.game, Some(GameKind::Go));
+        assert!(Args::try_parse_from(["qi", "--game", "chess"]).is_err());
+    }
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,6 +1,9 @@
 //! The CPU player in the window: its search runs on Bevy's AsyncComputeTaskPool with a stop
 //! flag, so the window keeps drawing; undo, a new game, pausing or leaving stops it at once.
-//! Its progress (depth, score, principal variation) feeds the HUD's "thinking" line and eval bar.
+//! Its move waits until the board is at rest, so the player sees their own move land first.
+//! Its progress (depth, score, principal variation) feeds the HUD's "thinking" line and eval
+//! bar. In CPU-against-CPU games the moves come with a pause between them, and the game can be
+//! paused and stepped.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -9,12 +12,15 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
+use qi_core::Side;
 use qi_core::any::{AnyCpu, AnyMove};
 use qi_core::search::SearchInfo;
 
-use crate::board::Anim;
-use crate::game::{BoardReset, Match, MoveRequest, Player};
-use crate::menus::Menu;
+use crate::AppSet;
+use crate::board::board_idle;
+use crate::game::{BoardReset, Hint, Match, MoveRequest, Player, Status};
+use crate::hud::CpuControl;
+use crate::menus::InGame;
 use crate::screens::Screen;
 use crate::settings::Settings;
 
@@ -25,11 +31,14 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 cancel_stale_search,
+                control_cpu_games,
                 start_hint_search,
                 start_cpu_search,
                 collect_cpu_move,
+                play_pending_move.run_if(board_idle),
             )
                 .chain()
+                .in_set(AppSet::Input)
                 .run_if(in_state(Screen::Playing)),
         )
         .add_systems(OnExit(Screen::Playing), stop_search);
@@ -45,6 +54,7 @@ struct SearchKey {
     hash: u64,
     ply: usize,
     hint: bool,
+    side: Side,
 }
 
 /// The search in progress, if any, and the latest info it reported.
@@ -56,8 +66,36 @@ pub struct Thinking {
     key: Option<SearchKey>,
     /// The players' engines, one per side, kept between moves (their tables too).
     engines: [Option<Arc<Mutex<Option<AnyCpu>>>>; 2],
-    /// The last info from the running or last search.
-    pub info: Arc<Mutex<Option<SearchInfo>>>,
+    /// The last info from the running or last search, and the side that searched.
+    info: Arc<Mutex<Option<SearchInfo>>>,
+    info_side: Option<Side>,
+    /// The info is from a hint the player asked for.
+    hint_info: bool,
+    /// A CPU move found, waiting for the board to come to rest: (hash, ply, move, resigns).
+    pending: Option<(u64, usize, AnyMove, bool)>,
+    /// When the last CPU move was played (the pause between moves in CPU-against-CPU games).
+    last_move_at: Option<Instant>,
+    /// CPU against CPU: paused by the player, and one move allowed while paused.
+    pub cpu_paused: bool,
+    step_once: bool,
+    /// Searches whose threads are still running (a stopped one ends soon after its flag).
+    running: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Counts a running search while it lives.
+struct RunningGuard(Arc<std::sync::atomic::AtomicUsize>);
+
+impl RunningGuard {
+    fn new(counter: &Arc<std::sync::atomic::AtomicUsize>) -> RunningGuard {
+        counter.fetch_add(1, Ordering::SeqCst);
+        RunningGuard(counter.clone())
+    }
+}
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Thinking {
@@ -73,83 +111,142 @@ impl Thinking {
         self.task.is_some()
     }
 
+    /// How many search threads are still working (including stopped ones not yet ended).
+    pub fn searches_running(&self) -> usize {
+        self.running.load(Ordering::SeqCst)
+    }
+
     /// Stops the search at once and forgets it.
     pub fn stop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         self.task = None;
         self.started = None;
         self.key = None;
+        self.pending = None;
     }
 
-    pub fn last_info(&self) -> Option<SearchInfo> {
-        self.info.lock().ok().and_then(|i| i.clone())
+    /// The latest search info and the side whose search it is.
+    pub fn last_info(&self) -> Option<(SearchInfo, Side)> {
+        let info = self.info.lock().ok().and_then(|i| i.clone())?;
+        Some((info, self.info_side?))
+    }
+
+    /// The info shown comes from a hint.
+    pub fn hint_shown(&self) -> bool {
+        self.hint_info
+    }
+
+    fn forget_info(&mut self) {
+        if let Ok(mut i) = self.info.lock() {
+            *i = None;
+        }
+        self.info_side = None;
+        self.hint_info = false;
     }
 }
 
 fn stop_search(mut thinking: ResMut<Thinking>) {
     thinking.stop();
     thinking.engines = [None, None];
+    thinking.forget_info();
+    thinking.cpu_paused = false;
 }
 
-/// A search whose position is gone (undo, new game, load) or that runs while the game is
-/// paused is stopped.
+/// A search whose position is gone (undo, new game, load) or that runs while a menu is open is
+/// stopped; a new game or a jump also forgets the last evaluation.
 fn cancel_stale_search(
     mut thinking: ResMut<Thinking>,
     game: Option<Res<Match>>,
-    menu: Res<State<Menu>>,
+    menu: Res<State<InGame>>,
     mut resets: MessageReader<BoardReset>,
 ) {
     let reset = resets.read().count() > 0;
     if reset {
         thinking.engines = [None, None];
+        thinking.forget_info();
+        thinking.pending = None;
     }
     if !thinking.is_thinking() {
         return;
     }
     let current = game.map(|g| (g.position().hash(), g.history.ply()));
-    if reset || current != thinking.key.map(|k| (k.hash, k.ply)) || *menu.get() != Menu::None {
+    if reset || current != thinking.key.map(|k| (k.hash, k.ply)) || *menu.get() != InGame::None {
         info!("qi: cpu search stopped");
         thinking.stop();
+    }
+}
+
+fn control_cpu_games(
+    mut controls: MessageReader<CpuControl>,
+    mut thinking: ResMut<Thinking>,
+    mut status: MessageWriter<Status>,
+) {
+    for c in controls.read() {
+        match c {
+            CpuControl::Pause => {
+                thinking.cpu_paused = true;
+                status.write(Status("CPU game paused".into()));
+            }
+            CpuControl::Resume => {
+                thinking.cpu_paused = false;
+                status.write(Status("CPU game goes on".into()));
+            }
+            CpuControl::Step => thinking.step_once = true,
+        }
     }
 }
 
 fn start_cpu_search(
     mut thinking: ResMut<Thinking>,
     game: Option<Res<Match>>,
-    menu: Res<State<Menu>>,
+    menu: Res<State<InGame>>,
     settings: Res<Settings>,
-    animating: Query<(), With<Anim>>,
 ) {
     let Some(game) = game else { return };
     if thinking.is_thinking()
-        || *menu.get() != Menu::None
-        || !animating.is_empty()
+        || thinking.pending.is_some()
+        || *menu.get() != InGame::None
         || game.is_over()
+        || game.replay.is_some()
     {
         return;
     }
     let Player::Cpu { level } = game.player_to_move() else {
         return;
     };
+    let cpu_only = game.setup.players.iter().all(|p| p.is_cpu());
+    if cpu_only {
+        if thinking.cpu_paused && !thinking.step_once {
+            return;
+        }
+        let wait = Duration::from_secs_f32(settings.cpu_vs_cpu_delay.max(0.0));
+        if !thinking.step_once && thinking.last_move_at.is_some_and(|t| t.elapsed() < wait) {
+            return;
+        }
+        thinking.step_once = false;
+    }
     let pos = game.position().clone();
-    let side = pos.side_to_move().index();
+    let side = pos.side_to_move();
     let kind = pos.kind();
     if !AnyCpu::available(kind) {
         return;
     }
     // The engine (and its table) is made inside the task, so the frame never waits for it.
-    let engine = thinking.engines[side]
+    let engine = thinking.engines[side.index()]
         .get_or_insert_with(|| Arc::new(Mutex::new(None)))
         .clone();
-    let movetime = Duration::from_millis(settings.cpu_time_ms[kind as usize] as u64);
+    let movetime = Duration::from_millis(settings.cpu_time_ms(kind) as u64);
     let stop = Arc::new(AtomicBool::new(false));
     thinking.stop = stop.clone();
     thinking.key = Some(SearchKey {
         hash: pos.hash(),
         ply: game.history.ply(),
         hint: false,
+        side,
     });
     thinking.started = Some(Instant::now());
+    thinking.info_side = Some(side);
+    thinking.hint_info = false;
     let info = thinking.info.clone();
     if let Ok(mut i) = info.lock() {
         *i = None;
@@ -159,7 +256,9 @@ fn start_cpu_search(
         "qi: cpu thinking (level {level}, {} ms)",
         movetime.as_millis()
     );
+    let guard = RunningGuard::new(&thinking.running);
     thinking.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+        let _running = guard;
         let mut slot = engine.lock().ok()?;
         if slot.is_none() {
             *slot = AnyCpu::with_cores(kind, level).ok();
@@ -179,35 +278,44 @@ fn start_cpu_search(
 fn start_hint_search(
     mut thinking: ResMut<Thinking>,
     mut hints: MessageReader<HintRequest>,
-    game: Option<ResMut<Match>>,
+    game: Option<Res<Match>>,
     settings: Res<Settings>,
+    mut status: MessageWriter<Status>,
 ) {
     if hints.read().count() == 0 {
         return;
     }
-    let Some(mut game) = game else { return };
+    let Some(game) = game else { return };
     if !game.human_to_move() || thinking.is_thinking() {
         return;
     }
     let pos = game.position().clone();
     let kind = pos.kind();
     if !AnyCpu::available(kind) {
-        game.status = format!("No hint: there is no CPU for {} yet", kind.title());
+        status.write(Status(format!(
+            "No hint: there is no CPU for {} yet",
+            kind.title()
+        )));
         return;
     }
-    game.status = "Looking for a good move…".into();
-    let movetime = Duration::from_millis((settings.cpu_time_ms[kind as usize] as u64).min(1000));
+    status.write(Status("Looking for a good move…".into()));
+    let movetime = Duration::from_millis((settings.cpu_time_ms(kind) as u64).min(1000));
     let stop = Arc::new(AtomicBool::new(false));
     thinking.stop = stop.clone();
     thinking.key = Some(SearchKey {
         hash: pos.hash(),
         ply: game.history.ply(),
         hint: true,
+        side: pos.side_to_move(),
     });
     thinking.started = Some(Instant::now());
+    thinking.info_side = Some(pos.side_to_move());
+    thinking.hint_info = true;
     let info = thinking.info.clone();
     let seed = pos.hash();
+    let guard = RunningGuard::new(&thinking.running);
     thinking.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+        let _running = guard;
         let mut cpu = AnyCpu::with_cores(kind, 6).ok()?;
         let mut on_info = |i: &SearchInfo| {
             if let Ok(mut slot) = info.lock() {
@@ -221,9 +329,9 @@ fn start_hint_search(
 
 fn collect_cpu_move(
     mut thinking: ResMut<Thinking>,
-    game: Option<ResMut<Match>>,
-    mut requests: MessageWriter<MoveRequest>,
-    mut resigns: MessageWriter<crate::game::ResignRequest>,
+    game: Option<Res<Match>>,
+    mut hint: ResMut<Hint>,
+    mut status: MessageWriter<Status>,
 ) {
     let Some(task) = thinking.task.as_mut() else {
         return;
@@ -235,7 +343,7 @@ fn collect_cpu_move(
     let took = thinking.started.map_or(0.0, |t| t.elapsed().as_secs_f32());
     thinking.task = None;
     thinking.started = None;
-    let Some(mut game) = game else { return };
+    let Some(game) = game else { return };
     let Some(key) = key.filter(|k| (k.hash, k.ply) == (game.position().hash(), game.history.ply()))
     else {
         return;
@@ -244,24 +352,48 @@ fn collect_cpu_move(
         if let Some((mv, _)) = result {
             let text = game.position().move_to_text(mv);
             info!("qi: hint {text}");
-            game.status = format!("Hint: {text}");
-            game.hint = Some(mv);
+            status.write(Status(format!("Hint: {text}")));
+            hint.0 = Some(mv);
         }
         return;
     }
     match result {
-        Some((_, true)) => {
-            let side = game.position().side_to_move();
-            info!("qi: cpu resigns after {took:.2} s");
-            resigns.write(crate::game::ResignRequest(side));
-        }
-        Some((mv, false)) => {
+        Some((mv, resigns)) => {
             info!(
-                "qi: cpu move {} after {took:.2} s",
+                "qi: cpu found {} after {took:.2} s",
                 game.position().move_to_text(mv)
             );
-            requests.write(MoveRequest(mv));
+            thinking.pending = Some((key.hash, key.ply, mv, resigns));
         }
         None => warn!("qi: the CPU found no move"),
+    }
+}
+
+/// The CPU's move, once the board is at rest (the player's own move has landed).
+fn play_pending_move(
+    mut thinking: ResMut<Thinking>,
+    game: Option<Res<Match>>,
+    menu: Res<State<InGame>>,
+    mut requests: MessageWriter<MoveRequest>,
+    mut resigns: MessageWriter<crate::game::ResignRequest>,
+) {
+    if *menu.get() != InGame::None {
+        return;
+    }
+    let Some((hash, ply, mv, resign)) = thinking.pending.take() else {
+        return;
+    };
+    let Some(game) = game else { return };
+    if (game.position().hash(), game.history.ply()) != (hash, ply) {
+        return;
+    }
+    thinking.last_move_at = Some(Instant::now());
+    if resign {
+        let side = game.position().side_to_move();
+        info!("qi: cpu resigns");
+        resigns.write(crate::game::ResignRequest(side));
+    } else {
+        info!("qi: cpu move {}", game.position().move_to_text(mv));
+        requests.write(MoveRequest(mv));
     }
 }

@@ -1,17 +1,24 @@
 //! The heads-up display around the board: scores and turn on top, the side panel with players,
-//! buttons (undo, redo, pass, pause), the move box and the move list, and a status line.
+//! buttons (undo, redo, hint, pass, resign, pause), the move box and the move list, and a status
+//! line. Moves are counted one way everywhere: "move N" is the N-th move played (a ply).
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use qi_core::{GameKind, Side};
 
-use crate::game::{Match, MoveRequest, Player, RedoRequest, UndoRequest, side_name};
-use crate::menus::{Menu, MenuModels, format_time};
+use crate::game::{
+    ConfirmScoring, Match, MoveRequest, Player, RedoRequest, ScoreView, Status, StatusLine,
+    UndoRequest,
+};
+use crate::menus::game_over::ShowResult;
+use crate::menus::{InGame, format_time};
 use crate::replay::ReplayStep;
 use crate::screens::Screen;
+use crate::theme::palette;
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<HudModel>()
+        .add_message::<CpuControl>()
         .add_systems(
             EguiPrimaryContextPass,
             draw_hud.run_if(in_state(Screen::Playing)),
@@ -20,7 +27,7 @@ pub fn plugin(app: &mut App) {
             Update,
             count_game_time
                 .run_if(in_state(Screen::Playing))
-                .run_if(in_state(Menu::None)),
+                .run_if(in_state(InGame::None)),
         );
 }
 
@@ -28,6 +35,16 @@ pub fn plugin(app: &mut App) {
 #[derive(Resource, Default, Clone, Debug)]
 pub struct HudModel {
     pub move_text: String,
+    /// Give the move box the keyboard again next frame (after a typed move).
+    pub refocus: bool,
+}
+
+/// CPU against CPU: pause, go on, one move.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuControl {
+    Pause,
+    Resume,
+    Step,
 }
 
 /// What the HUD shows, taken from the game each frame.
@@ -39,26 +56,35 @@ pub struct HudView {
     pub counts: [u32; 2],
     pub to_move: Side,
     pub over: bool,
+    /// Moves played.
     pub ply: usize,
     pub last_move: Option<String>,
     pub status: String,
     pub can_undo: bool,
     pub can_redo: bool,
+    /// The person to move may pass now.
     pub pass_legal: bool,
+    /// The game has a pass button (Go; Ataxx and Reversi pass by themselves).
+    pub has_pass: bool,
     pub moves: Vec<String>,
     pub elapsed: f32,
     pub thinking: Option<f32>,
     pub hint_allowed: bool,
-    /// Go: captures and the area count now.
-    pub go_line: Option<String>,
-    /// Go after two passes: the score with the marked dead stones.
-    pub marking: Option<String>,
-    /// The CPU's last evaluation for Black, -1..1 (for the eval bar), with its text.
+    /// The game's own line (Go: captures and the area count now).
+    pub info_line: Option<String>,
+    /// The score while the game is being scored (Go after two passes).
+    pub scoring: Option<String>,
+    /// The CPU's last evaluation for the first side, -1..1 (for the eval bar), with its text.
     pub eval: Option<(f32, String)>,
     /// A record being replayed.
     pub replay: Option<ReplayView>,
-    /// Go: the person to move may resign.
+    /// The game has a resign button, and whether the person to move may resign now.
+    pub has_resign: bool,
     pub can_resign: bool,
+    /// The result, once the game is over.
+    pub result: Option<String>,
+    /// CPU against CPU: `Some(paused)`.
+    pub cpu_vs_cpu: Option<bool>,
 }
 
 /// The replay controls' view of the record.
@@ -71,12 +97,18 @@ pub struct ReplayView {
     /// The record's comment at this move.
     pub comment: Option<String>,
     pub result: Option<String>,
+    /// Every move of the record, for click-to-jump.
+    pub all_moves: Vec<String>,
+    /// Seconds between moves in autoplay.
+    pub speed: f32,
 }
 
 impl HudView {
-    pub fn of(game: &Match) -> HudView {
+    pub fn of(game: &Match, status: &StatusLine, scoring: &ScoreView) -> HudView {
         let pos = game.position();
+        let ui = game.ui();
         let moves = game.history.move_texts();
+        let human = game.human_to_move();
         HudView {
             kind: game.kind(),
             names: game.setup.names.clone(),
@@ -86,34 +118,22 @@ impl HudView {
             over: game.is_over(),
             ply: game.history.ply(),
             last_move: moves.last().cloned(),
-            status: game.status.clone(),
+            status: status.0.clone(),
             can_undo: crate::game::can_undo_for_player(game),
             can_redo: game.history.can_redo(),
-            pass_legal: game.human_to_move() && pos.legal_pass().is_some(),
+            pass_legal: human && pos.legal_pass().is_some(),
+            has_pass: !ui.passes_automatically(),
             moves,
             elapsed: game.elapsed,
             thinking: None,
-            hint_allowed: game.human_to_move() && qi_core::any::AnyCpu::available(game.kind()),
-            marking: if game.marking_dead() {
-                game.marked_score().map(|s| s.result_text())
-            } else {
-                None
-            },
-            go_line: pos.captures().map(|[b, w]| {
-                let counts = pos.piece_counts();
-                // the area count means little until both colours are on the board (one stone
-                // alone "owns" every empty point)
-                if counts[0] > 0 && counts[1] > 0 {
-                    format!(
-                        "Captures: Black {b}, White {w} · Area now {}",
-                        pos.area_result().unwrap_or_default()
-                    )
-                } else {
-                    format!("Captures: Black {b}, White {w}")
-                }
-            }),
+            hint_allowed: human && qi_core::any::AnyCpu::available(game.kind()),
+            info_line: ui.info_line(pos),
+            scoring: scoring.0.clone(),
             eval: None,
-            can_resign: game.human_to_move() && pos.as_go().is_some(),
+            has_resign: ui.can_resign(),
+            can_resign: human,
+            result: game.result().map(|r| r.describe(game.kind())),
+            cpu_vs_cpu: None,
             replay: game.replay.as_ref().map(|r| ReplayView {
                 source: r.source.clone(),
                 ply: game.history.ply(),
@@ -121,14 +141,60 @@ impl HudView {
                 autoplay: r.autoplay,
                 comment: r.comments.get(&game.history.ply()).cloned(),
                 result: r.result.clone(),
+                all_moves: game.history.all_move_texts(),
+                speed: r.seconds_per_move,
             }),
         }
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The eval bar's text: the score for the first side, or who wins in how many moves when the
+/// search has found the game decided. `None` when the search has nothing worth showing yet.
+pub fn eval_text(
+    kind: GameKind,
+    info: &qi_core::search::SearchInfo,
+    searching: Side,
+) -> Option<(f32, String)> {
+    if info.nodes == 0 || info.depth < 2 {
+        return None;
+    }
+    let first = if searching == Side::Black {
+        info.score
+    } else {
+        -info.score
+    };
+    let text = if qi_core::search::is_decided(first) {
+        let plies = (qi_core::search::MATE - first.abs()).max(1);
+        let winner = if first > 0 { Side::Black } else { Side::White };
+        format!(
+            "{} wins in {plies} {}",
+            kind.side_name(winner),
+            if plies == 1 { "move" } else { "moves" }
+        )
+    } else {
+        format!(
+            "{} {:+.1} · depth {}",
+            kind.side_name(Side::Black),
+            first as f32 / 100.0,
+            info.depth
+        )
+    };
+    let text = if info.nps >= 1000 {
+        format!("{text} · {} kn/s", info.nps / 1000)
+    } else {
+        text
+    };
+    let value = if qi_core::search::is_decided(first) {
+        first.signum() as f32
+    } else {
+        ((first as f32) / 800.0).tanh()
+    };
+    Some((value, text))
+}
+
+#[derive(Clone, Debug, PartialEq)]
 pub enum HudAction {
-    ConfirmDead,
+    ConfirmScore,
     Hint,
     Undo,
     Redo,
@@ -138,6 +204,9 @@ pub enum HudAction {
     Typed(String),
     Replay(ReplayStep),
     Resign,
+    ShowResult,
+    NewGame,
+    Cpu(CpuControl),
 }
 
 fn player_line(v: &HudView, side: Side) -> String {
@@ -145,7 +214,25 @@ fn player_line(v: &HudView, side: Side) -> String {
         Player::Human => v.names[side.index()].clone(),
         Player::Cpu { level } => format!("CPU level {level}"),
     };
-    format!("{} ({who})", side_name(v.kind, side))
+    format!("{} ({who})", v.kind.side_name(side))
+}
+
+/// A piece icon that reads as its colour on the dark panel: a solid stone with a highlight (a
+/// dark stone with only a rim read as a hollow, white circle).
+pub fn piece_icon(ui: &mut egui::Ui, kind: GameKind, side: Side) {
+    let c = crate::games::ui_of(kind).piece_color(side);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(22.0, 22.0), egui::Sense::hover());
+    let p = ui.painter();
+    let center = rect.center();
+    p.circle_filled(center, 10.0, c);
+    // a soft highlight up and left, lighter than the stone
+    let lift = |v: u8| v.saturating_add(70);
+    p.circle_filled(
+        center + egui::vec2(-3.5, -3.5),
+        3.0,
+        egui::Color32::from_rgb(lift(c.r()), lift(c.g()), lift(c.b())),
+    );
+    p.circle_stroke(center, 10.0, egui::Stroke::new(1.0, palette::ICON_RIM));
 }
 
 /// The top bar: the score and whose turn it is.
@@ -154,14 +241,7 @@ pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
         ui.label(egui::RichText::new(v.kind.title()).size(22.0).strong());
         ui.separator();
         for side in Side::BOTH {
-            let c = crate::board::piece_color32(v.kind, side);
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
-            ui.painter().circle_filled(rect.center(), 8.0, c);
-            ui.painter().circle_stroke(
-                rect.center(),
-                8.0,
-                egui::Stroke::new(1.0, egui::Color32::GRAY),
-            );
+            piece_icon(ui, v.kind, side);
             let mut t = egui::RichText::new(format!(
                 "{}  {}",
                 player_line(v, side),
@@ -180,45 +260,49 @@ pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
         } else if let Some(t) = v.thinking {
             format!(
                 "{} to move — CPU thinking… {:.1} s",
-                side_name(v.kind, v.to_move),
+                v.kind.side_name(v.to_move),
                 t
             )
         } else {
-            format!("{} to move", side_name(v.kind, v.to_move))
+            format!("{} to move", v.kind.side_name(v.to_move))
         };
         ui.label(egui::RichText::new(turn).size(16.0));
         ui.separator();
-        ui.label(format!("Move {}  ·  {}", v.ply + 1, format_time(v.elapsed)));
+        ui.label(
+            egui::RichText::new(format!("Move {}  ·  {}", v.ply, format_time(v.elapsed)))
+                .size(16.0),
+        );
     });
 }
 
-/// A horizontal bar: Black's share grows to the left as the CPU's score for Black rises.
+/// A horizontal bar: the first side's share grows to the left as the CPU's score for it rises.
 pub fn eval_bar_ui(ui: &mut egui::Ui, kind: GameKind, value: f32, text: &str) {
+    let game = crate::games::ui_of(kind);
     let width = ui.available_width();
     let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
     let split = rect.left() + rect.width() * (0.5 + 0.5 * value.clamp(-1.0, 1.0));
     let p = ui.painter();
-    p.rect_filled(rect, 3.0, crate::board::piece_color32(kind, Side::White));
+    p.rect_filled(rect, 3.0, game.piece_color(Side::White));
     p.rect_filled(
         egui::Rect::from_min_max(rect.min, egui::pos2(split, rect.max.y)),
         3.0,
-        crate::board::piece_color32(kind, Side::Black),
+        game.piece_color(Side::Black),
     );
     p.rect_stroke(
         rect,
         3.0,
-        egui::Stroke::new(1.0, egui::Color32::GRAY),
+        egui::Stroke::new(1.0, palette::OUTLINE),
         egui::StrokeKind::Inside,
     );
-    ui.label(egui::RichText::new(text).small());
+    ui.label(egui::RichText::new(text).size(13.0));
 }
 
-/// The replay controls: first, back, forward, last, a slider to jump, autoplay, and "play from
-/// here".
+/// The replay controls: first, back, forward, last, a slider to jump, autoplay with its speed,
+/// the moves (click one to go there), and "play from here".
 pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     let mut action = None;
     ui.heading("Replay");
-    ui.label(egui::RichText::new(&r.source).weak());
+    ui.label(egui::RichText::new(&r.source).color(palette::TEXT_WEAK));
     if let Some(result) = &r.result {
         ui.label(format!("Result: {result}"));
     }
@@ -249,18 +333,33 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     {
         action = Some(HudAction::Replay(ReplayStep::To(ply)));
     }
-    let auto = if r.autoplay {
-        "Stop autoplay (Space)"
-    } else {
-        "Autoplay (Space)"
-    };
-    if ui
-        .add_enabled(r.autoplay || r.ply < r.total, egui::Button::new(auto))
-        .clicked()
-    {
-        action = Some(HudAction::Replay(ReplayStep::ToggleAutoplay));
-    }
-    ui.label(egui::RichText::new("Left / Right step, Home / End first / last").weak());
+    ui.horizontal(|ui| {
+        let auto = if r.autoplay {
+            "Stop autoplay (Space)"
+        } else {
+            "Autoplay (Space)"
+        };
+        if ui
+            .add_enabled(r.autoplay || r.ply < r.total, egui::Button::new(auto))
+            .clicked()
+        {
+            action = Some(HudAction::Replay(ReplayStep::ToggleAutoplay));
+        }
+        let mut speed = r.speed;
+        if ui
+            .add(
+                egui::Slider::new(&mut speed, 0.2..=5.0)
+                    .logarithmic(true)
+                    .suffix(" s"),
+            )
+            .changed()
+        {
+            action = Some(HudAction::Replay(ReplayStep::Speed(speed)));
+        }
+    });
+    ui.label(
+        egui::RichText::new("Left / Right step, Home / End first / last").color(palette::TEXT_WEAK),
+    );
     if let Some(c) = &r.comment {
         ui.add_space(4.0);
         egui::ScrollArea::vertical()
@@ -283,31 +382,43 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     if ui.button("Menu (Esc)").clicked() {
         action = Some(HudAction::Pause);
     }
+    ui.add_space(8.0);
+    if let Some(n) = move_list_ui(ui, &r.all_moves, Some(r.ply)) {
+        action = Some(HudAction::Replay(ReplayStep::To(n)));
+    }
     action
 }
 
 /// The side panel; returns what the player asked for.
 pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Option<HudAction> {
     if let Some(r) = &v.replay {
-        let action = replay_panel_ui(ui, r);
-        ui.add_space(8.0);
-        move_list_ui(ui, v);
-        return action;
+        return replay_panel_ui(ui, r);
     }
     let mut action = None;
     if let Some((e, text)) = &v.eval {
         eval_bar_ui(ui, v.kind, *e, text);
         ui.add_space(6.0);
     }
-    ui.heading("Game");
+    if let Some(result) = &v.result {
+        ui.label(egui::RichText::new(result).size(20.0).strong());
+        ui.horizontal(|ui| {
+            if ui.button("Result").clicked() {
+                action = Some(HudAction::ShowResult);
+            }
+            if ui.button("New game").clicked() {
+                action = Some(HudAction::NewGame);
+            }
+        });
+        ui.add_space(6.0);
+    }
     ui.label(format!(
         "Last move: {}",
         v.last_move.as_deref().unwrap_or("—")
     ));
-    if let Some(line) = &v.go_line {
+    if let Some(line) = &v.info_line {
         ui.label(line);
     }
-    if let Some(score) = &v.marking {
+    if let Some(score) = &v.scoring {
         ui.add_space(6.0);
         ui.label(egui::RichText::new("Both players passed.").strong());
         ui.label("Click a group to mark it dead (red cross) or alive again.");
@@ -316,11 +427,26 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
             .button(egui::RichText::new("Confirm the score").size(16.0))
             .clicked()
         {
-            action = Some(HudAction::ConfirmDead);
+            action = Some(HudAction::ConfirmScore);
         }
         ui.add_space(6.0);
     }
+    if let Some(paused) = v.cpu_vs_cpu {
+        ui.horizontal(|ui| {
+            if paused {
+                if ui.button("Go on").clicked() {
+                    action = Some(HudAction::Cpu(CpuControl::Resume));
+                }
+                if ui.button("One move").clicked() {
+                    action = Some(HudAction::Cpu(CpuControl::Step));
+                }
+            } else if ui.button("Pause the CPUs").clicked() {
+                action = Some(HudAction::Cpu(CpuControl::Pause));
+            }
+        });
+    }
     ui.add_space(6.0);
+    // every button keeps its place: one that cannot be used now is greyed, never hidden
     ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(v.can_undo, egui::Button::new("Undo (U)"))
@@ -340,10 +466,18 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
         {
             action = Some(HudAction::Hint);
         }
-        if v.pass_legal && ui.button("Pass").clicked() {
+        if v.has_pass
+            && ui
+                .add_enabled(v.pass_legal, egui::Button::new("Pass"))
+                .clicked()
+        {
             action = Some(HudAction::Pass);
         }
-        if v.can_resign && ui.button("Resign").clicked() {
+        if v.has_resign
+            && ui
+                .add_enabled(v.can_resign, egui::Button::new("Resign"))
+                .clicked()
+        {
             action = Some(HudAction::Resign);
         }
         if ui.button("Pause (Esc)").clicked() {
@@ -351,92 +485,151 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
         }
     });
     ui.add_space(8.0);
-    ui.label("Type a move (a1c3, d3, pass) and press Enter:");
+    ui.label(format!(
+        "Type a move ({}) and press Enter:",
+        v.kind.info().notation
+    ));
     let edit = ui.add(
         egui::TextEdit::singleline(&mut model.move_text)
             .hint_text("move")
             .desired_width(160.0)
             .id(egui::Id::new("move_box")),
     );
+    if model.refocus {
+        edit.request_focus();
+        model.refocus = false;
+    }
     if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
         let text = model.move_text.trim().to_string();
         if !text.is_empty() {
             action = Some(HudAction::Typed(text));
         }
         model.move_text.clear();
+        // the box keeps the keyboard for the next move (it looked focused but was not)
+        model.refocus = true;
     }
     ui.add_space(8.0);
-    move_list_ui(ui, v);
+    move_list_ui(ui, &v.moves, None);
     action
 }
 
-fn move_list_ui(ui: &mut egui::Ui, v: &HudView) {
+/// The moves, numbered by ply as the HUD counts them; with `current`, each is a button that
+/// jumps there. Returns the ply clicked.
+fn move_list_ui(ui: &mut egui::Ui, moves: &[String], current: Option<usize>) -> Option<usize> {
+    let mut clicked = None;
     ui.label(egui::RichText::new("Moves").strong());
     egui::ScrollArea::vertical()
-        .max_height(360.0)
-        .stick_to_bottom(true)
+        .max_height(ui.available_height().max(80.0))
+        .stick_to_bottom(current.is_none())
         .show(ui, |ui| {
-            egui::Grid::new("moves_grid").num_columns(3).show(ui, |ui| {
-                for (i, pair) in v.moves.chunks(2).enumerate() {
-                    ui.label(format!("{}.", i + 1));
-                    ui.label(&pair[0]);
-                    ui.label(pair.get(1).map(String::as_str).unwrap_or(""));
+            egui::Grid::new("moves_grid").num_columns(4).show(ui, |ui| {
+                for (i, pair) in moves.chunks(2).enumerate() {
+                    for (j, m) in pair.iter().enumerate() {
+                        let ply = i * 2 + j + 1;
+                        ui.label(egui::RichText::new(format!("{ply}.")).color(palette::TEXT_WEAK));
+                        match current {
+                            Some(c) => {
+                                if ui.selectable_label(c == ply, m).clicked() {
+                                    clicked = Some(ply);
+                                }
+                            }
+                            None => {
+                                ui.label(m);
+                            }
+                        }
+                    }
                     ui.end_row();
                 }
             });
         });
+    clicked
+}
+
+/// Where the HUD's buttons send their requests.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct HudWriters<'w> {
+    undo: MessageWriter<'w, UndoRequest>,
+    redo: MessageWriter<'w, RedoRequest>,
+    requests: MessageWriter<'w, MoveRequest>,
+    hint: MessageWriter<'w, crate::cpu::HintRequest>,
+    replay: MessageWriter<'w, ReplayStep>,
+    resign: MessageWriter<'w, crate::game::ResignRequest>,
+    confirm: MessageWriter<'w, ConfirmScoring>,
+    show_result: MessageWriter<'w, ShowResult>,
+    cpu_control: MessageWriter<'w, CpuControl>,
+    status: MessageWriter<'w, Status>,
+    next_in_game: ResMut<'w, NextState<InGame>>,
+    next_screen: ResMut<'w, NextState<Screen>>,
+    title_menu: ResMut<'w, crate::screens::TitleMenu>,
+}
+
+/// What the HUD reads besides the game.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct HudSources<'w> {
+    in_game: Res<'w, State<InGame>>,
+    thinking: Res<'w, crate::cpu::Thinking>,
+    settings: Res<'w, crate::settings::Settings>,
+    status_line: Res<'w, StatusLine>,
+    scoring: Res<'w, ScoreView>,
 }
 
 fn draw_hud(
     mut contexts: EguiContexts,
-    game: Option<ResMut<Match>>,
+    game: Option<Res<Match>>,
     mut model: ResMut<HudModel>,
-    mut undo: MessageWriter<UndoRequest>,
-    mut redo: MessageWriter<RedoRequest>,
-    mut requests: MessageWriter<MoveRequest>,
-    mut next_menu: ResMut<NextState<Menu>>,
-    mut models: ResMut<MenuModels>,
-    mut hint: MessageWriter<crate::cpu::HintRequest>,
-    mut replay: MessageWriter<ReplayStep>,
-    mut resign: MessageWriter<crate::game::ResignRequest>,
-    thinking: Res<crate::cpu::Thinking>,
-    settings: Res<crate::settings::Settings>,
+    out: HudWriters,
+    src: HudSources,
 ) -> Result {
-    let Some(mut game) = game else { return Ok(()) };
+    let HudWriters {
+        mut undo,
+        mut redo,
+        mut requests,
+        mut hint,
+        mut replay,
+        mut resign,
+        mut confirm,
+        mut show_result,
+        mut cpu_control,
+        mut status,
+        mut next_in_game,
+        mut next_screen,
+        mut title_menu,
+    } = out;
+    let HudSources {
+        in_game,
+        thinking,
+        settings,
+        status_line,
+        scoring,
+    } = src;
+    let Some(game) = game else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let mut view = HudView::of(&game);
+    let mut view = HudView::of(&game, &status_line, &scoring);
     view.thinking = thinking.elapsed();
     view.hint_allowed &= !thinking.is_thinking();
-    if settings.eval_bar {
-        view.eval = thinking.last_info().map(|i| {
-            // The info is from the searching side's view: turn it to Black's.
-            let searching = if thinking.is_thinking() {
-                game.position().side_to_move()
-            } else {
-                game.position().side_to_move().other()
-            };
-            let black = if searching == Side::Black {
-                i.score
-            } else {
-                -i.score
-            };
-            let text = format!(
-                "{} {:+.1} · depth {} · {} kn/s",
-                side_name(view.kind, Side::Black),
-                black as f32 / 100.0,
-                i.depth,
-                i.nps / 1000
-            );
-            (((black as f32) / 800.0).tanh(), text)
-        });
+    if game.setup.players.iter().all(|p| p.is_cpu()) {
+        view.cpu_vs_cpu = Some(thinking.cpu_paused);
     }
+    // the eval bar shows the CPU's own searches (and hints), never in a game between people
+    let cpu_in_game = game.setup.players.iter().any(|p| p.is_cpu());
+    if settings.eval_bar && (cpu_in_game || thinking.hint_shown()) {
+        view.eval = thinking
+            .last_info()
+            .and_then(|(info, side)| eval_text(view.kind, &info, side));
+    }
+    let window = ctx.viewport_rect();
+    let side_width = crate::board::side_panel_width(window.width());
     let mut root = egui::Ui::new(
         ctx.clone(),
         "hud".into(),
         egui::UiBuilder::new()
             .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
+            .max_rect(window),
     );
+    // under a menu the HUD stays visible but takes no clicks
+    if *in_game.get() != InGame::None {
+        root.disable();
+    }
     egui::Panel::top("hud_top")
         .exact_size(crate::board::TOP_BAR)
         .show(&mut root, |ui| top_bar_ui(ui, &view));
@@ -446,12 +639,14 @@ fn draw_hud(
             ui.horizontal_centered(|ui| ui.label(egui::RichText::new(&view.status).size(15.0)));
         });
     let action = egui::Panel::right("hud_side")
-        .exact_size(crate::board::SIDE_PANEL)
+        .exact_size(side_width)
         .resizable(false)
         .show(&mut root, |ui| side_panel_ui(ui, &view, &mut model))
         .inner;
     match action {
-        Some(HudAction::ConfirmDead) => crate::game::confirm_dead_stones(&mut game),
+        Some(HudAction::ConfirmScore) => {
+            confirm.write(ConfirmScoring);
+        }
         Some(HudAction::Replay(step)) => {
             replay.write(step);
         }
@@ -472,19 +667,28 @@ fn draw_hud(
                 requests.write(MoveRequest(p));
             }
         }
-        Some(HudAction::Pause) => {
-            models.pause = 0;
-            next_menu.set(Menu::Pause);
+        Some(HudAction::Pause) => next_in_game.set(InGame::Pause),
+        Some(HudAction::ShowResult) => {
+            show_result.write(ShowResult);
+        }
+        Some(HudAction::NewGame) => {
+            title_menu.0 = crate::menus::Menu::NewGame;
+            next_screen.set(Screen::Title);
+        }
+        Some(HudAction::Cpu(c)) => {
+            cpu_control.write(c);
         }
         Some(HudAction::Typed(text)) => {
             if !game.human_to_move() {
-                game.status = "Wait for your turn".into();
+                status.write(Status("Wait for your turn".into()));
             } else {
                 match game.position().parse_move(&text) {
                     Ok(mv) => {
                         requests.write(MoveRequest(mv));
                     }
-                    Err(e) => game.status = format!("Cannot read '{text}': {e}"),
+                    Err(e) => {
+                        status.write(Status(format!("Cannot read '{text}': {e}")));
+                    }
                 }
             }
         }
@@ -494,9 +698,122 @@ fn draw_hud(
 }
 
 fn count_game_time(time: Res<Time>, game: Option<ResMut<Match>>) {
-    if let Some(mut g) = game {
-        if !g.is_over() {
-            g.elapsed += time.delta_secs();
+    if let Some(mut g) = game
+        && !g.is_over()
+        && g.replay.is_none()
+    {
+        g.elapsed += time.delta_secs();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::{NodeT, Queryable};
+    use qi_core::search::{MATE, SearchInfo};
+
+    fn go_view() -> HudView {
+        let setup = crate::game::MatchSetup {
+            kind: GameKind::Go,
+            start_text: None,
+            players: [Player::Human, Player::Cpu { level: 3 }],
+            names: ["A".into(), "CPU 3".into()],
+        };
+        let g = Match::new(setup).unwrap();
+        HudView::of(&g, &StatusLine::default(), &ScoreView::default())
+    }
+
+    /// Defect 18: Pass and Resign vanished while the CPU thought, and the panel shifted.
+    #[test]
+    fn pass_and_resign_stay_in_place_while_the_cpu_thinks() {
+        let mut h = Harness::new_ui_state(
+            |ui, s: &mut (HudView, HudModel)| {
+                side_panel_ui(ui, &s.0, &mut s.1);
+            },
+            (go_view(), HudModel::default()),
+        );
+        h.run();
+        let pass = h.get_by_label("Pass").rect();
+        let resign = h.get_by_label("Resign").rect();
+        // the CPU's turn: the person can do neither, but the buttons stay where they were
+        h.state_mut().0.pass_legal = false;
+        h.state_mut().0.can_resign = false;
+        h.state_mut().0.thinking = Some(1.0);
+        h.run();
+        assert_eq!(h.get_by_label("Pass").rect(), pass);
+        assert_eq!(h.get_by_label("Resign").rect(), resign);
+        assert!(h.get_by_label("Pass").accesskit_node().is_disabled());
+    }
+
+    /// Defect 7: the move box lost the keyboard after Enter while still looking focused.
+    #[test]
+    fn the_move_box_keeps_the_keyboard_after_enter() {
+        let mut h = Harness::new_ui_state(
+            |ui, s: &mut (HudView, HudModel, Vec<HudAction>)| {
+                if let Some(a) = side_panel_ui(ui, &s.0, &mut s.1) {
+                    s.2.push(a);
+                }
+            },
+            (go_view(), HudModel::default(), Vec::new()),
+        );
+        h.run();
+        h.get_by_role(egui::accesskit::Role::TextInput).click();
+        h.run();
+        h.event(egui::Event::Text("D4".into()));
+        h.run();
+        h.key_press(egui::Key::Enter);
+        h.run();
+        h.run();
+        assert_eq!(h.state().2, vec![HudAction::Typed("D4".into())]);
+        // type the next move at once, without clicking the box again
+        h.event(egui::Event::Text("Q16".into()));
+        h.run();
+        h.key_press(egui::Key::Enter);
+        h.run();
+        h.run();
+        assert_eq!(
+            h.state().2,
+            vec![
+                HudAction::Typed("D4".into()),
+                HudAction::Typed("Q16".into())
+            ]
+        );
+    }
+
+    fn info(score: i32, depth: u32, nodes: u64, nps: u64) -> SearchInfo {
+        SearchInfo {
+            depth,
+            score,
+            nodes,
+            nps,
+            ..Default::default()
         }
+    }
+
+    /// Defect: the eval bar read "+0.0 · depth 1 · 0 kn/s" at level 1 and "-9999.6" in a lost
+    /// position.
+    #[test]
+    fn eval_texts_say_something_true() {
+        assert_eq!(
+            eval_text(GameKind::Reversi, &info(0, 1, 10, 0), Side::Black),
+            None
+        );
+        let (_, t) = eval_text(
+            GameKind::Reversi,
+            &info(1200, 8, 100_000, 2_000_000),
+            Side::Black,
+        )
+        .unwrap();
+        assert_eq!(t, "Black +12.0 · depth 8 · 2000 kn/s");
+        // White searching sees itself lost in 40 plies: Black wins in 40 moves
+        let (v, t) = eval_text(
+            GameKind::Ataxx,
+            &info(-(MATE - 40), 9, 5000, 0),
+            Side::White,
+        )
+        .unwrap();
+        assert_eq!(t, "Red wins in 40 moves");
+        assert_eq!(v, 1.0);
     }
 }

@@ -6,6 +6,7 @@ pub mod board;
 pub mod cli;
 pub mod cpu;
 pub mod game;
+pub mod games;
 pub mod hud;
 pub mod menus;
 pub mod replay;
@@ -14,6 +15,7 @@ pub mod saves;
 pub mod screens;
 pub mod screenshot;
 pub mod settings;
+pub mod theme;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
@@ -33,6 +35,12 @@ pub fn build_app(args: Args) -> App {
                         board::WINDOW.x as u32,
                         board::WINDOW.y as u32,
                     )),
+                    resizable: true,
+                    resize_constraints: bevy::window::WindowResizeConstraints {
+                        min_width: board::MIN_WINDOW.x,
+                        min_height: board::MIN_WINDOW.y,
+                        ..default()
+                    },
                     ..default()
                 }),
                 ..default()
@@ -43,7 +51,7 @@ pub fn build_app(args: Args) -> App {
             }),
     )
     .add_plugins(EguiPlugin::default())
-    .insert_resource(ClearColor(Color::srgb_u8(22, 24, 30)))
+    .insert_resource(ClearColor(theme::palette::to_bevy(theme::palette::CLEAR)))
     // Cells of Go and Gomoku boards are invisible squares that still take clicks.
     .insert_resource(bevy::sprite::SpritePickingSettings {
         picking_mode: bevy::sprite::SpritePickingMode::BoundingBox,
@@ -61,9 +69,32 @@ pub fn build_app(args: Args) -> App {
     app
 }
 
+/// The order of the app's work in a frame: the player's input becomes requests, the requests
+/// change the game, the game's own follow-ups run (a scoring phase), then the board and the HUD
+/// show the result.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AppSet {
+    Input,
+    Apply,
+    Follow,
+    Present,
+}
+
 /// Every plugin of the game (the caller adds Bevy's own).
 pub fn plugin(app: &mut App) {
+    app.configure_sets(
+        Update,
+        (
+            AppSet::Input,
+            AppSet::Apply,
+            AppSet::Follow,
+            AppSet::Present,
+        )
+            .chain(),
+    );
+    app.add_systems(Update, toggle_fullscreen);
     app.add_plugins((
+        games::plugin,
         settings::plugin,
         screens::plugin,
         menus::plugin,
@@ -80,6 +111,25 @@ pub fn plugin(app: &mut App) {
     ));
 }
 
+/// F11 switches between a window and borderless fullscreen.
+fn toggle_fullscreen(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
+    if !keys.just_pressed(KeyCode::F11) {
+        return;
+    }
+    for mut w in &mut windows {
+        w.mode = match w.mode {
+            bevy::window::WindowMode::Windowed => bevy::window::WindowMode::BorderlessFullscreen(
+                bevy::window::MonitorSelection::Current,
+            ),
+            _ => bevy::window::WindowMode::Windowed,
+        };
+        info!("qi: window mode {:?}", w.mode);
+    }
+}
+
 fn spawn_camera(mut commands: Commands) {
     commands.spawn((Name::new("Camera"), Camera2d));
 }
@@ -91,20 +141,21 @@ fn start_from_args(app: &mut App) {
         |args: Option<Res<Args>>, mut start: MessageWriter<menus::StartMatch>| {
             let Some(args) = args else { return };
             let Some(kind) = args.game else { return };
-            let mut model = menus::panels::NewGameModel {
+            let mut model = menus::new_game::NewGameModel {
                 kind,
                 level: args.level,
+                second_level: args.level,
                 ..Default::default()
             };
             model.mode = match args.mode {
-                cli::ModeArg::Cpu => menus::panels::Mode::VsCpu,
-                cli::ModeArg::Two => menus::panels::Mode::TwoPlayers,
-                cli::ModeArg::CpuVsCpu => menus::panels::Mode::CpuVsCpu,
+                cli::ModeArg::Cpu => menus::new_game::Mode::VsCpu,
+                cli::ModeArg::Two => menus::new_game::Mode::TwoPlayers,
+                cli::ModeArg::CpuVsCpu => menus::new_game::Mode::CpuVsCpu,
             };
             model.color = match args.color {
-                cli::ColorArg::Black => menus::panels::ColorChoice::First,
-                cli::ColorArg::White => menus::panels::ColorChoice::Second,
-                cli::ColorArg::Random => menus::panels::ColorChoice::Random,
+                cli::ColorArg::Black => menus::new_game::ColorChoice::First,
+                cli::ColorArg::White => menus::new_game::ColorChoice::Second,
+                cli::ColorArg::Random => menus::new_game::ColorChoice::Random,
             };
             let mut setup = model.setup();
             if let Some(fen) = &args.fen {

@@ -10,19 +10,23 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use qi_core::records::Record;
 
-use crate::board::Anim;
-use crate::game::{BoardReset, Match, MatchSetup, MovePlayed, Player, side_name};
-use crate::menus::Menu;
+use crate::game::{BoardReset, Match, MatchSetup, MovePlayed, Player, Status, side_name};
+use crate::menus::InGame;
 use crate::screens::Screen;
 use crate::settings::Settings;
 
 pub fn plugin(app: &mut App) {
     app.add_message::<ReplayStep>().add_systems(
         Update,
-        (use_replay_keys, autoplay_replay, apply_replay_steps)
+        (
+            use_replay_keys,
+            autoplay_replay.run_if(crate::board::board_idle),
+            apply_replay_steps,
+        )
             .chain()
+            .in_set(crate::AppSet::Input)
             .run_if(in_state(Screen::Playing))
-            .run_if(in_state(Menu::None)),
+            .run_if(in_state(InGame::None)),
     );
 }
 
@@ -38,13 +42,15 @@ pub struct ReplayState {
     pub autoplay: bool,
     /// Seconds since the last automatic step.
     pub since_step: f32,
+    /// Seconds between two moves in autoplay.
+    pub seconds_per_move: f32,
 }
 
-/// Seconds between two moves in autoplay (at animation speed 1).
+/// Seconds between two moves in autoplay, at first.
 pub const AUTOPLAY_SECONDS: f32 = 1.2;
 
 /// What the replay controls ask for.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
 pub enum ReplayStep {
     First,
     Back,
@@ -52,6 +58,8 @@ pub enum ReplayStep {
     Last,
     To(usize),
     ToggleAutoplay,
+    /// Seconds between moves in autoplay.
+    Speed(f32),
     /// Go on playing from the move shown: against the CPU (the person takes the side to move)
     /// or two players on this machine.
     PlayFromHere {
@@ -81,26 +89,18 @@ pub fn replay_match(record: &Record, source: &str) -> Result<Match, String> {
         ],
     };
     let mut m = Match::with_history(setup, history);
-    m.status = format!(
-        "Replaying {source}: {} moves{}",
-        record.moves.len(),
-        record
-            .result
-            .as_ref()
-            .map(|r| format!(", result {r}"))
-            .unwrap_or_default()
-    );
     m.replay = Some(ReplayState {
         source: source.to_string(),
         result: record.result.clone(),
         comments: record.comments.clone(),
+        seconds_per_move: AUTOPLAY_SECONDS,
         ..default()
     });
     Ok(m)
 }
 
 /// Applies one replay step to the game; returns the move to animate when it stepped forward by
-/// one (with the position before it), or whether the board must be rebuilt.
+/// one (with the position before it), or whether the board must be rebuilt, and the status line.
 pub fn step(game: &mut Match, step: ReplayStep, cpu_level: u8) -> StepOutcome {
     let Some(replay) = game.replay.as_mut() else {
         return StepOutcome::Nothing;
@@ -118,6 +118,10 @@ pub fn step(game: &mut Match, step: ReplayStep, cpu_level: u8) -> StepOutcome {
             replay.since_step = 0.0;
             return StepOutcome::Nothing;
         }
+        ReplayStep::Speed(s) => {
+            replay.seconds_per_move = s.clamp(0.2, 5.0);
+            return StepOutcome::Nothing;
+        }
         ReplayStep::PlayFromHere { vs_cpu } => {
             let to_move = game.position().side_to_move();
             game.replay = None;
@@ -132,7 +136,7 @@ pub fn step(game: &mut Match, step: ReplayStep, cpu_level: u8) -> StepOutcome {
                 game.setup.players = [Player::Human; 2];
             }
             game.dirty = true;
-            game.status = format!(
+            let text = format!(
                 "Playing on from move {}: {} to move",
                 game.history.ply(),
                 side_name(kind, to_move)
@@ -142,7 +146,7 @@ pub fn step(game: &mut Match, step: ReplayStep, cpu_level: u8) -> StepOutcome {
                 game.history.ply(),
                 if vs_cpu { "vs CPU" } else { "two players" }
             );
-            return StepOutcome::Rebuild;
+            return StepOutcome::Rebuild(text);
         }
     };
     if target == ply {
@@ -157,19 +161,18 @@ pub fn step(game: &mut Match, step: ReplayStep, cpu_level: u8) -> StepOutcome {
         let Some(mv) = game.history.redo() else {
             return StepOutcome::Nothing;
         };
-        game.status = replay_status(game);
-        return StepOutcome::Animate(MovePlayed { mv, before, side });
+        let _ = side;
+        return StepOutcome::Animate(MovePlayed::new(before, mv), replay_status(game));
     }
     game.history.go_to(target);
-    game.status = replay_status(game);
-    StepOutcome::Rebuild
+    StepOutcome::Rebuild(replay_status(game))
 }
 
 #[derive(Debug)]
 pub enum StepOutcome {
     Nothing,
-    Animate(MovePlayed),
-    Rebuild,
+    Animate(MovePlayed, String),
+    Rebuild(String),
 }
 
 fn replay_status(game: &Match) -> String {
@@ -218,19 +221,17 @@ fn use_replay_keys(
 fn autoplay_replay(
     time: Res<Time>,
     game: Option<ResMut<Match>>,
-    settings: Res<Settings>,
-    animating: Query<(), With<Anim>>,
     mut steps: MessageWriter<ReplayStep>,
 ) {
     let Some(mut game) = game else { return };
     let Some(replay) = game.replay.as_mut() else {
         return;
     };
-    if !replay.autoplay || !animating.is_empty() {
+    if !replay.autoplay {
         return;
     }
     replay.since_step += time.delta_secs();
-    let wait = AUTOPLAY_SECONDS * settings.animation_speed.clamp(0.25, 2.0);
+    let wait = replay.seconds_per_move;
     if replay.since_step >= wait {
         replay.since_step = 0.0;
         steps.write(ReplayStep::Forward);
@@ -243,6 +244,7 @@ fn apply_replay_steps(
     settings: Res<Settings>,
     mut played: MessageWriter<MovePlayed>,
     mut reset: MessageWriter<BoardReset>,
+    mut status: MessageWriter<Status>,
 ) {
     let Some(mut game) = game else { return };
     let mut rebuild = false;
@@ -250,13 +252,15 @@ fn apply_replay_steps(
         let level = settings.level(game.kind());
         match step(&mut game, s, level) {
             StepOutcome::Nothing => {}
-            StepOutcome::Animate(m) => {
+            StepOutcome::Animate(m, text) => {
                 info!("qi: replay at ply {}", game.history.ply());
                 played.write(m);
+                status.write(Status(text));
             }
-            StepOutcome::Rebuild => {
+            StepOutcome::Rebuild(text) => {
                 info!("qi: replay at ply {}", game.history.ply());
                 rebuild = true;
+                status.write(Status(text));
             }
         }
     }
@@ -285,12 +289,12 @@ mod tests {
         assert!(!m.human_to_move(), "no clicks count while replaying");
         assert!(matches!(
             step(&mut m, ReplayStep::Forward, 3),
-            StepOutcome::Animate(_)
+            StepOutcome::Animate(..)
         ));
         assert_eq!(m.history.ply(), 1);
         assert!(matches!(
             step(&mut m, ReplayStep::Last, 3),
-            StepOutcome::Rebuild
+            StepOutcome::Rebuild(_)
         ));
         assert_eq!(m.history.ply(), rec.moves.len());
         assert!(matches!(

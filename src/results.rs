@@ -3,15 +3,14 @@
 //! which the Records screen lists with win/draw/loss totals per game and CPU level.
 
 use bevy::prelude::*;
-use qi_core::history::{GameOutcome, GameResultEntry, History};
-use qi_core::{Outcome, Side};
+use qi_core::Side;
+use qi_core::history::{GameResultEntry, History};
 
-use crate::game::{Match, Player};
-use crate::menus::Menu;
+use crate::game::{GameEvent, Match, Player};
 
 pub fn plugin(app: &mut App) {
     app.add_systems(PreStartup, load_history.after(crate::saves::open_store))
-        .add_systems(OnEnter(Menu::GameOver), record_finished_game);
+        .add_systems(Update, record_finished_game.in_set(crate::AppSet::Present));
 }
 
 /// The results so far and where they are kept.
@@ -40,74 +39,55 @@ fn load_history(mut commands: Commands, store: Option<Res<crate::saves::Store>>)
     });
 }
 
-/// Who won a finished game and its score as text (`40-24`, `B+3.5`, `W+R`).
-pub fn outcome_of(game: &Match) -> Option<(Outcome, String)> {
-    let pos = game.position();
-    if let Some(result) = &game.final_result {
-        let outcome = match result.split_once('+') {
-            Some(("B", _)) => Outcome::Win(Side::Black),
-            Some(("W", _)) => Outcome::Win(Side::White),
-            _ => Outcome::Draw,
-        };
-        return Some((outcome, result.clone()));
-    }
-    let outcome = pos.outcome()?;
-    let score = match pos.as_go() {
-        Some(go) if go.resigned().is_some() => match outcome {
-            Outcome::Win(Side::Black) => "B+R".to_string(),
-            Outcome::Win(Side::White) => "W+R".to_string(),
-            Outcome::Draw => "Draw".to_string(),
-        },
-        Some(_) => pos.area_result().unwrap_or_default(),
-        None => {
-            let [b, w] = pos.piece_counts();
-            format!("{b}-{w}")
-        }
-    };
-    Some((outcome, score))
-}
-
-/// The history entries of a finished game: one for each person who played it (none for CPU
-/// against CPU, none for a replayed record).
+/// The history entries of a finished game: one per game a person played. Against the CPU,
+/// the person's; between two people on this machine, one entry from the first side's view (the
+/// same game is not counted as both a win and a loss); none for CPU against CPU or a replayed
+/// record.
 pub fn entries_of(game: &Match) -> Vec<GameResultEntry> {
     if game.replay.is_some() {
         return Vec::new();
     }
-    let Some((outcome, score)) = outcome_of(game) else {
+    let Some(result) = game.result() else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    for side in Side::BOTH {
-        if game.setup.players[side.index()] != Player::Human {
-            continue;
-        }
-        let other = side.other();
-        let result = match outcome {
-            Outcome::Draw => GameOutcome::Draw,
-            Outcome::Win(s) if s == side => GameOutcome::Win,
-            Outcome::Win(_) => GameOutcome::Loss,
-        };
-        let cpu_level = match game.setup.players[other.index()] {
-            Player::Cpu { level } => Some(level),
-            Player::Human => None,
-        };
-        out.push(GameResultEntry::new(
-            game.kind(),
-            &game.setup.names[side.index()],
-            &game.setup.names[other.index()],
-            result,
-            &score,
-            game.history.ply() as u32,
-            cpu_level,
-        ));
-    }
-    out
+    let Some(side) = Side::BOTH
+        .into_iter()
+        .find(|s| game.setup.players[s.index()] == Player::Human)
+    else {
+        return Vec::new();
+    };
+    let cpu_level = match game.setup.players[side.other().index()] {
+        Player::Cpu { level } => Some(level),
+        Player::Human => None,
+    };
+    vec![GameResultEntry::of_result(
+        game.kind(),
+        side,
+        [&game.setup.names[0], &game.setup.names[1]],
+        result,
+        game.history.ply() as u32,
+        cpu_level,
+    )]
 }
 
-fn record_finished_game(game: Option<Res<Match>>, history: Option<ResMut<PlayerHistory>>) {
+/// Adds a game to the results when it ends (once per ending).
+fn record_finished_game(
+    mut events: MessageReader<GameEvent>,
+    game: Option<Res<Match>>,
+    history: Option<ResMut<PlayerHistory>>,
+    mut recorded: Local<Option<(u64, usize)>>,
+) {
+    if !events.read().any(|e| matches!(e, GameEvent::Over(_))) {
+        return;
+    }
     let (Some(game), Some(mut history)) = (game, history) else {
         return;
     };
+    let key = (game.position().hash(), game.history.ply());
+    if *recorded == Some(key) {
+        return;
+    }
+    *recorded = Some(key);
     let entries = entries_of(&game);
     if entries.is_empty() {
         return;
@@ -119,9 +99,9 @@ fn record_finished_game(game: Option<Res<Match>>, history: Option<ResMut<PlayerH
         );
         history.history.record(e);
     }
-    if let Some(path) = history.path.clone() {
-        if let Err(e) = history.history.save(&path) {
-            warn!("qi: cannot write the history: {e}");
-        }
+    if let Some(path) = history.path.clone()
+        && let Err(e) = history.history.save(&path)
+    {
+        warn!("qi: cannot write the history: {e}");
     }
 }

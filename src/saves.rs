@@ -1,19 +1,33 @@
-//! Save slots, the autosave and Continue in the window, over `qi_core::saves`: the game is
-//! autosaved after every move, the pause menu saves into one of nine slots (asking before it
-//! overwrites), and the main menu loads a slot or continues the autosave.
+//! Save slots, the autosave, Continue and record export in the window, over `qi_core::saves`.
+//! All file work happens here, asked for with [`FileRequest`] messages and answered with
+//! [`FileOutcome`] messages: the menus never touch a file. The game is autosaved after every
+//! move and on quit; the slot list is read when a slot menu asks for it.
+
+use std::path::PathBuf;
 
 use bevy::prelude::*;
-use qi_core::saves::{Clocks, LoadedGame, PlayerInfo, PlayerKind, SaveError, SaveGame, SaveStore};
+use qi_core::saves::{
+    Clocks, LoadedGame, PlayerInfo, PlayerKind, SaveError, SaveGame, SaveStore, SlotInfo,
+};
 
 use crate::cli::Args;
 use crate::game::{BoardReset, Match, MatchSetup, MovePlayed, Player};
+use crate::menus::LoadMatch;
 use crate::screens::Screen;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(PreStartup, open_store)
+    app.add_message::<FileRequest>()
+        .add_message::<FileOutcome>()
+        .init_resource::<SlotList>()
+        .init_resource::<Autosave>()
+        .add_systems(PreStartup, open_store)
+        .add_systems(Startup, check_autosave)
+        .add_systems(Update, handle_file_requests.in_set(crate::AppSet::Apply))
         .add_systems(
             Update,
-            autosave_after_moves.run_if(in_state(Screen::Playing)),
+            autosave_after_moves
+                .in_set(crate::AppSet::Present)
+                .run_if(in_state(Screen::Playing)),
         )
         .add_systems(Last, autosave_on_exit);
 }
@@ -22,10 +36,74 @@ pub fn plugin(app: &mut App) {
 #[derive(Resource, Clone, Debug)]
 pub struct Store(pub SaveStore);
 
+/// The slots as last read (a slot menu asks for a fresh read with [`FileRequest::ListSlots`]).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SlotList(pub Vec<SlotInfo>);
+
+/// Whether Continue can resume the autosave, and a message for the player about it, shown once
+/// (a damaged autosave is set aside and the player is told).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Autosave {
+    pub available: bool,
+    pub notice: Option<String>,
+}
+
+/// File work the menus ask for.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum FileRequest {
+    ListSlots,
+    /// Save the game in a slot; an occupied slot needs `overwrite`.
+    Save {
+        slot: usize,
+        overwrite: bool,
+    },
+    Load(usize),
+    Delete(usize),
+    Continue,
+    /// Write the game's record (SGF/PGN) into `records/`.
+    ExportRecord,
+}
+
+/// What came of a [`FileRequest`].
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum FileOutcome {
+    Saved(usize),
+    /// The slot holds a save: ask before overwriting it.
+    NeedsOverwrite(usize),
+    Exported(PathBuf),
+    Deleted(usize),
+    /// Something went wrong; the message says what, for the player.
+    Failed(String),
+}
+
 pub fn open_store(mut commands: Commands, args: Option<Res<Args>>) {
     let dir = qi_core::storage::data_dir(args.as_ref().and_then(|a| a.save_dir.as_deref()));
     info!("qi: saves in {}", dir.display());
     commands.insert_resource(Store(SaveStore::new(dir)));
+}
+
+/// At start: is there an autosave to continue? A damaged one is set aside (never overwritten)
+/// and the player is told once, on the main menu.
+fn check_autosave(store: Option<Res<Store>>, mut autosave: ResMut<Autosave>) {
+    let Some(store) = store else { return };
+    let path = store.0.autosave_path();
+    match store.0.load_autosave() {
+        Ok(_) => autosave.available = true,
+        Err(SaveError::Empty) => autosave.available = false,
+        Err(e) => {
+            autosave.available = false;
+            let kept = qi_core::storage::keep_bad_file(&path);
+            let msg = match kept {
+                Ok(bad) => format!(
+                    "Your last game could not be continued: {e}. The file was kept as {}.",
+                    bad.display()
+                ),
+                Err(io) => format!("Your last game could not be continued: {e} ({io})."),
+            };
+            warn!("qi: autosave: {msg}");
+            autosave.notice = Some(msg);
+        }
+    }
 }
 
 fn player_info(p: Player, name: &str) -> PlayerInfo {
@@ -67,22 +145,107 @@ pub fn match_of(loaded: LoadedGame) -> Match {
     };
     let mut m = Match::with_history(setup, loaded.history);
     m.elapsed = save.clocks.elapsed_secs as f32;
-    m.status = "Game loaded".into();
     m
 }
 
-/// Saves the game into a slot (1-9); an occupied slot needs `overwrite`.
-pub fn save_to_slot(
-    store: &SaveStore,
-    game: &mut Match,
-    slot: usize,
-    overwrite: bool,
-) -> Result<(), SaveError> {
-    store.save(slot, &save_of(game), overwrite)?;
-    game.dirty = false;
-    game.status = format!("Saved in slot {slot}");
-    info!("qi: saved slot {slot}");
-    Ok(())
+#[allow(clippy::too_many_arguments)]
+fn handle_file_requests(
+    mut requests: MessageReader<FileRequest>,
+    mut outcomes: MessageWriter<FileOutcome>,
+    mut loads: MessageWriter<LoadMatch>,
+    mut status: MessageWriter<crate::game::Status>,
+    store: Option<Res<Store>>,
+    mut slots: ResMut<SlotList>,
+    mut autosave: ResMut<Autosave>,
+    mut game: Option<ResMut<Match>>,
+) {
+    let Some(store) = store else {
+        requests.clear();
+        return;
+    };
+    let store = &store.0;
+    for r in requests.read() {
+        match r {
+            FileRequest::ListSlots => slots.0 = store.list(),
+            FileRequest::Save { slot, overwrite } => {
+                let Some(g) = game.as_deref_mut() else {
+                    continue;
+                };
+                match store.save(*slot, &save_of(g), *overwrite) {
+                    Ok(()) => {
+                        g.dirty = false;
+                        info!("qi: saved slot {slot}");
+                        status.write(crate::game::Status(format!("Saved in slot {slot}")));
+                        outcomes.write(FileOutcome::Saved(*slot));
+                    }
+                    Err(e) if e.needs_confirmation() => {
+                        outcomes.write(FileOutcome::NeedsOverwrite(*slot));
+                    }
+                    Err(e) => {
+                        warn!("qi: cannot save in slot {slot}: {e}");
+                        outcomes.write(FileOutcome::Failed(format!(
+                            "Cannot save in slot {slot}: {e}"
+                        )));
+                    }
+                }
+                slots.0 = store.list();
+            }
+            FileRequest::Load(slot) => match store.load(*slot) {
+                Ok(loaded) => {
+                    info!("qi: loaded slot {slot}");
+                    let mut m = match_of(loaded);
+                    m.dirty = false;
+                    loads.write(LoadMatch(Box::new(m)));
+                }
+                Err(e) => {
+                    warn!("qi: cannot load slot {slot}: {e}");
+                    outcomes.write(FileOutcome::Failed(format!("Cannot load slot {slot}: {e}")));
+                }
+            },
+            FileRequest::Delete(slot) => {
+                match store.delete(*slot) {
+                    Ok(_) => {
+                        info!("qi: deleted slot {slot}");
+                        outcomes.write(FileOutcome::Deleted(*slot));
+                    }
+                    Err(e) => {
+                        outcomes.write(FileOutcome::Failed(format!(
+                            "Cannot delete slot {slot}: {e}"
+                        )));
+                    }
+                }
+                slots.0 = store.list();
+            }
+            FileRequest::Continue => match store.load_autosave() {
+                Ok(loaded) => {
+                    info!("qi: continue the autosave");
+                    loads.write(LoadMatch(Box::new(match_of(loaded))));
+                }
+                Err(e) => {
+                    warn!("qi: cannot continue: {e}");
+                    autosave.available = false;
+                    outcomes.write(FileOutcome::Failed(format!(
+                        "Cannot continue the last game: {e}"
+                    )));
+                }
+            },
+            FileRequest::ExportRecord => {
+                let Some(g) = game.as_deref() else { continue };
+                match export_record(store, g) {
+                    Ok(path) => {
+                        status.write(crate::game::Status(format!(
+                            "Record saved: {}",
+                            path.display()
+                        )));
+                        outcomes.write(FileOutcome::Exported(path));
+                    }
+                    Err(e) => {
+                        outcomes.write(FileOutcome::Failed(format!("Cannot save the record: {e}")));
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn autosave_after_moves(
@@ -90,6 +253,7 @@ fn autosave_after_moves(
     mut resets: MessageReader<BoardReset>,
     game: Option<Res<Match>>,
     store: Option<Res<Store>>,
+    mut autosave: ResMut<Autosave>,
 ) {
     let changed = played.read().count() + resets.read().count() > 0;
     let (Some(game), Some(store)) = (game, store) else {
@@ -97,8 +261,9 @@ fn autosave_after_moves(
     };
     // a replayed record is not the player's game: the autosave keeps the last real one
     if changed && game.replay.is_none() {
-        if let Err(e) = store.0.save_autosave(&save_of(&game)) {
-            warn!("qi: autosave failed: {e}");
+        match store.0.save_autosave(&save_of(&game)) {
+            Ok(()) => autosave.available = true,
+            Err(e) => warn!("qi: autosave failed: {e}"),
         }
     }
 }
@@ -119,27 +284,77 @@ fn autosave_on_exit(
     }
 }
 
+/// A file name part from a player's name: letters and digits kept, the rest `_`, at most 24.
+fn file_part(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '_' })
+        .take(24)
+        .collect();
+    if s.is_empty() { "player".into() } else { s }
+}
+
+/// The record's file name: date and time, game, players (`2026-11-23-1405-go-Ann-vs-CPU_3.sgf`).
+pub fn record_file_name(game: &Match, unix: u64, ext: &str) -> String {
+    let stamp = qi_core::storage::format_utc(unix)
+        .replace([' ', ':'], "-")
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == '-')
+        .collect::<String>()
+        .trim_end_matches('-')
+        .to_string();
+    format!(
+        "{stamp}-{}-{}-vs-{}.{ext}",
+        game.kind().name(),
+        file_part(&game.setup.names[0]),
+        file_part(&game.setup.names[1])
+    )
+}
+
 /// Writes the game's record (SGF for Go, Reversi and Gomoku; PGN for Ataxx) into the
 /// `records` folder beside the saves; returns the file written.
-pub fn export_record(store: &SaveStore, game: &Match) -> Result<std::path::PathBuf, String> {
+pub fn export_record(store: &SaveStore, game: &Match) -> Result<PathBuf, String> {
     let mut record = qi_core::records::Record::from_history(
         &game.history,
         &game.setup.names[0],
         &game.setup.names[1],
     );
-    if let Some(result) = &game.final_result {
-        record.result = Some(result.clone());
+    if let Some(result) = game.result() {
+        record.result = Some(result.sgf());
     }
     let (_, format) = record.export()?;
-    let ext = match format {
-        qi_core::records::RecordFormat::Sgf => "sgf",
-        qi_core::records::RecordFormat::Pgn => "pgn",
-    };
     let dir = store.dir().join("records");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let stamp = qi_core::storage::now_unix();
-    let path = dir.join(format!("{}-{stamp}.{ext}", game.kind().name()));
+    let now = qi_core::storage::now_unix();
+    let mut path = dir.join(record_file_name(game, now, format.extension()));
+    // two records in one minute get a number
+    let mut n = 2;
+    while path.exists() {
+        let name = record_file_name(game, now, format.extension());
+        let (stem, ext) = name.rsplit_once('.').unwrap_or((&name, ""));
+        path = dir.join(format!("{stem}-{n}.{ext}"));
+        n += 1;
+    }
     record.export_file(&path)?;
     info!("qi: record written to {}", path.display());
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_names_say_date_game_and_players() {
+        let setup = MatchSetup {
+            kind: qi_core::GameKind::Go,
+            start_text: None,
+            players: [Player::Human, Player::Cpu { level: 3 }],
+            names: ["Ann Lee".into(), "CPU 3".into()],
+        };
+        let m = Match::new(setup).unwrap();
+        let name = record_file_name(&m, 1_795_443_940, "sgf");
+        assert!(name.ends_with("-go-Ann_Lee-vs-CPU_3.sgf"), "{name}");
+        assert!(name.starts_with("2026-"), "{name}");
+    }
 }

@@ -1,4 +1,9 @@
-//! Player settings: sound, animation speed, legal-move hints, default CPU levels.
+//! Player settings: sound, animation speed, legal-move dots, the eval bar, and per game (kept
+//! by the game's name, so adding a game needs no change here) the default CPU level and the
+//! CPU's time per move. A settings file in the older format (arrays indexed by game) is read and
+//! converted; loaded values are clamped to what the app accepts.
+
+use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 use qi_core::GameKind;
@@ -13,6 +18,197 @@ pub fn plugin(app: &mut App) {
 #[derive(Resource, Clone, Debug)]
 pub struct SettingsFile(pub std::path::PathBuf);
 
+/// A game's own settings.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct GameSettings {
+    /// The CPU level New game starts with, 1-6.
+    pub level: u8,
+    /// The most a CPU move may take, in milliseconds (100-60000).
+    pub cpu_time_ms: u32,
+}
+
+impl Default for GameSettings {
+    fn default() -> Self {
+        GameSettings {
+            level: 3,
+            cpu_time_ms: 1000,
+        }
+    }
+}
+
+/// The CPU's default time per move for a game. Go gets 5 s, the time its level 6 needs on 9×9
+/// (one core) for most of its 96,000 playouts; levels 1-5 of every game are bound by depth,
+/// nodes or playouts and usually answer sooner.
+pub fn default_cpu_time_ms(kind: GameKind) -> u32 {
+    if kind == GameKind::Go { 5000 } else { 1000 }
+}
+
+#[derive(Resource, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Settings {
+    /// 0.0 ..= 1.0
+    pub volume: f32,
+    pub mute: bool,
+    /// 1.0 normal, 0.0 no animation.
+    pub animation_speed: f32,
+    /// Show where the side to move may play (Ataxx and Reversi).
+    pub show_legal_moves: bool,
+    pub eval_bar: bool,
+    /// CPU against CPU: seconds between two moves, so a person can follow.
+    pub cpu_vs_cpu_delay: f32,
+    /// Per game, by its name (`ataxx`, `go`, …).
+    pub games: BTreeMap<String, GameSettings>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            volume: 0.6,
+            mute: false,
+            animation_speed: 1.0,
+            show_legal_moves: true,
+            eval_bar: true,
+            cpu_vs_cpu_delay: 0.5,
+            games: GameKind::ALL
+                .into_iter()
+                .map(|k| {
+                    (
+                        k.name().to_string(),
+                        GameSettings {
+                            level: 3,
+                            cpu_time_ms: default_cpu_time_ms(k),
+                        },
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Settings {
+    pub fn game(&self, kind: GameKind) -> GameSettings {
+        self.games
+            .get(kind.name())
+            .copied()
+            .unwrap_or(GameSettings {
+                level: 3,
+                cpu_time_ms: default_cpu_time_ms(kind),
+            })
+    }
+
+    pub fn game_mut(&mut self, kind: GameKind) -> &mut GameSettings {
+        self.games
+            .entry(kind.name().to_string())
+            .or_insert(GameSettings {
+                level: 3,
+                cpu_time_ms: default_cpu_time_ms(kind),
+            })
+    }
+
+    pub fn level(&self, kind: GameKind) -> u8 {
+        self.game(kind).level
+    }
+
+    pub fn cpu_time_ms(&self, kind: GameKind) -> u32 {
+        self.game(kind).cpu_time_ms
+    }
+
+    /// Every value brought into its range: a file edited by hand (time 0, level 99, a volume
+    /// that is not a number) cannot break the app.
+    pub fn clamped(mut self) -> Settings {
+        let d = Settings::default();
+        let fix = |v: f32, lo: f32, hi: f32, default: f32| {
+            if v.is_finite() {
+                v.clamp(lo, hi)
+            } else {
+                default
+            }
+        };
+        self.volume = fix(self.volume, 0.0, 1.0, d.volume);
+        self.animation_speed = fix(self.animation_speed, 0.0, 3.0, d.animation_speed);
+        self.cpu_vs_cpu_delay = fix(self.cpu_vs_cpu_delay, 0.0, 5.0, d.cpu_vs_cpu_delay);
+        for g in self.games.values_mut() {
+            g.level = g.level.clamp(1, 6);
+            g.cpu_time_ms = g.cpu_time_ms.clamp(100, 60_000);
+        }
+        for k in GameKind::ALL {
+            self.game_mut(k);
+        }
+        self
+    }
+}
+
+/// The file as written by this version or by earlier ones (whose per-game settings were arrays
+/// in the order Ataxx, Reversi, Gomoku, Go).
+#[derive(serde::Deserialize)]
+#[serde(default)]
+struct SettingsOnDisk {
+    volume: f32,
+    mute: bool,
+    animation_speed: f32,
+    show_legal_moves: bool,
+    eval_bar: bool,
+    cpu_vs_cpu_delay: f32,
+    games: BTreeMap<String, GameSettings>,
+    /// The old format.
+    default_level: Vec<u8>,
+    cpu_time_ms: Vec<u32>,
+}
+
+impl Default for SettingsOnDisk {
+    fn default() -> Self {
+        let s = Settings::default();
+        SettingsOnDisk {
+            volume: s.volume,
+            mute: s.mute,
+            animation_speed: s.animation_speed,
+            show_legal_moves: s.show_legal_moves,
+            eval_bar: s.eval_bar,
+            cpu_vs_cpu_delay: s.cpu_vs_cpu_delay,
+            games: BTreeMap::new(),
+            default_level: Vec::new(),
+            cpu_time_ms: Vec::new(),
+        }
+    }
+}
+
+impl SettingsOnDisk {
+    fn into_settings(self) -> Settings {
+        let mut s = Settings {
+            volume: self.volume,
+            mute: self.mute,
+            animation_speed: self.animation_speed,
+            show_legal_moves: self.show_legal_moves,
+            eval_bar: self.eval_bar,
+            cpu_vs_cpu_delay: self.cpu_vs_cpu_delay,
+            ..Settings::default()
+        };
+        const OLD_ORDER: [GameKind; 4] = [
+            GameKind::Ataxx,
+            GameKind::Reversi,
+            GameKind::Gomoku,
+            GameKind::Go,
+        ];
+        for (i, k) in OLD_ORDER.into_iter().enumerate() {
+            if let Some(&l) = self.default_level.get(i) {
+                s.game_mut(k).level = l;
+            }
+            if let Some(&t) = self.cpu_time_ms.get(i) {
+                s.game_mut(k).cpu_time_ms = t;
+            }
+        }
+        for (name, g) in self.games {
+            s.games.insert(name, g);
+        }
+        s.clamped()
+    }
+}
+
+/// Reads settings from RON text, in today's format or the older one.
+pub fn settings_from_text(text: &str) -> Result<Settings, String> {
+    qi_core::storage::from_ron::<SettingsOnDisk>(text).map(SettingsOnDisk::into_settings)
+}
+
 /// Reads the settings file; one that cannot be read is set aside (kept beside it) and the
 /// defaults are used, with a message in the log. `--animation-speed` still wins over the file.
 fn load_settings(
@@ -22,10 +218,11 @@ fn load_settings(
 ) {
     let Some(store) = store else { return };
     let path = store.0.dir().join(qi_core::storage::SETTINGS_FILE);
-    let (mut settings, message) = qi_core::storage::load_or_default::<Settings>(&path);
+    let (on_disk, message) = qi_core::storage::load_or_default::<SettingsOnDisk>(&path);
     if let Some(m) = message {
         warn!("qi: settings: {m}");
     }
+    let mut settings = on_disk.into_settings();
     if let Some(speed) = args.and_then(|a| a.animation_speed) {
         settings.animation_speed = speed.max(0.0);
     }
@@ -43,49 +240,46 @@ fn write_settings_when_changed(
     if !settings.is_changed() || last.as_ref() == Some(&*settings) {
         return;
     }
-    if last.is_some() {
-        if let Err(e) = qi_core::storage::save_ron(&file.0, &*settings) {
-            warn!("qi: cannot write the settings: {e}");
-        }
+    if last.is_some()
+        && let Err(e) = qi_core::storage::save_ron(&file.0, &*settings)
+    {
+        warn!("qi: cannot write the settings: {e}");
     }
     *last = Some(settings.clone());
 }
 
-#[derive(Resource, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct Settings {
-    /// 0.0 ..= 1.0
-    pub volume: f32,
-    pub mute: bool,
-    /// 1.0 normal, 0.0 no animation.
-    pub animation_speed: f32,
-    /// Show where the side to move may play (on by default for Ataxx and Reversi).
-    pub show_legal_moves: bool,
-    pub eval_bar: bool,
-    /// Default CPU level per game (Ataxx, Reversi, Gomoku, Go).
-    pub default_level: [u8; 4],
-    /// CPU time per move in milliseconds per game: the most a move may take. Go gets 5 s, the
-    /// time its level 6 needs on 9×9 (one core) for most of its 96,000 playouts; levels 1-5 of
-    /// every game are bound by depth, nodes or playouts and usually answer sooner.
-    pub cpu_time_ms: [u32; 4],
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            volume: 0.6,
-            mute: false,
-            animation_speed: 1.0,
-            show_legal_moves: true,
-            eval_bar: true,
-            default_level: [3; 4],
-            cpu_time_ms: [1000, 1000, 1000, 5000],
-        }
+    #[test]
+    fn the_old_format_is_converted() {
+        let old = "(volume: 0.3, mute: true, animation_speed: 1.5, show_legal_moves: false, \
+                   eval_bar: true, default_level: [2, 4, 5, 6], cpu_time_ms: [700, 800, 900, 2000])";
+        let s = settings_from_text(old).unwrap();
+        assert_eq!(s.volume, 0.3);
+        assert!(s.mute);
+        assert!(!s.show_legal_moves);
+        assert_eq!(s.level(GameKind::Reversi), 4);
+        assert_eq!(s.level(GameKind::Go), 6);
+        assert_eq!(s.cpu_time_ms(GameKind::Ataxx), 700);
+        assert_eq!(s.cpu_time_ms(GameKind::Go), 2000);
     }
-}
 
-impl Settings {
-    pub fn level(&self, kind: GameKind) -> u8 {
-        self.default_level[kind as usize]
+    #[test]
+    fn todays_format_round_trips_and_values_are_clamped() {
+        let mut s = Settings::default();
+        s.game_mut(GameKind::Gomoku).level = 5;
+        let text = qi_core::storage::to_ron(&s).unwrap();
+        assert!(text.contains("gomoku"), "{text}");
+        assert_eq!(settings_from_text(&text).unwrap(), s);
+        let bad = "(volume: NaN, games: {\"go\": (level: 99, cpu_time_ms: 0)})";
+        let s = settings_from_text(bad).unwrap();
+        assert_eq!(s.volume, Settings::default().volume);
+        assert_eq!(s.level(GameKind::Go), 6);
+        assert_eq!(s.cpu_time_ms(GameKind::Go), 100);
+        // a byte-order mark is skipped
+        let bom = format!("\u{feff}{text}");
+        assert!(settings_from_text(&bom).is_ok());
     }
 }

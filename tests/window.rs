@@ -1,10 +1,33 @@
 //! Real-window tests under Xvfb (Vulkan on Mesa lavapipe): the README's test command runs them.
+//! Each checks what must be on the screen by the pixels of the app's own screenshots: the
+//! colours of known board points, the menu panel over the dimmed screen.
 
 mod common;
 
 use std::time::Duration;
 
-use common::{Qi, Xvfb, out_dir, png_summary};
+use bevy::math::Vec2;
+use common::{Qi, Xvfb, count_color, near, out_dir, pixel, png_summary, square_pixel};
+use qi::theme::palette;
+use qi_core::{GameKind, Square};
+
+fn rgb(c: bevy_egui::egui::Color32) -> [u8; 3] {
+    [c.r(), c.g(), c.b()]
+}
+
+/// The colour a square shows in a screenshot, a little left of its centre (where the small
+/// marks for the last move and the legal moves do not reach, and a piece still covers).
+fn square_color(
+    shot: &std::path::Path,
+    window: Vec2,
+    kind: GameKind,
+    size: (u8, u8),
+    sq: Square,
+) -> [u8; 3] {
+    let (x, y) = square_pixel(window, kind, size, sq);
+    let cell = qi::board::BoardLayout::for_game(qi::games::ui_of(kind), size, window).cell;
+    pixel(shot, (x - 0.27 * cell) as u32, y as u32)
+}
 
 #[test]
 fn starts_shows_the_main_menu_saves_a_screenshot_and_exits() {
@@ -25,20 +48,25 @@ fn starts_shows_the_main_menu_saves_a_screenshot_and_exits() {
     assert!(status.success(), "qi failed: {status}\n{log}");
     assert!(log.contains("qi: screen Title menu Main"), "{log}");
     assert!(log.contains("qi: quit after screenshot"), "{log}");
-    let (w, h, colors) = png_summary(&shot);
+    let (w, h, _) = png_summary(&shot);
     assert_eq!((w, h), (1200, 800));
-    assert!(colors > 20, "the screenshot looks empty ({colors} colours)");
+    // the opaque menu panel is there, over the dimmed window
+    let panel = count_color(&shot, rgb(palette::PANEL));
+    assert!(panel > 20_000, "the menu panel covers {panel} pixels");
+    let corner = pixel(&shot, 5, 5);
+    assert!(near(corner, [9, 10, 12], 4), "dimmed corner: {corner:?}");
     println!("screenshot: {}", shot.display());
 }
 
-/// The player's path through the real window: New game by keys, Ataxx vs the CPU, a move by
-/// clicking two cells, the CPU's reply, a screenshot.
+/// The player's path through the real window: New game by keys — Enter on the Board row starts
+/// (defect 3) — Ataxx with blocked squares vs the CPU, a move by clicking two cells, the CPU's
+/// reply, a screenshot whose pixels show the pieces where the game has them.
 #[test]
 fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
-    use qi_core::Square;
     let x = Xvfb::start();
     let dir = out_dir().join("ataxx-vs-cpu");
     let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
     let mut qi = Qi::start(
         &x,
         "ataxx-vs-cpu",
@@ -51,76 +79,63 @@ fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
     );
     qi.wait_for_log("qi: screen Title menu Main", Duration::from_secs(240));
     std::thread::sleep(Duration::from_secs(2));
-    // Main menu: "New game" is first. In the panel: five rows down to Start (defaults: Ataxx,
-    // classic start, vs CPU, you play Red, level 3).
+    // Main menu: "New game" is first. In the panel: down to the Board row, the next layout
+    // ("Four blocks"), and Enter starts from there.
     qi.keys(&["Return"]);
     qi.wait_for_log("menu NewGame", Duration::from_secs(30));
-    qi.keys(&["Down", "Down", "Down", "Down", "Down", "Return"]);
-    qi.wait_for_log("qi: new game ataxx", Duration::from_secs(30));
+    qi.keys(&["Down", "Right", "Return"]);
+    let line = qi.wait_for_log("qi: new game ataxx", Duration::from_secs(30));
+    assert!(line.contains("2-1-2"), "the blocked layout: {line}");
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(30));
     std::thread::sleep(Duration::from_secs(2));
-    // Red owns g1: pick it up, then jump to e3.
-    qi.click_square(qi_core::GameKind::Ataxx, (7, 7), Square::new(6, 0));
+    // Red owns g1: pick it up, then jump to e1.
+    qi.click_square(GameKind::Ataxx, (7, 7), Square::new(6, 0));
     qi.wait_for_log("selected g1", Duration::from_secs(20));
-    qi.click_square(qi_core::GameKind::Ataxx, (7, 7), Square::new(4, 2));
+    qi.click_square(GameKind::Ataxx, (7, 7), Square::new(4, 0));
     let line = qi.wait_for_log("qi: move 1 Red", Duration::from_secs(30));
-    assert!(line.ends_with("g1e3"), "{line}");
+    assert!(line.ends_with("g1e1"), "{line}");
     let reply = qi.wait_for_log("qi: move 2 Blue", Duration::from_secs(60));
-    qi.wait_for_log("qi: cpu move", Duration::from_secs(5));
     std::thread::sleep(Duration::from_secs(2));
-    qi.keys(&["F12"]);
-    qi.wait_for_log("qi: screenshot", Duration::from_secs(20));
-    std::thread::sleep(Duration::from_secs(3));
-    let shot = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "png"))
-        .expect("a screenshot");
-    let (_, _, colors) = png_summary(&shot);
-    assert!(colors > 20);
+    let shot = qi.screenshot(&dir);
+    let w = Vec2::new(1200.0, 800.0);
+    let at = |sq| square_color(&shot, w, GameKind::Ataxx, (7, 7), sq);
+    assert!(
+        near(at(Square::new(4, 0)), rgb(palette::RED_PIECE), 28),
+        "e1 {:?}",
+        at(Square::new(4, 0))
+    );
+    assert!(
+        near(at(Square::new(6, 0)), rgb(palette::SLATE_BOARD.cell), 16),
+        "g1 {:?}",
+        at(Square::new(6, 0))
+    );
+    assert!(
+        near(at(Square::new(2, 2)), rgb(palette::SLATE_BOARD.blocked), 16),
+        "c3 {:?}",
+        at(Square::new(2, 2))
+    );
+    assert!(
+        near(at(Square::new(0, 6)), rgb(palette::RED_PIECE), 28),
+        "a7 {:?}",
+        at(Square::new(0, 6))
+    );
     println!("CPU replied: {reply}; screenshot {}", shot.display());
 }
 
-/// One clicked move in each other game, started from the command line, with the CPU's reply
-/// where the game has a CPU.
+/// One clicked move in each other game, started from the command line, with the CPU's reply;
+/// the screenshot has the stone or disc on the point clicked.
 #[test]
 fn one_clicked_move_in_reversi_gomoku_and_go() {
-    use qi_core::Square;
-    let cases: [(&str, &str, (u8, u8), Square, &str, bool); 3] = [
-        (
-            "reversi",
-            "cpu",
-            (8, 8),
-            Square::new(3, 2),
-            "qi: move 1 Black d3",
-            true,
-        ),
-        (
-            "gomoku",
-            "cpu",
-            (15, 15),
-            Square::new(7, 7),
-            "qi: move 1 Black h8",
-            true,
-        ),
-        (
-            "go",
-            if qi_core::any::AnyCpu::available(qi_core::GameKind::Go) {
-                "cpu"
-            } else {
-                "two"
-            },
-            (19, 19),
-            Square::new(3, 3),
-            "qi: move 1 Black D4",
-            qi_core::any::AnyCpu::available(qi_core::GameKind::Go),
-        ),
+    let cases: [(&str, (u8, u8), Square, &str); 3] = [
+        ("reversi", (8, 8), Square::new(3, 2), "qi: move 1 Black d3"),
+        ("gomoku", (15, 15), Square::new(7, 7), "qi: move 1 Black h8"),
+        ("go", (19, 19), Square::new(3, 3), "qi: move 1 Black D4"),
     ];
-    for (game, mode, size, sq, expect, cpu) in cases {
+    for (game, size, sq, expect) in cases {
         let x = Xvfb::start();
         let dir = out_dir().join(game);
         let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
         let mut qi = Qi::start(
             &x,
             game,
@@ -128,22 +143,24 @@ fn one_clicked_move_in_reversi_gomoku_and_go() {
                 "--game",
                 game,
                 "--mode",
-                mode,
+                "cpu",
                 "--screenshot-dir",
                 dir.to_str().unwrap(),
             ],
         );
         qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
         std::thread::sleep(Duration::from_secs(2));
-        qi.click_square(game.parse().unwrap(), size, sq);
+        let kind: GameKind = game.parse().unwrap();
+        qi.click_square(kind, size, sq);
         qi.wait_for_log(expect, Duration::from_secs(30));
-        if cpu {
-            qi.wait_for_log("qi: move 2 White", Duration::from_secs(60));
-        }
-        std::thread::sleep(Duration::from_secs(1));
-        qi.keys(&["F12"]);
-        qi.wait_for_log("qi: screenshot", Duration::from_secs(20));
+        qi.wait_for_log("qi: move 2 White", Duration::from_secs(60));
         std::thread::sleep(Duration::from_secs(2));
+        let shot = qi.screenshot(&dir);
+        let c = square_color(&shot, Vec2::new(1200.0, 800.0), kind, size, sq);
+        assert!(
+            near(c, rgb(palette::BLACK_PIECE), 30),
+            "{game}: {c:?} at the move"
+        );
         drop(qi);
         drop(x);
     }
@@ -153,7 +170,6 @@ fn one_clicked_move_in_reversi_gomoku_and_go() {
 /// folder, and loads slot 3 from the main menu: the game goes on at the same move.
 #[test]
 fn save_in_slot_3_quit_restart_and_load_it() {
-    use qi_core::Square;
     let x = Xvfb::start();
     let saves = out_dir().join("slot3-saves");
     let _ = std::fs::remove_dir_all(&saves);
@@ -165,7 +181,7 @@ fn save_in_slot_3_quit_restart_and_load_it() {
     );
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
     std::thread::sleep(Duration::from_secs(2));
-    qi.click_square(qi_core::GameKind::Reversi, (8, 8), Square::new(3, 2));
+    qi.click_square(GameKind::Reversi, (8, 8), Square::new(3, 2));
     qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
     std::thread::sleep(Duration::from_secs(1));
     // Esc: pause menu; "Save game" is second; the slot list starts at slot 1.
@@ -203,6 +219,139 @@ fn save_in_slot_3_quit_restart_and_load_it() {
     println!("{line}");
     // the game goes on: White answers with c3 (legal after d3)
     std::thread::sleep(Duration::from_secs(2));
-    qi.click_square(qi_core::GameKind::Reversi, (8, 8), Square::new(2, 2));
+    qi.click_square(GameKind::Reversi, (8, 8), Square::new(2, 2));
     qi.wait_for_log("qi: move 2 White c3", Duration::from_secs(30));
+}
+
+/// Defect 1: Pause → Load a slot made the board vanish and clicks did nothing. Here a Go game
+/// is replaced from the pause menu by a Reversi game saved in a slot: the screenshot shows the
+/// Reversi board and its discs, and a click plays.
+#[test]
+fn load_from_the_pause_menu_shows_the_board_and_clicks_play() {
+    let x = Xvfb::start();
+    let saves = out_dir().join("pause-load-saves");
+    let _ = std::fs::remove_dir_all(&saves);
+    let dir = out_dir().join("pause-load");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // first run: a Reversi position saved in slot 1
+    let mut qi = Qi::start_with_saves(
+        &x,
+        "pause-load-first",
+        &["--game", "reversi", "--mode", "two"],
+        &saves,
+    );
+    qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
+    std::thread::sleep(Duration::from_secs(2));
+    qi.click_square(GameKind::Reversi, (8, 8), Square::new(3, 2));
+    qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
+    qi.keys(&["Escape"]);
+    qi.wait_for_log("menu Pause", Duration::from_secs(20));
+    qi.keys(&["Down", "Return"]);
+    qi.wait_for_log("menu Save", Duration::from_secs(20));
+    qi.keys(&["Return"]);
+    qi.wait_for_log("qi: saved slot 1", Duration::from_secs(20));
+    drop(qi);
+    // second run: a Go game, then Pause → Load → slot 1 → Yes
+    let mut qi = Qi::start_with_saves(
+        &x,
+        "pause-load-second",
+        &[
+            "--game",
+            "go",
+            "--mode",
+            "two",
+            "--screenshot-dir",
+            dir.to_str().unwrap(),
+        ],
+        &saves,
+    );
+    qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
+    std::thread::sleep(Duration::from_secs(2));
+    qi.keys(&["Escape"]);
+    qi.wait_for_log("menu Pause", Duration::from_secs(20));
+    qi.keys(&["Down", "Down", "Down", "Return"]);
+    qi.wait_for_log("menu Load", Duration::from_secs(20));
+    qi.keys(&["Return"]);
+    qi.wait_for_log("menu ConfirmLoad", Duration::from_secs(20));
+    qi.keys(&["Up", "Return"]);
+    qi.wait_for_log("qi: loaded slot 1", Duration::from_secs(20));
+    qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(20));
+    std::thread::sleep(Duration::from_secs(2));
+    let shot = qi.screenshot(&dir);
+    let w = Vec2::new(1200.0, 800.0);
+    let at = |sq| square_color(&shot, w, GameKind::Reversi, (8, 8), sq);
+    assert!(
+        near(at(Square::new(3, 2)), rgb(palette::BLACK_PIECE), 30),
+        "d3 {:?}",
+        at(Square::new(3, 2))
+    );
+    assert!(
+        near(at(Square::new(0, 0)), rgb(palette::GREEN_BOARD.cell), 16),
+        "a1 {:?}",
+        at(Square::new(0, 0))
+    );
+    qi.click_square(GameKind::Reversi, (8, 8), Square::new(2, 2));
+    qi.wait_for_log("qi: move 2 White c3", Duration::from_secs(30));
+}
+
+/// Defect 2: a smaller window cropped the board. At 900×600 the whole board shows, centred in
+/// the room beside the side panel, and clicks land on the squares drawn.
+#[test]
+fn the_board_scales_with_the_window() {
+    let x = Xvfb::start();
+    let dir = out_dir().join("resize");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut qi = Qi::start(
+        &x,
+        "resize",
+        &[
+            "--game",
+            "reversi",
+            "--mode",
+            "two",
+            "--screenshot-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
+    std::thread::sleep(Duration::from_secs(2));
+    qi.resize(900, 600);
+    let w = Vec2::new(900.0, 600.0);
+    let shot = qi.screenshot(&dir);
+    let (sw, sh, _) = png_summary(&shot);
+    assert_eq!((sw, sh), (900, 600));
+    // every corner square of the board is inside the window and drawn as a board square
+    for sq in [
+        Square::new(0, 0),
+        Square::new(7, 0),
+        Square::new(0, 7),
+        Square::new(7, 7),
+    ] {
+        let (px, py) = square_pixel(w, GameKind::Reversi, (8, 8), sq);
+        assert!(
+            px > 0.0 && py > 0.0 && px < 900.0 && py < 600.0,
+            "{sq:?} at {px},{py}"
+        );
+        let c = square_color(&shot, w, GameKind::Reversi, (8, 8), sq);
+        assert!(near(c, rgb(palette::GREEN_BOARD.cell), 16), "{sq:?}: {c:?}");
+    }
+    let layout = qi::board::BoardLayout::for_game(qi::games::ui_of(GameKind::Reversi), (8, 8), w);
+    assert!(
+        layout.cell >= 50.0,
+        "the board fills the room: cell {}",
+        layout.cell
+    );
+    // a click at the scaled d3 plays d3
+    qi.click_square_in(w, GameKind::Reversi, (8, 8), Square::new(3, 2));
+    qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
+    // F11: fullscreen and back
+    qi.keys(&["F11"]);
+    qi.wait_for_log(
+        "qi: window mode BorderlessFullscreen",
+        Duration::from_secs(20),
+    );
+    qi.keys(&["F11"]);
+    qi.wait_for_log("qi: window mode Windowed", Duration::from_secs(20));
 }

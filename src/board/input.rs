@@ -1,14 +1,15 @@
-//! Mouse and keyboard play on the board: a click on a cell (or a piece) becomes a move request.
-//! Ataxx: click your piece, then one of its targets; Reversi: click an empty square.
+//! Mouse and keyboard play on the board: a click on a cell (or a piece) becomes a move request,
+//! through the game's own reading of the click (`crate::games`).
 
 use bevy::prelude::*;
-use qi_core::GameKind;
-use qi_core::Square;
-use qi_core::any::AnyMove;
 
-use super::{Anim, CellTile, Piece, is_next_to};
-use crate::game::{GameEvent, Match, MoveRequest, RedoRequest, UndoRequest};
-use crate::menus::Menu;
+use super::{CellTile, Piece};
+use crate::AppSet;
+use crate::game::{
+    BoardClaimed, GameEvent, Match, MoveRequest, RedoRequest, Selection, Status, UndoRequest,
+};
+use crate::games::ClickResult;
+use crate::menus::InGame;
 use crate::screens::Screen;
 
 pub fn plugin(app: &mut App) {
@@ -16,15 +17,20 @@ pub fn plugin(app: &mut App) {
         .add_observer(click_cell)
         .add_systems(
             Update,
-            (choose_moves_from_clicks, use_board_keys, pass_when_forced)
+            (
+                choose_moves_from_clicks.run_if(not(resource_exists::<BoardClaimed>)),
+                use_board_keys,
+                pass_when_forced.run_if(super::board_idle),
+            )
+                .in_set(AppSet::Input)
                 .run_if(in_state(Screen::Playing))
-                .run_if(in_state(Menu::None)),
+                .run_if(in_state(InGame::None)),
         );
 }
 
 /// A square of the board was clicked.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CellClicked(pub Square);
+pub struct CellClicked(pub qi_core::Square);
 
 fn click_cell(
     ev: On<Pointer<Click>>,
@@ -42,121 +48,52 @@ fn click_cell(
     }
 }
 
-/// What a click on `sq` means in the position: a move, a selection, or a message.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ClickResult {
-    Play(AnyMove),
-    Select(Square),
-    Deselect,
-    Refuse(String),
-}
-
-pub fn interpret_click(game: &Match, sq: Square) -> ClickResult {
-    let pos = game.position();
-    let moves = pos.legal_moves();
-    let side = pos.side_to_move();
-    let name = qi_core::game::square_text(sq);
-    match pos.kind() {
-        GameKind::Ataxx => {
-            let own = pos.cell(sq) == qi_core::Cell::Piece(side);
-            if let Some(sel) = game.selected {
-                if sel == sq {
-                    return ClickResult::Deselect;
-                }
-                if own {
-                    return ClickResult::Select(sq);
-                }
-                for mv in &moves {
-                    let s = pos.move_squares(*mv);
-                    if s.to == Some(sq)
-                        && (s.from == Some(sel) || (s.from == s.to && is_next_to(sel, sq)))
-                    {
-                        return ClickResult::Play(*mv);
-                    }
-                }
-                return ClickResult::Refuse(format!(
-                    "{name} cannot be reached from {}",
-                    qi_core::game::square_text(sel)
-                ));
-            }
-            if own {
-                let has = moves.iter().any(|m| {
-                    let s = pos.move_squares(*m);
-                    s.from == Some(sq)
-                        || (s.from == s.to && s.to.is_some_and(|t| is_next_to(sq, t)))
-                });
-                return if has {
-                    ClickResult::Select(sq)
-                } else {
-                    ClickResult::Refuse(format!("The piece on {name} cannot move"))
-                };
-            }
-            // A click on an empty square next to one of ours clones there directly.
-            if let Some(mv) = moves.iter().find(|m| {
-                let s = pos.move_squares(**m);
-                s.to == Some(sq) && s.from == s.to
-            }) {
-                return ClickResult::Play(*mv);
-            }
-            ClickResult::Refuse(format!(
-                "Pick one of your pieces first ({name} is not a move)"
-            ))
-        }
-        _ => {
-            if let Some(mv) = moves.iter().find(|m| pos.move_squares(**m).to == Some(sq)) {
-                ClickResult::Play(*mv)
-            } else if pos.cell(sq) != qi_core::Cell::Empty {
-                ClickResult::Refuse(format!("{name} is taken"))
-            } else {
-                ClickResult::Refuse(format!("{name} is not a legal move"))
-            }
-        }
-    }
-}
-
 fn choose_moves_from_clicks(
     mut clicks: MessageReader<CellClicked>,
-    game: Option<ResMut<Match>>,
-    animating: Query<(), With<Anim>>,
+    game: Option<Res<Match>>,
+    mut selection: ResMut<Selection>,
+    anims: Query<(), With<super::Anim>>,
     mut requests: MessageWriter<MoveRequest>,
     mut events: MessageWriter<GameEvent>,
+    mut status: MessageWriter<Status>,
 ) {
-    let Some(mut game) = game else {
+    let Some(game) = game else {
         clicks.clear();
         return;
     };
     for &CellClicked(sq) in clicks.read() {
-        if !animating.is_empty() {
+        if !anims.is_empty() {
             continue; // input waits while a move animates
         }
-        if game.marking_dead() {
-            crate::game::toggle_dead_at(&mut game, sq);
-            continue;
-        }
         if !game.human_to_move() {
-            game.status = if game.is_over() {
+            status.write(Status(if game.is_over() {
                 "The game is over".into()
+            } else if game.replay.is_some() {
+                "Replaying: use the replay controls".into()
             } else {
                 "Wait: the CPU is to move".into()
-            };
+            }));
             continue;
         }
-        match interpret_click(&game, sq) {
+        match game.ui().click(game.position(), selection.0, sq) {
             ClickResult::Play(mv) => {
                 requests.write(MoveRequest(mv));
             }
             ClickResult::Select(s) => {
                 info!("qi: selected {}", qi_core::game::square_text(s));
-                game.selected = Some(s);
-                game.status = format!(
+                selection.0 = Some(s);
+                status.write(Status(format!(
                     "Selected {}: choose where it goes",
                     qi_core::game::square_text(s)
-                );
+                )));
             }
-            ClickResult::Deselect => game.selected = None,
+            ClickResult::Deselect => {
+                selection.0 = None;
+                status.write(Status("Selection dropped".into()));
+            }
             ClickResult::Refuse(msg) => {
-                game.selected = None;
-                game.status = msg;
+                selection.0 = None;
+                status.write(Status(msg));
                 events.write(GameEvent::Illegal);
             }
         }
@@ -171,7 +108,7 @@ fn use_board_keys(
     mut hint: MessageWriter<crate::cpu::HintRequest>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
 ) {
-    if game.is_none() {
+    if game.is_none_or(|g| g.replay.is_some()) {
         return;
     }
     if egui.is_some_and(|e| e.wants_keyboard_input()) {
@@ -188,18 +125,11 @@ fn use_board_keys(
     }
 }
 
-/// A person with no move but a pass passes at once (Ataxx and Reversi), as the rules force it;
+/// A person with no move but a pass passes at once where the rules force it (Ataxx, Reversi);
 /// the status line says so.
-fn pass_when_forced(
-    game: Option<Res<Match>>,
-    animating: Query<(), With<Anim>>,
-    mut requests: MessageWriter<MoveRequest>,
-) {
+fn pass_when_forced(game: Option<Res<Match>>, mut requests: MessageWriter<MoveRequest>) {
     let Some(game) = game else { return };
-    if !animating.is_empty()
-        || !game.human_to_move()
-        || !matches!(game.kind(), GameKind::Ataxx | GameKind::Reversi)
-    {
+    if !game.human_to_move() || !game.ui().passes_automatically() {
         return;
     }
     let moves = game.position().legal_moves();

@@ -1,31 +1,47 @@
 //! The board as entities: a cell entity per square, a piece entity per piece, markers for legal
-//! moves and the last move. They are spawned from the core position when a game starts (or the
-//! position is reset) and kept in step with it only through `MovePlayed` messages, which also
-//! start the animations.
+//! moves and the last move. They are spawned from the core position when a game starts, the
+//! position jumps or the window changes size (the board fills the room left by the panels), and
+//! kept in step with it only through `MovePlayed` messages, which also start the animations.
+//! How each game's board looks comes from `crate::games`.
 
 mod art;
 mod input;
 
 use bevy::prelude::*;
-use bevy_egui::egui;
-use qi_core::any::AnyPosition;
-use qi_core::{Cell, GameKind, Side, Square};
+use bevy::window::{PrimaryWindow, WindowResized};
+use qi_core::{Cell, Side, Square};
 
-use crate::game::{BoardReset, Match, MovePlayed};
+use crate::AppSet;
+use crate::game::{BoardReset, Hint, Match, MovePlayed, Selection};
+use crate::games::{GameUi, ui_of};
 use crate::screens::Screen;
 use crate::settings::Settings;
+use crate::theme::palette::{self, to_bevy};
 pub use art::PieceArt;
 pub use input::CellClicked;
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<BoardLayout>()
+    // Bevy's window plugin registers it; headless apps (the tests) have none
+    app.add_message::<WindowResized>()
+        .init_resource::<BoardLayout>()
+        .init_resource::<GameMarks>()
+        .init_resource::<BoardGeneration>()
         .add_plugins((art::plugin, input::plugin))
         .add_systems(
             Update,
             (rebuild_board, animate_moves, run_animations, update_markers)
                 .chain()
+                .in_set(AppSet::Present)
                 .run_if(in_state(Screen::Playing)),
         );
+}
+
+/// Whether the board is at rest: no piece animates and no move waits to be animated. The CPU's
+/// move and the game-over panel wait for it.
+pub fn board_idle(anims: Query<(), With<Anim>>, mut played: MessageReader<MovePlayed>) -> bool {
+    // each use of the condition has its own reader: it sees each move once
+    let fresh = played.read().count() > 0;
+    anims.is_empty() && !fresh
 }
 
 /// A square of the board.
@@ -45,6 +61,15 @@ pub struct Piece {
 #[derive(Component, Debug, Clone, Copy)]
 pub struct BoardPart;
 
+/// Marks a game puts on the board beyond the usual ones (Go's dead stones and areas while
+/// scoring).
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct GameMarks(pub Vec<(Square, Marker)>);
+
+/// Counts board rebuilds, so that the markers are drawn again after each.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BoardGeneration(pub u64);
+
 /// A highlight: a legal target, the selected piece, the last move.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Marker {
@@ -60,6 +85,8 @@ pub enum Marker {
     Winning,
     /// A stone marked dead after two passes (Go).
     Dead,
+    /// A point the side to move may not take now (Go's ko).
+    Ko,
     /// Go after two passes: a point that counts for Black / White (empty or a dead stone).
     AreaBlack,
     AreaWhite,
@@ -78,24 +105,35 @@ pub struct BoardLayout {
 
 impl Default for BoardLayout {
     fn default() -> Self {
-        BoardLayout::for_board((8, 8))
+        BoardLayout::for_board((8, 8), WINDOW)
     }
 }
 
-/// The window the layout is planned for; the side panel takes the right part.
+/// The window's size at start.
 pub const WINDOW: Vec2 = Vec2::new(1200.0, 800.0);
-pub const SIDE_PANEL: f32 = 300.0;
+/// The smallest window the layout is made for.
+pub const MIN_WINDOW: Vec2 = Vec2::new(800.0, 600.0);
 pub const TOP_BAR: f32 = 64.0;
 pub const BOTTOM_BAR: f32 = 30.0;
 
+/// The side panel's width in a window this wide: it flexes between 250 and 380 px.
+pub fn side_panel_width(window_width: f32) -> f32 {
+    (window_width * 0.27).clamp(250.0, 380.0)
+}
+
 impl BoardLayout {
-    pub fn for_board(size: (u8, u8)) -> BoardLayout {
-        let avail_w = WINDOW.x - SIDE_PANEL - 60.0;
-        let avail_h = WINDOW.y - TOP_BAR - BOTTOM_BAR - 60.0;
+    /// The largest board that fits the window beside the side panel, centred in that room.
+    pub fn for_board(size: (u8, u8), window: Vec2) -> BoardLayout {
+        let side = side_panel_width(window.x);
+        // room for the coordinates around the board
+        let margin = 56.0;
+        let avail_w = (window.x - side - margin).max(100.0);
+        let avail_h = (window.y - TOP_BAR - BOTTOM_BAR - margin).max(100.0);
         let cell = (avail_w / size.0 as f32)
             .min(avail_h / size.1 as f32)
-            .floor();
-        let center = Vec2::new(-SIDE_PANEL / 2.0, (BOTTOM_BAR - TOP_BAR) / 2.0);
+            .floor()
+            .max(4.0);
+        let center = Vec2::new(-side / 2.0, (BOTTOM_BAR - TOP_BAR) / 2.0);
         let origin = center - Vec2::new(size.0 as f32, size.1 as f32) * cell / 2.0;
         BoardLayout {
             origin,
@@ -105,11 +143,11 @@ impl BoardLayout {
         }
     }
 
-    /// The layout of a game's board: Reversi puts row 1 at the top.
-    pub fn for_game(kind: GameKind, size: (u8, u8)) -> BoardLayout {
+    /// The layout of a game's board in a window of this size.
+    pub fn for_game(ui: &dyn GameUi, size: (u8, u8), window: Vec2) -> BoardLayout {
         BoardLayout {
-            rank_one_on_top: kind == GameKind::Reversi,
-            ..BoardLayout::for_board(size)
+            rank_one_on_top: ui.board_style().rank_one_on_top,
+            ..BoardLayout::for_board(size, window)
         }
     }
 
@@ -136,46 +174,23 @@ impl BoardLayout {
             Some(Square::new(q.x as u8, self.drawn_row(q.y as u8)))
         }
     }
-}
 
-pub fn piece_color(kind: GameKind, side: Side) -> Color {
-    let c = piece_color32(kind, side);
-    Color::srgb_u8(c.r(), c.g(), c.b())
-}
-
-pub fn piece_color32(kind: GameKind, side: Side) -> egui::Color32 {
-    match (kind, side) {
-        (GameKind::Ataxx, Side::Black) => egui::Color32::from_rgb(214, 58, 58),
-        (GameKind::Ataxx, Side::White) => egui::Color32::from_rgb(52, 112, 222),
-        (_, Side::Black) => egui::Color32::from_rgb(22, 22, 24),
-        (_, Side::White) => egui::Color32::from_rgb(238, 238, 232),
+    /// The board's rectangle in window pixels (origin top left), for tests and screenshots.
+    pub fn screen_rect(&self, window: Vec2) -> Rect {
+        let min = self.origin;
+        let max = self.origin + Vec2::new(self.size.0 as f32, self.size.1 as f32) * self.cell;
+        let to_screen = |p: Vec2| Vec2::new(p.x + window.x / 2.0, window.y / 2.0 - p.y);
+        Rect::from_corners(to_screen(min), to_screen(max))
     }
 }
 
-fn board_colors(kind: GameKind) -> (Color, Color, Color) {
-    // (background/lines, cell, blocked)
-    match kind {
-        GameKind::Ataxx => (
-            Color::srgb_u8(30, 33, 40),
-            Color::srgb_u8(88, 94, 108),
-            Color::srgb_u8(40, 36, 40),
-        ),
-        GameKind::Reversi => (
-            Color::srgb_u8(12, 52, 28),
-            Color::srgb_u8(34, 120, 66),
-            Color::srgb_u8(12, 52, 28),
-        ),
-        _ => (
-            Color::srgb_u8(70, 48, 24),
-            Color::srgb_u8(222, 184, 120),
-            Color::srgb_u8(70, 48, 24),
-        ),
-    }
+pub fn piece_color(ui: &dyn GameUi, side: Side) -> Color {
+    to_bevy(ui.piece_color(side))
 }
 
 /// The bundle for one piece entity.
 pub fn piece_bundle(
-    kind: GameKind,
+    ui: &dyn GameUi,
     side: Side,
     sq: Square,
     layout: &BoardLayout,
@@ -192,7 +207,7 @@ pub fn piece_bundle(
         BoardPart,
         Sprite {
             image: art.disc.clone(),
-            color: piece_color(kind, side),
+            color: piece_color(ui, side),
             custom_size: Some(size),
             ..default()
         },
@@ -202,56 +217,82 @@ pub fn piece_bundle(
     )
 }
 
-/// Rebuilds every board entity from the position when a game starts or the position jumps.
+fn window_size(window: &Query<&Window, With<PrimaryWindow>>) -> Vec2 {
+    window
+        .single()
+        .map(|w| Vec2::new(w.width(), w.height()))
+        .unwrap_or(WINDOW)
+}
+
+/// Rebuilds every board entity from the position when a game starts, the position jumps, or
+/// the window changes size.
+#[allow(clippy::too_many_arguments)]
 pub fn rebuild_board(
     mut resets: MessageReader<BoardReset>,
+    mut resized: MessageReader<WindowResized>,
     mut commands: Commands,
     game: Option<Res<Match>>,
     parts: Query<Entity, With<BoardPart>>,
     art: Res<PieceArt>,
     mut layout: ResMut<BoardLayout>,
+    mut generation: ResMut<BoardGeneration>,
+    window: Query<&Window, With<PrimaryWindow>>,
 ) {
-    if resets.read().count() == 0 {
+    let reset = resets.read().count() > 0;
+    let resize = resized.read().count() > 0;
+    let Some(game) = game else { return };
+    let pos = game.position();
+    let ui = game.ui();
+    let wanted = BoardLayout::for_game(ui, pos.dimensions(), window_size(&window));
+    if !(reset || (resize && wanted != *layout)) {
         return;
     }
-    let Some(game) = game else { return };
     for e in &parts {
         commands.entity(e).despawn();
     }
-    let pos = game.position();
-    let kind = pos.kind();
-    *layout = BoardLayout::for_game(kind, pos.dimensions());
+    generation.0 += 1;
+    *layout = wanted;
     let (w, h) = pos.dimensions();
-    let (bg, cell_color, blocked_color) = board_colors(kind);
+    let style = ui.board_style();
+    let colors = style.colors;
     let board_px = Vec2::new(w as f32, h as f32) * layout.cell;
     let center = layout.origin + board_px / 2.0;
-    let board_color = if matches!(kind, GameKind::Gomoku | GameKind::Go) {
-        cell_color
+    let board_color = if style.lined {
+        colors.cell
     } else {
-        bg
+        colors.frame
     };
     commands.spawn((
         Name::new("Board"),
         BoardPart,
-        Sprite::from_color(board_color, board_px + Vec2::splat(layout.cell * 0.12)),
+        Sprite::from_color(
+            to_bevy(board_color),
+            board_px + Vec2::splat(layout.cell * 0.12),
+        ),
         Transform::from_translation(center.extend(0.0)),
         DespawnOnExit(Screen::Playing),
     ));
-    let lined = matches!(kind, GameKind::Gomoku | GameKind::Go);
-    if lined {
-        spawn_grid_lines(&mut commands, &layout, (w, h), bg, &art);
+    if style.lined {
+        spawn_grid_lines(
+            &mut commands,
+            &layout,
+            (w, h),
+            to_bevy(colors.frame),
+            &art,
+            ui,
+        );
     }
     let gap = (layout.cell * 0.04).max(1.0);
     for y in 0..h {
         for x in 0..w {
             let sq = Square::new(x, y);
             let c = pos.cell(sq);
-            let color = if lined {
+            let color = if style.lined {
                 Color::NONE // the lines and the wood show through; the square still takes clicks
             } else if c == Cell::Blocked {
-                blocked_color
+                to_bevy(colors.blocked)
             } else {
-                cell_color
+                to_bevy(colors.cell)
             };
             commands.spawn((
                 Name::new(format!("Cell {}", qi_core::game::square_text(sq))),
@@ -263,28 +304,21 @@ pub fn rebuild_board(
                 DespawnOnExit(Screen::Playing),
             ));
             if let Cell::Piece(side) = c {
-                commands.spawn(piece_bundle(kind, side, sq, &layout, &art));
+                commands.spawn(piece_bundle(ui, side, sq, &layout, &art));
             }
         }
     }
-    // Coordinates along the left and the bottom edge (the top edge for Reversi, whose row 1 is
-    // at the top).
+    // Coordinates along the left and the bottom edge (the top edge when row 1 is at the top).
+    let font = (layout.cell * 0.38).clamp(12.0, 16.0);
     for x in 0..w {
-        let edge = layout.cell * 0.5 + 14.0;
+        let edge = layout.cell * 0.5 + font;
         let p = layout.center_of(Square::new(x, 0))
             + Vec2::new(0.0, if layout.rank_one_on_top { edge } else { -edge });
-        let letter = if kind == GameKind::Go {
-            // Go columns skip I, as GTP and the game records write them
-            let c = b'A' + x + u8::from(x >= 8);
-            (c as char).to_string()
-        } else {
-            ((b'a' + x) as char).to_string()
-        };
-        commands.spawn(coord_label(letter, p));
+        commands.spawn(coord_label(ui.column_label(x), p, font));
     }
     for y in 0..h {
-        let p = layout.center_of(Square::new(0, y)) - Vec2::new(layout.cell * 0.5 + 16.0, 0.0);
-        commands.spawn(coord_label((y + 1).to_string(), p));
+        let p = layout.center_of(Square::new(0, y)) - Vec2::new(layout.cell * 0.5 + font, 0.0);
+        commands.spawn(coord_label((y + 1).to_string(), p, font));
     }
 }
 
@@ -295,6 +329,7 @@ fn spawn_grid_lines(
     (w, h): (u8, u8),
     color: Color,
     art: &PieceArt,
+    ui: &dyn GameUi,
 ) {
     let thick = (layout.cell * 0.045).clamp(1.0, 2.5);
     let first = layout.center_of(Square::new(0, 0));
@@ -319,7 +354,7 @@ fn spawn_grid_lines(
             DespawnOnExit(Screen::Playing),
         ));
     }
-    for sq in star_points(w) {
+    for sq in ui.star_points(w) {
         commands.spawn((
             Name::new(format!("Star point {}", qi_core::game::square_text(sq))),
             BoardPart,
@@ -335,43 +370,16 @@ fn spawn_grid_lines(
     }
 }
 
-/// The usual star points (hoshi) of a square board.
-pub fn star_points(n: u8) -> Vec<Square> {
-    let edge = if n >= 13 { 3 } else { 2 };
-    if n < 7 {
-        return vec![];
-    }
-    let (a, m, b) = (edge, n / 2, n - 1 - edge);
-    let mut v = vec![
-        Square::new(a, a),
-        Square::new(a, b),
-        Square::new(b, a),
-        Square::new(b, b),
-    ];
-    if n % 2 == 1 {
-        v.push(Square::new(m, m));
-        if n >= 15 {
-            v.extend([
-                Square::new(a, m),
-                Square::new(b, m),
-                Square::new(m, a),
-                Square::new(m, b),
-            ]);
-        }
-    }
-    v
-}
-
-fn coord_label(text: String, p: Vec2) -> impl Bundle {
+fn coord_label(text: String, p: Vec2, size: f32) -> impl Bundle {
     (
         Name::new(format!("Coordinate {text}")),
         BoardPart,
         Text2d::new(text),
         TextFont {
-            font_size: FontSize::Px(16.0),
+            font_size: FontSize::Px(size),
             ..default()
         },
-        TextColor(Color::srgb(0.75, 0.75, 0.78)),
+        TextColor(to_bevy(palette::COORDINATES)),
         Transform::from_translation(p.extend(2.0)),
         DespawnOnExit(Screen::Playing),
     )
@@ -400,50 +408,50 @@ pub enum AnimKind {
 
 const BASE_DURATION: f32 = 0.28;
 
-/// Turns each played move into piece changes and their animations.
+/// Turns each played move's changes into piece changes and their animations.
 pub fn animate_moves(
     mut played: MessageReader<MovePlayed>,
     mut commands: Commands,
-    mut pieces: Query<(Entity, &mut Piece, &mut Sprite, &mut Transform)>,
+    mut pieces: Query<(Entity, &mut Piece)>,
     layout: Res<BoardLayout>,
     art: Res<PieceArt>,
     settings: Res<Settings>,
 ) {
     for m in played.read() {
-        let kind = m.before.kind();
+        let ui = ui_of(m.before.kind());
         let speed = settings.animation_speed;
         let dur = |d: f32| if speed <= 0.0 { 0.0 } else { d / speed };
         let squares = m.before.move_squares(m.mv);
         let Some(to) = squares.to else { continue };
-        let jump_from = squares
-            .from
-            .filter(|f| *f != to && m.before.cell(*f) == Cell::Piece(m.side));
-        let jump_from = jump_from.filter(|f| {
-            let mut after = m.before.clone();
-            after.play(m.mv).is_ok() && after.cell(*f) == Cell::Empty
+        // a jump: the piece leaves the square it came from
+        let jump_from = squares.from.filter(|f| {
+            *f != to
+                && m.changes
+                    .iter()
+                    .any(|(sq, a, b)| sq == f && *a == Cell::Piece(m.side) && *b == Cell::Empty)
         });
-        for (sq, _was, now) in m.before.changes(m.mv) {
+        for &(sq, _was, now) in &m.changes {
             let dist = (sq.x as i32 - to.x as i32)
                 .abs()
                 .max((sq.y as i32 - to.y as i32).abs()) as f32;
-            let existing = pieces.iter_mut().find(|(_, p, _, _)| p.square == sq);
+            let existing = pieces.iter_mut().find(|(_, p)| p.square == sq);
             match (existing, now) {
-                (Some((e, mut piece, _sprite, _t)), Cell::Piece(side)) => {
+                (Some((e, mut piece)), Cell::Piece(side)) => {
                     piece.side = side;
                     commands.entity(e).insert(Anim {
                         kind: AnimKind::Flip {
-                            to: piece_color(kind, side),
+                            to: piece_color(ui, side),
                         },
                         delay: dur(BASE_DURATION * 0.6 + 0.07 * dist),
                         elapsed: 0.0,
                         duration: dur(BASE_DURATION),
                     });
                 }
-                (Some((e, ..)), _) if Some(sq) == jump_from => {
+                (Some((e, _)), _) if Some(sq) == jump_from => {
                     // the jumping piece leaves; its entity travels (handled at the target)
                     commands.entity(e).despawn();
                 }
-                (Some((e, ..)), _) => {
+                (Some((e, _)), _) => {
                     commands.entity(e).insert(Anim {
                         kind: AnimKind::FadeOut,
                         delay: 0.0,
@@ -460,7 +468,7 @@ pub fn animate_moves(
                     } else {
                         AnimKind::Grow
                     };
-                    let mut entity = commands.spawn(piece_bundle(kind, side, sq, &layout, &art));
+                    let mut entity = commands.spawn(piece_bundle(ui, side, sq, &layout, &art));
                     entity.insert(Anim {
                         kind: anim,
                         delay: 0.0,
@@ -537,22 +545,71 @@ pub fn run_animations(
 }
 
 /// What the markers depend on: they are rebuilt when it changes.
-type MarkerKey = (
-    u64,
-    usize,
-    Option<Square>,
-    bool,
-    bool,
-    Option<qi_core::any::AnyMove>,
-    Option<Vec<Square>>,
-);
+#[derive(Clone, Debug, PartialEq)]
+struct MarkerKey {
+    hash: u64,
+    ply: usize,
+    selected: Option<Square>,
+    show_legal: bool,
+    busy: bool,
+    hint: Option<qi_core::any::AnyMove>,
+    marks: Vec<(Square, Marker)>,
+    generation: u64,
+    can_play: bool,
+}
 
-/// Shows legal moves (if the setting is on), the Ataxx selection with its clone and jump
-/// targets, and the last move.
-pub fn update_markers(
+/// Which marks the position gets now: the last move, the game's own marks (Go's scoring), the
+/// winning row, the ko point, and for the person to move the hint, the legal moves and the
+/// selection.
+pub fn markers_for(
+    game: &Match,
+    selection: Option<Square>,
+    hint: Option<qi_core::any::AnyMove>,
+    show_legal: bool,
+    game_marks: &[(Square, Marker)],
+    busy: bool,
+) -> Vec<(Square, Marker)> {
+    let pos = game.position();
+    let ui = game.ui();
+    let mut out = Vec::new();
+    if let (Some(last), Some(prev)) = (game.history.last_move(), game.history.previous())
+        && let Some(to) = prev.move_squares(last).to
+    {
+        out.push((to, Marker::LastMove));
+    }
+    out.extend_from_slice(game_marks);
+    if busy {
+        return out;
+    }
+    for sq in pos.winning_line().unwrap_or_default() {
+        out.push((sq, Marker::Winning));
+    }
+    if let Some(ko) = ui.ko_point(pos) {
+        out.push((ko, Marker::Ko));
+    }
+    if !game.human_to_move() {
+        return out;
+    }
+    if let Some(h) = hint {
+        let s = pos.move_squares(h);
+        for sq in [s.from, s.to].into_iter().flatten() {
+            out.push((sq, Marker::Hint));
+        }
+    }
+    out.extend(ui.move_markers(pos, selection, show_legal));
+    out
+}
+
+/// Draws the markers again whenever what they show changes.
+#[allow(clippy::too_many_arguments)]
+fn update_markers(
     mut commands: Commands,
     game: Option<Res<Match>>,
     settings: Res<Settings>,
+    selection: Res<Selection>,
+    hint: Res<Hint>,
+    game_marks: Res<GameMarks>,
+    generation: Res<BoardGeneration>,
     markers: Query<Entity, With<Marker>>,
     art: Res<PieceArt>,
     layout: Res<BoardLayout>,
@@ -561,15 +618,17 @@ pub fn update_markers(
 ) {
     let Some(game) = game else { return };
     let busy = !animating.is_empty();
-    let key = (
-        game.position().hash(),
-        game.history.ply(),
-        game.selected,
-        settings.show_legal_moves,
+    let key = MarkerKey {
+        hash: game.position().hash(),
+        ply: game.history.ply(),
+        selected: selection.0,
+        show_legal: settings.show_legal_moves,
         busy,
-        game.hint,
-        game.dead_marking.clone(),
-    );
+        hint: hint.0,
+        marks: game_marks.0.clone(),
+        generation: generation.0,
+        can_play: game.human_to_move(),
+    };
     if last_key.as_ref() == Some(&key) {
         return;
     }
@@ -577,31 +636,39 @@ pub fn update_markers(
     for e in &markers {
         commands.entity(e).despawn();
     }
-    let pos = game.position();
-    let spawn = |commands: &mut Commands, sq: Square, m: Marker| {
+    let list = markers_for(
+        &game,
+        selection.0,
+        hint.0,
+        settings.show_legal_moves,
+        &game_marks.0,
+        busy,
+    );
+    for (sq, m) in list {
         let (color, scale, image) = match m {
-            Marker::Legal => (Color::srgba(1.0, 1.0, 1.0, 0.28), 0.3, art.disc.clone()),
-            Marker::CloneTarget => (Color::srgba(0.35, 1.0, 0.45, 0.55), 0.4, art.disc.clone()),
-            Marker::JumpTarget => (Color::srgba(1.0, 0.85, 0.25, 0.8), 0.55, art.ring.clone()),
-            Marker::Selected => (Color::srgba(1.0, 1.0, 0.3, 0.9), 0.95, art.ring.clone()),
-            Marker::LastMove => (Color::srgba(1.0, 0.55, 0.1, 0.9), 0.25, art.disc.clone()),
-            Marker::Hint => (Color::srgba(0.3, 0.95, 1.0, 0.95), 0.9, art.ring.clone()),
-            Marker::Forbidden => (Color::srgba(0.9, 0.1, 0.1, 0.85), 0.3, art.cross.clone()),
-            Marker::Winning => (Color::srgba(1.0, 0.2, 0.2, 1.0), 0.98, art.ring.clone()),
-            Marker::Dead => (Color::srgba(1.0, 0.25, 0.2, 0.95), 0.6, art.cross.clone()),
+            Marker::Legal => (palette::LEGAL, 0.3, art.disc.clone()),
+            Marker::CloneTarget => (palette::CLONE_TARGET, 0.4, art.disc.clone()),
+            Marker::JumpTarget => (palette::JUMP_TARGET, 0.55, art.ring.clone()),
+            Marker::Selected => (palette::SELECTED, 0.95, art.ring.clone()),
+            Marker::LastMove => (palette::LAST_MOVE, 0.25, art.disc.clone()),
+            Marker::Hint => (palette::HINT, 0.9, art.ring.clone()),
+            Marker::Forbidden => (palette::FORBIDDEN, 0.3, art.cross.clone()),
+            Marker::Winning => (palette::WINNING, 0.98, art.ring.clone()),
+            Marker::Dead => (palette::DEAD, 0.4, art.cross.clone()),
+            Marker::Ko => (palette::KO, 0.45, art.ring.clone()),
             // small squares, as Go programs show the area
-            Marker::AreaBlack => (Color::srgba(0.05, 0.05, 0.05, 1.0), 0.32, Handle::default()),
-            Marker::AreaWhite => (Color::srgba(0.97, 0.97, 0.97, 1.0), 0.32, Handle::default()),
+            Marker::AreaBlack => (palette::AREA_BLACK, 0.3, Handle::default()),
+            Marker::AreaWhite => (palette::AREA_WHITE, 0.3, Handle::default()),
         };
-        let z = if matches!(
-            m,
-            Marker::LastMove | Marker::Selected | Marker::Hint | Marker::Winning | Marker::Dead
-        ) {
-            5.0
-        } else if matches!(m, Marker::AreaBlack | Marker::AreaWhite) {
-            4.0
-        } else {
-            2.0
+        let z = match m {
+            Marker::LastMove
+            | Marker::Selected
+            | Marker::Hint
+            | Marker::Winning
+            | Marker::Dead
+            | Marker::Ko => 5.0,
+            Marker::AreaBlack | Marker::AreaWhite => 4.0,
+            _ => 2.0,
         };
         commands.spawn((
             Name::new(format!("Marker {m:?} {}", qi_core::game::square_text(sq))),
@@ -609,7 +676,7 @@ pub fn update_markers(
             BoardPart,
             Sprite {
                 image,
-                color,
+                color: to_bevy(color),
                 custom_size: Some(Vec2::splat(layout.cell * scale)),
                 ..default()
             },
@@ -617,98 +684,5 @@ pub fn update_markers(
             Pickable::IGNORE,
             DespawnOnExit(Screen::Playing),
         ));
-    };
-    if let Some(last) = game.history.last_move() {
-        if let Some(prev) = game.history.previous() {
-            if let Some(to) = prev.move_squares(last).to {
-                spawn(&mut commands, to, Marker::LastMove);
-            }
-        }
     }
-    for &sq in game.dead_marking.iter().flatten() {
-        spawn(&mut commands, sq, Marker::Dead);
-    }
-    // Go after two passes: the area each side counts, with the stones marked dead taken off
-    if let (Some(go), Some(score)) = (pos.as_go(), game.marked_score())
-        && game.dead_marking.is_some()
-    {
-        let n = go.size();
-        for y in 0..n {
-            for x in 0..n {
-                let sq = Square::new(x, y);
-                let Some(side) = score.owner[y as usize * n as usize + x as usize] else {
-                    continue;
-                };
-                let stone = pos.cell(sq);
-                if stone == qi_core::Cell::Piece(side) {
-                    continue; // a living stone counts for its side anyway
-                }
-                let m = if side == Side::Black {
-                    Marker::AreaBlack
-                } else {
-                    Marker::AreaWhite
-                };
-                spawn(&mut commands, sq, m);
-            }
-        }
-    }
-    if !busy {
-        for sq in pos.winning_line().unwrap_or_default() {
-            spawn(&mut commands, sq, Marker::Winning);
-        }
-    }
-    if busy || !game.human_to_move() {
-        return;
-    }
-    for sq in pos.forbidden_points() {
-        spawn(&mut commands, sq, Marker::Forbidden);
-    }
-    if let Some(h) = game.hint {
-        let s = pos.move_squares(h);
-        for sq in [s.from, s.to].into_iter().flatten() {
-            spawn(&mut commands, sq, Marker::Hint);
-        }
-    }
-    for (sq, m) in legal_markers(pos, game.selected, settings.show_legal_moves) {
-        spawn(&mut commands, sq, m);
-    }
-}
-
-/// Which squares to highlight, and how.
-pub fn legal_markers(
-    pos: &AnyPosition,
-    selected: Option<Square>,
-    show_legal: bool,
-) -> Vec<(Square, Marker)> {
-    let mut out = Vec::new();
-    let moves = pos.legal_moves();
-    if let Some(sel) = selected {
-        out.push((sel, Marker::Selected));
-        for mv in &moves {
-            let s = pos.move_squares(*mv);
-            if let (Some(from), Some(to)) = (s.from, s.to) {
-                if from == sel && to != sel {
-                    out.push((to, Marker::JumpTarget));
-                } else if from == to && is_next_to(sel, to) {
-                    out.push((to, Marker::CloneTarget));
-                }
-            }
-        }
-        return out;
-    }
-    if show_legal && matches!(pos.kind(), GameKind::Ataxx | GameKind::Reversi) {
-        let mut seen = std::collections::HashSet::new();
-        for mv in &moves {
-            if let Some(to) = pos.move_squares(*mv).to {
-                if seen.insert(to) {
-                    out.push((to, Marker::Legal));
-                }
-            }
-        }
-    }
-    out
-}
-
-pub fn is_next_to(a: Square, b: Square) -> bool {
-    a != b && (a.x as i32 - b.x as i32).abs() <= 1 && (a.y as i32 - b.y as i32).abs() <= 1
 }

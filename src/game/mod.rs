@@ -1,11 +1,13 @@
 //! The game being played: who plays, the history of moves, and the systems that apply move,
-//! undo and redo requests to it. Everything else (board entities, HUD, CPU) reacts to the
-//! messages written here.
+//! undo and redo requests to it. The state around the game lives in small resources (the piece
+//! picked up, the hint, the status line, the score view), each removed when the game screen is
+//! left. Everything else (board entities, HUD, CPU) reacts to the messages written here.
 
 use bevy::prelude::*;
 use qi_core::any::{AnyMove, AnyPosition, GameHistory};
-use qi_core::{Game, GameKind, Outcome, Side};
+use qi_core::{Cell, GameKind, GameResult, Side, Square};
 
+use crate::AppSet;
 use crate::screens::Screen;
 
 pub fn plugin(app: &mut App) {
@@ -16,12 +18,26 @@ pub fn plugin(app: &mut App) {
         .add_message::<BoardReset>()
         .add_message::<GameEvent>()
         .add_message::<ResignRequest>()
+        .add_message::<Status>()
+        .add_message::<ConfirmScoring>()
+        .init_resource::<Selection>()
+        .init_resource::<Hint>()
+        .init_resource::<StatusLine>()
+        .init_resource::<ScoreView>()
         .add_systems(
             Update,
             (apply_move_requests, apply_resignations, apply_undo_redo)
                 .chain()
+                .in_set(AppSet::Apply)
                 .run_if(in_state(Screen::Playing)),
-        );
+        )
+        .add_systems(
+            Update,
+            (clear_on_change, update_status_line)
+                .chain()
+                .in_set(AppSet::Present),
+        )
+        .add_systems(OnExit(Screen::Playing), clear_game_state);
 }
 
 /// Who plays one side.
@@ -61,20 +77,12 @@ impl MatchSetup {
 pub struct Match {
     pub setup: MatchSetup,
     pub history: GameHistory,
-    /// A line for the status bar: what just happened.
-    pub status: String,
-    /// Ataxx: the piece picked up, waiting for its target.
-    pub selected: Option<qi_core::Square>,
     /// Seconds the game has been played (paused time not counted).
     pub elapsed: f32,
-    /// The game changed since it was last saved.
+    /// The game changed since it was last saved in a slot.
     pub dirty: bool,
-    /// A move the CPU suggested for the person to move (cleared by any move).
-    pub hint: Option<AnyMove>,
-    /// Go after two passes: the stones marked dead, while the players check them.
-    pub dead_marking: Option<Vec<qi_core::Square>>,
-    /// Go: the result once the dead stones are confirmed (`B+3.5`).
-    pub final_result: Option<String>,
+    /// The result when it is not the position's own (Go after the dead stones are confirmed).
+    pub final_result: Option<GameResult>,
     /// A record being replayed: only the replay controls move the board.
     pub replay: Option<crate::replay::ReplayState>,
 }
@@ -90,12 +98,8 @@ impl Match {
         Match {
             history,
             setup,
-            status: String::new(),
-            selected: None,
             elapsed: 0.0,
             dirty: false,
-            hint: None,
-            dead_marking: None,
             final_result: None,
             replay: None,
         }
@@ -109,6 +113,10 @@ impl Match {
         self.setup.kind
     }
 
+    pub fn ui(&self) -> &'static dyn crate::games::GameUi {
+        crate::games::ui_of(self.kind())
+    }
+
     pub fn player_to_move(&self) -> Player {
         self.setup.players[self.position().side_to_move().index()]
     }
@@ -117,15 +125,16 @@ impl Match {
         self.position().outcome().is_some()
     }
 
-    /// Go: the game ended by two passes and its dead stones are not confirmed yet.
-    pub fn marking_dead(&self) -> bool {
-        self.dead_marking.is_some() && self.final_result.is_none()
-    }
-
-    /// Go: the score with the stones marked dead counted as captured.
-    pub fn marked_score(&self) -> Option<qi_core::go::ScoreDetail> {
-        let go = self.position().as_go()?;
-        Some(go.score_with_dead(self.dead_marking.as_deref().unwrap_or(&[])))
+    /// The result of the finished game: the confirmed one, or the position's by its rules.
+    /// `None` while the game goes on, and while Go's dead stones are being marked.
+    pub fn result(&self) -> Option<GameResult> {
+        self.final_result.or_else(|| {
+            let pos = self.position();
+            let scoring = pos
+                .as_go()
+                .is_some_and(|g| g.resigned().is_none() && pos.outcome().is_some());
+            if scoring { None } else { GameResult::of(pos) }
+        })
     }
 
     /// Whether a person is to move now (so clicks and typed moves count).
@@ -137,34 +146,86 @@ impl Match {
         self.setup.players.iter().any(|p| p.is_cpu())
             && self.setup.players.iter().any(|p| !p.is_cpu())
     }
+
+    /// The side's name in this game (Red/Blue in Ataxx).
+    pub fn side_name(&self, side: Side) -> &'static str {
+        self.kind().side_name(side)
+    }
 }
 
 /// The name each game gives its two sides.
 pub fn side_name(kind: GameKind, side: Side) -> &'static str {
-    match (kind, side) {
-        (GameKind::Ataxx, Side::Black) => "Red",
-        (GameKind::Ataxx, Side::White) => "Blue",
-        (_, Side::Black) => "Black",
-        (_, Side::White) => "White",
-    }
+    kind.side_name(side)
 }
+
+/// Ataxx: the piece picked up, waiting for its target.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq)]
+pub struct Selection(pub Option<Square>);
+
+/// A move the CPU suggested for the person to move (cleared by any change).
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq)]
+pub struct Hint(pub Option<AnyMove>);
+
+/// The status bar's line: what just happened. Written through [`Status`] messages.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct StatusLine(pub String);
+
+/// A game's scoring phase takes the board's clicks (Go's dead-stone marking).
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct BoardClaimed;
+
+/// The score while a game is being scored, for the side panel (Go after two passes).
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct ScoreView(pub Option<String>);
+
+/// A new status line.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct Status(pub String);
+
+/// The players agree on the score shown (Go's dead stones).
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct ConfirmScoring;
 
 /// A request to play a move (from a click, the move box, or the CPU).
 #[derive(Message, Clone, Copy, Debug)]
 pub struct MoveRequest(pub AnyMove);
 
-/// A move was played: the board animates it.
+/// A move was played: the board animates its changes, computed once here.
 #[derive(Message, Clone, Debug)]
 pub struct MovePlayed {
     pub mv: AnyMove,
     pub before: AnyPosition,
     pub side: Side,
+    /// Every square that changed: `(square, before, after)`.
+    pub changes: Vec<(Square, Cell, Cell)>,
+}
+
+impl MovePlayed {
+    pub fn new(before: AnyPosition, mv: AnyMove) -> MovePlayed {
+        MovePlayed {
+            mv,
+            side: before.side_to_move(),
+            changes: before.changes(mv),
+            before,
+        }
+    }
+
+    /// Pieces that changed colour (flips, captures by conversion) or left (captures).
+    pub fn captured(&self) -> usize {
+        self.changes
+            .iter()
+            .filter(|(_, a, b)| {
+                matches!((a, b), (Cell::Piece(x), Cell::Piece(y)) if x != y)
+                    || matches!((a, b), (Cell::Piece(x), Cell::Empty) if *x != self.side)
+            })
+            .count()
+    }
 }
 
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct UndoRequest;
 
-/// Go: this side resigns (the person's Resign button, or the CPU finding the game lost).
+/// This side resigns (the person's Resign button, or the CPU finding the game lost).
 #[derive(Message, Clone, Copy, Debug)]
 pub struct ResignRequest(pub Side);
 
@@ -182,7 +243,7 @@ pub enum GameEvent {
     Placed,
     Captured,
     Illegal,
-    Over(Outcome),
+    Over(qi_core::Outcome),
 }
 
 fn apply_move_requests(
@@ -190,6 +251,7 @@ fn apply_move_requests(
     mut game: ResMut<Match>,
     mut played: MessageWriter<MovePlayed>,
     mut events: MessageWriter<GameEvent>,
+    mut status: MessageWriter<Status>,
 ) {
     for &MoveRequest(mv) in requests.read() {
         if game.is_over() {
@@ -198,52 +260,37 @@ fn apply_move_requests(
         let before = game.position().clone();
         let text = before.move_to_text(mv);
         let side = before.side_to_move();
+        let name = game.side_name(side);
         match game.history.play(mv) {
             Ok(()) => {
-                game.selected = None;
-                game.hint = None;
                 game.dirty = true;
-                let kind = game.kind();
                 let ply = game.history.ply();
-                info!("qi: move {ply} {} {text}", side_name(kind, side));
-                game.status = if before.move_squares(mv).to.is_none() {
-                    format!("{} has no move and passes", side_name(kind, side))
+                info!("qi: move {ply} {name} {text}");
+                let m = MovePlayed::new(before, mv);
+                status.write(Status(if m.before.move_squares(mv).to.is_none() {
+                    if m.before.legal_moves().len() == 1 {
+                        format!("{name} has no move and passes")
+                    } else {
+                        format!("{name} passes")
+                    }
                 } else {
-                    format!("{} played {text}", side_name(kind, side))
-                };
-                let flipped = before
-                    .changes(mv)
-                    .iter()
-                    .filter(|(_, a, b)| matches!((a, b), (qi_core::Cell::Piece(x), qi_core::Cell::Piece(y)) if x != y))
-                    .count();
-                events.write(if flipped > 0 {
+                    format!("Move {ply}: {name} played {text}")
+                }));
+                events.write(if m.captured() > 0 {
                     GameEvent::Captured
                 } else {
                     GameEvent::Placed
                 });
-                played.write(MovePlayed { mv, before, side });
-                if let Some(go) = game
-                    .position()
-                    .as_go()
-                    .filter(|g| g.outcome().is_some() && g.resigned().is_none())
-                {
-                    // Two passes: the players now check which stones are dead, starting from the
-                    // estimate.
-                    let dead = go.estimate_dead();
-                    info!("qi: marking dead stones ({} estimated dead)", dead.len());
-                    game.dead_marking = Some(dead);
-                    game.status =
-                        "Both passed: click groups to mark them dead or alive, then Confirm".into();
-                } else if let Some(outcome) = game.position().outcome() {
-                    let [b, w] = game.position().piece_counts();
-                    info!("qi: game over {outcome:?} {b}-{w}");
-                    game.status = describe_outcome(&game, outcome);
-                    events.write(GameEvent::Over(outcome));
+                played.write(m);
+                if let Some(result) = game.result() {
+                    info!("qi: game over {}", result.sgf());
+                    status.write(Status(result.describe(game.kind())));
+                    events.write(GameEvent::Over(result.outcome()));
                 }
             }
             Err(e) => {
                 info!("qi: illegal move {text}: {e}");
-                game.status = format!("Illegal move: {e}");
+                status.write(Status(format!("Illegal move: {e}")));
                 events.write(GameEvent::Illegal);
             }
         }
@@ -254,75 +301,60 @@ fn apply_resignations(
     mut requests: MessageReader<ResignRequest>,
     mut game: ResMut<Match>,
     mut events: MessageWriter<GameEvent>,
+    mut status: MessageWriter<Status>,
 ) {
     for &ResignRequest(side) in requests.read() {
-        resign(&mut game, side, &mut events);
-    }
-}
-
-/// Go: `side` resigns; the other side wins `B+R`/`W+R`.
-pub fn resign(game: &mut Match, side: Side, events: &mut MessageWriter<GameEvent>) {
-    if game.is_over() || game.replay.is_some() || !game.history.resign(side) {
-        return;
-    }
-    let winner = side.other();
-    let result = format!("{}+R", if winner == Side::Black { "B" } else { "W" });
-    info!(
-        "qi: {} resigns; game over {result}",
-        side_name(game.kind(), side)
-    );
-    game.status = format!(
-        "{} resigns: {}",
-        side_name(game.kind(), side),
-        result_sentence(&result)
-    );
-    game.final_result = Some(result);
-    game.dead_marking = None;
-    game.dirty = true;
-    events.write(GameEvent::Over(Outcome::Win(winner)));
-}
-
-/// "Red wins 30-19" and the like.
-pub fn describe_outcome(game: &Match, outcome: Outcome) -> String {
-    let kind = game.kind();
-    if let Some(result) = &game.final_result {
-        return result_sentence(result);
-    }
-    let [b, w] = game.position().piece_counts();
-    match outcome {
-        Outcome::Win(side) => {
-            let (a, c) = if side == Side::Black { (b, w) } else { (w, b) };
-            format!("{} wins {a}-{c}", side_name(kind, side))
+        if let Some(text) = resign(&mut game, side) {
+            status.write(Status(text));
+            if let Some(r) = game.result() {
+                events.write(GameEvent::Over(r.outcome()));
+            }
         }
-        Outcome::Draw => format!("Draw {b}-{w}"),
     }
+}
+
+/// `side` resigns (Go); returns the status line, `None` when it cannot.
+pub fn resign(game: &mut Match, side: Side) -> Option<String> {
+    if game.is_over() || game.replay.is_some() || !game.history.resign(side) {
+        return None;
+    }
+    let result = GameResult::win(side.other(), qi_core::Reason::Resignation);
+    info!(
+        "qi: {} resigns; game over {}",
+        game.side_name(side),
+        result.sgf()
+    );
+    game.dirty = true;
+    Some(format!(
+        "{} resigns: {}",
+        game.side_name(side),
+        result.describe(game.kind())
+    ))
 }
 
 fn apply_undo_redo(
     mut undo: MessageReader<UndoRequest>,
-    mut redo: MessageReader<RedoRequest>,
+    mut redo: MessageWriter<BoardReset>,
+    mut redos: MessageReader<RedoRequest>,
     mut game: ResMut<Match>,
-    mut reset: MessageWriter<BoardReset>,
+    mut status: MessageWriter<Status>,
 ) {
     let mut changed = false;
     for _ in undo.read() {
-        if undo_for_player(&mut game) {
-            changed = true;
-        }
+        let (did, text) = undo_for_player(&mut game);
+        changed |= did;
+        status.write(Status(text));
     }
-    for _ in redo.read() {
-        if redo_for_player(&mut game) {
-            changed = true;
-        }
+    for _ in redos.read() {
+        let (did, text) = redo_for_player(&mut game);
+        changed |= did;
+        status.write(Status(text));
     }
     if changed {
-        game.selected = None;
-        game.hint = None;
-        game.dead_marking = None;
         game.final_result = None;
         game.dirty = true;
         info!("qi: position now at ply {}", game.history.ply());
-        reset.write(BoardReset);
+        redo.write(BoardReset);
     }
 }
 
@@ -339,16 +371,14 @@ fn resigned(game: &Match) -> bool {
 }
 
 /// Takes back one move; against the CPU, back to the human's last turn (so the human moves
-/// next). Returns whether anything was undone.
-pub fn undo_for_player(game: &mut Match) -> bool {
+/// next). Returns whether anything was undone, and the status line.
+pub fn undo_for_player(game: &mut Match) -> (bool, String) {
     if resigned(game) {
         game.history.clear_resignation();
-        game.status = "Resignation taken back".into();
-        return true;
+        return (true, "Resignation taken back".into());
     }
     if !game.history.can_undo() {
-        game.status = "Nothing to undo".into();
-        return false;
+        return (false, "Nothing to undo".into());
     }
     if game.vs_cpu() {
         let start_ply = game.history.ply();
@@ -370,15 +400,13 @@ pub fn undo_for_player(game: &mut Match) -> bool {
     } else {
         game.history.undo();
     }
-    game.status = format!("Undone: back to move {}", game.history.ply());
-    true
+    (true, format!("Undone: back to move {}", game.history.ply()))
 }
 
 /// Plays again what was undone: against the CPU, up to the human's next turn.
-pub fn redo_for_player(game: &mut Match) -> bool {
+pub fn redo_for_player(game: &mut Match) -> (bool, String) {
     if !game.history.can_redo() {
-        game.status = "Nothing to redo".into();
-        return false;
+        return (false, "Nothing to redo".into());
     }
     game.history.redo();
     if game.vs_cpu() {
@@ -386,59 +414,40 @@ pub fn redo_for_player(game: &mut Match) -> bool {
             game.history.redo();
         }
     }
-    game.status = format!("Redone: move {}", game.history.ply());
-    true
+    (true, format!("Redone: move {}", game.history.ply()))
 }
 
-/// `B+3.5` as "Black wins by 3.5", `W+R` as "White wins by resignation".
-pub fn result_sentence(result: &str) -> String {
-    let (who, rest) = match result.split_once('+') {
-        Some(("B", r)) => ("Black", r),
-        Some(("W", r)) => ("White", r),
-        _ => return result.to_string(),
-    };
-    if rest == "R" {
-        format!("{who} wins by resignation")
-    } else {
-        format!("{who} wins by {rest} ({result})")
-    }
-}
-
-/// Go: a click on a stone while marking toggles its whole group dead or alive.
-pub fn toggle_dead_at(game: &mut Match, sq: qi_core::Square) -> bool {
-    let Some(go) = game.position().as_go().cloned() else {
-        return false;
-    };
-    let Some(dead) = game.dead_marking.as_mut() else {
-        return false;
-    };
-    let changed = go.toggle_dead_group(dead, sq);
-    if changed {
-        if let Some(score) = game.marked_score() {
-            game.status = format!("Score with the marked stones dead: {}", score.result_text());
+/// The selection and the hint belong to one position: any move or reset drops them.
+fn clear_on_change(
+    mut played: MessageReader<MovePlayed>,
+    mut resets: MessageReader<BoardReset>,
+    mut selection: ResMut<Selection>,
+    mut hint: ResMut<Hint>,
+) {
+    if played.read().count() + resets.read().count() > 0 {
+        if selection.0.is_some() {
+            selection.0 = None;
+        }
+        if hint.0.is_some() {
+            hint.0 = None;
         }
     }
-    changed
 }
 
-/// Go: the players agree on the dead stones; the game ends with that score.
-pub fn confirm_dead_stones(game: &mut Match) {
-    if let Some(score) = game.marked_score() {
-        let text = score.result_text();
-        info!("qi: game over {text} (dead stones confirmed)");
-        game.status = result_sentence(&text);
-        game.final_result = Some(text);
+fn update_status_line(mut messages: MessageReader<Status>, mut line: ResMut<StatusLine>) {
+    if let Some(Status(text)) = messages.read().last() {
+        line.0 = text.clone();
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn result_sentences() {
-        assert_eq!(result_sentence("B+3.5"), "Black wins by 3.5 (B+3.5)");
-        assert_eq!(result_sentence("W+R"), "White wins by resignation");
-        assert_eq!(result_sentence("Draw"), "Draw");
-    }
+fn clear_game_state(
+    mut selection: ResMut<Selection>,
+    mut hint: ResMut<Hint>,
+    mut line: ResMut<StatusLine>,
+    mut view: ResMut<ScoreView>,
+) {
+    *selection = Selection::default();
+    *hint = Hint::default();
+    *line = StatusLine::default();
+    *view = ScoreView::default();
 }

@@ -4,10 +4,57 @@
 
 use std::path::PathBuf;
 
-use bevy_egui::egui;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use qi_core::history::{GameOutcome, History};
 
 use super::nav::NavKeys;
+use super::{LoadMatch, Menu, menu_area};
+use crate::theme::palette;
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<RecordsModel>().add_systems(
+        EguiPrimaryContextPass,
+        draw_records.run_if(in_state(Menu::Records)),
+    );
+}
+
+fn draw_records(
+    mut contexts: EguiContexts,
+    mut model: ResMut<RecordsModel>,
+    history: Option<Res<crate::results::PlayerHistory>>,
+    mut next: ResMut<NextState<Menu>>,
+    mut load: MessageWriter<LoadMatch>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let empty = History::default();
+    let (h, problem) = history
+        .as_ref()
+        .map_or((&empty, None), |h| (&h.history, h.problem.as_deref()));
+    let model = &mut *model;
+    match menu_area(ctx, |ui| records_ui(ui, model, h, problem)).flatten() {
+        Some(RecordsAction::Back) => next.set(Menu::Main),
+        Some(RecordsAction::Open(src)) => {
+            let label = src.label();
+            match src
+                .read()
+                .and_then(|r| crate::replay::replay_match(&r, &label))
+            {
+                Ok(m) => {
+                    info!("qi: replay {label}");
+                    model.message = None;
+                    load.write(LoadMatch(Box::new(m)));
+                }
+                Err(e) => {
+                    warn!("qi: cannot open {label}: {e}");
+                    model.message = Some(format!("Cannot open {label}: {e}"));
+                }
+            }
+        }
+        None => {}
+    }
+    Ok(())
+}
 
 /// Where a record to replay comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,6 +73,18 @@ impl RecordSource {
             RecordSource::File(p) => p
                 .file_name()
                 .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into()),
+        }
+    }
+
+    /// What the list shows: for a file, its game, players, result and date as the record says
+    /// them (`Go · Ann vs CPU 3 · B+3.5 · 2026-11-23`), the file name when it cannot be read.
+    pub fn title(&self) -> String {
+        match self {
+            RecordSource::Sample(_) => self.label(),
+            RecordSource::File(_) => match self.read() {
+                Ok(r) => record_title(&r),
+                Err(_) => format!("{} (cannot be read)", self.label()),
+            },
         }
     }
 
@@ -50,7 +109,7 @@ pub enum RecordsTab {
     Replay,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Resource, Clone, Debug, Default)]
 pub struct RecordsModel {
     pub tab: RecordsTab,
     /// The records offered for replay: the examples, then the records folder's files.
@@ -60,6 +119,8 @@ pub struct RecordsModel {
     pub path: String,
     /// Why the last record could not be opened.
     pub message: Option<String>,
+    /// The list's text for each source (read once when the list is made).
+    pub titles: Vec<String>,
 }
 
 impl RecordsModel {
@@ -75,8 +136,29 @@ impl RecordsModel {
                     .map(RecordSource::File),
             )
             .collect();
+        self.titles = self.sources.iter().map(RecordSource::title).collect();
         self.selected = self.selected.min(self.sources.len().saturating_sub(1));
     }
+}
+
+/// A record's title for lists.
+pub fn record_title(r: &qi_core::records::Record) -> String {
+    let mut parts = vec![
+        r.game.title().to_string(),
+        format!(
+            "{} vs {}",
+            r.black.as_deref().unwrap_or("?"),
+            r.white.as_deref().unwrap_or("?")
+        ),
+    ];
+    if let Some(res) = &r.result {
+        parts.push(res.clone());
+    }
+    parts.push(format!("{} moves", r.moves.len()));
+    if let Some(d) = &r.date {
+        parts.push(d.clone());
+    }
+    parts.join(" · ")
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,7 +226,7 @@ pub fn records_ui(
 
 fn results_tab(ui: &mut egui::Ui, history: &History, problem: Option<&str>) {
     if let Some(p) = problem {
-        ui.colored_label(egui::Color32::LIGHT_RED, p);
+        ui.colored_label(palette::ERROR, p);
     }
     if history.results.is_empty() {
         ui.label("No finished games yet. Results are kept here after each game.");
@@ -200,8 +282,9 @@ fn replay_tab(ui: &mut egui::Ui, m: &mut RecordsModel, keys: NavKeys) -> Option<
         .max_height(320.0)
         .show(ui, |ui| {
             for (i, src) in m.sources.iter().enumerate() {
+                let title = m.titles.get(i).cloned().unwrap_or_else(|| src.label());
                 let resp = ui.add(
-                    egui::Button::new(egui::RichText::new(src.label()).size(16.0))
+                    egui::Button::new(egui::RichText::new(title).size(16.0))
                         .selected(i == m.selected)
                         .min_size(egui::vec2(520.0, 26.0)),
                 );
@@ -234,7 +317,7 @@ fn replay_tab(ui: &mut egui::Ui, m: &mut RecordsModel, keys: NavKeys) -> Option<
         }
     });
     if let Some(msg) = &m.message {
-        ui.colored_label(egui::Color32::LIGHT_RED, msg);
+        ui.colored_label(palette::ERROR, msg);
     }
     action
 }

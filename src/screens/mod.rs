@@ -1,13 +1,14 @@
 //! The app's screens, as a Bevy state: the title screen (with the main menu over it) and the
-//! game being played. Menus are a separate state (see `menus`).
+//! game being played. The menus are states of their own (see `menus`).
 
 use bevy::prelude::*;
 
-use crate::menus::Menu;
+use crate::menus::{InGame, Menu};
 
 pub fn plugin(app: &mut App) {
     app.init_state::<Screen>()
-        .add_systems(OnEnter(Screen::Title), open_main_menu)
+        .init_resource::<TitleMenu>()
+        .add_systems(OnEnter(Screen::Title), open_title_menu)
         .add_systems(OnEnter(Screen::Playing), close_menus)
         .add_systems(Update, log_screen_changes);
 }
@@ -19,8 +20,20 @@ pub enum Screen {
     Playing,
 }
 
-fn open_main_menu(mut next: ResMut<NextState<Menu>>) {
-    next.set(Menu::Main);
+/// The menu the title screen opens with next time (the main menu, or New game when the player
+/// asked for a new game from a finished one).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TitleMenu(pub Menu);
+
+impl Default for TitleMenu {
+    fn default() -> Self {
+        TitleMenu(Menu::Main)
+    }
+}
+
+fn open_title_menu(mut next: ResMut<NextState<Menu>>, mut first: ResMut<TitleMenu>) {
+    next.set(first.0);
+    first.0 = Menu::Main;
 }
 
 fn close_menus(mut next: ResMut<NextState<Menu>>) {
@@ -30,19 +43,31 @@ fn close_menus(mut next: ResMut<NextState<Menu>>) {
 fn log_screen_changes(
     screen: Res<State<Screen>>,
     menu: Res<State<Menu>>,
+    in_game: Option<Res<State<InGame>>>,
     mut windows: Query<&mut Window>,
 ) {
-    if screen.is_changed() || menu.is_changed() {
-        info!("qi: screen {:?} menu {:?}", screen.get(), menu.get());
-        for mut w in &mut windows {
-            let title = match (screen.get(), menu.get()) {
-                (Screen::Title, _) => "Qi".to_string(),
-                (Screen::Playing, Menu::Pause) => "Qi - paused".to_string(),
-                (Screen::Playing, _) => "Qi - playing".to_string(),
-            };
-            if w.title != title {
-                w.title = title;
-            }
+    let in_game_changed = in_game.as_ref().is_some_and(|s| s.is_changed());
+    if !(screen.is_changed() || menu.is_changed() || in_game_changed) {
+        return;
+    }
+    let shown = match (screen.get(), &in_game) {
+        (Screen::Playing, Some(g)) => format!("{:?}", g.get()),
+        (Screen::Playing, None) => "None".to_string(),
+        (Screen::Title, _) => format!("{:?}", menu.get()),
+    };
+    // the title screen's menu settles a frame after the screen: log once it has
+    if *screen.get() == Screen::Title && *menu.get() == Menu::None {
+        return;
+    }
+    info!("qi: screen {:?} menu {shown}", screen.get());
+    let title = match (screen.get(), in_game.as_ref().map(|g| *g.get())) {
+        (Screen::Title, _) => "Qi".to_string(),
+        (Screen::Playing, Some(InGame::Pause)) => "Qi - paused".to_string(),
+        (Screen::Playing, _) => "Qi - playing".to_string(),
+    };
+    for mut w in &mut windows {
+        if w.title != title {
+            w.title = title.clone();
         }
     }
 }

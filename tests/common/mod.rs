@@ -193,16 +193,107 @@ impl Qi {
         std::thread::sleep(Duration::from_millis(400));
     }
 
-    /// Clicks the centre of a board square (the layout the app computes for a w×h board).
+    /// Clicks the centre of a board square (the layout the app computes for a w×h board in
+    /// the window's first size).
     pub fn click_square(&self, kind: qi_core::GameKind, size: (u8, u8), sq: qi_core::Square) {
-        let layout = qi::board::BoardLayout::for_game(kind, size);
-        let p = layout.center_of(sq);
-        let (x, y) = (
-            qi::board::WINDOW.x / 2.0 + p.x,
-            qi::board::WINDOW.y / 2.0 - p.y,
-        );
-        self.click(x.round() as i32, y.round() as i32);
+        self.click_square_in(qi::board::WINDOW, kind, size, sq);
     }
+
+    /// Clicks the centre of a board square in a window of this size.
+    pub fn click_square_in(
+        &self,
+        window: bevy::math::Vec2,
+        kind: qi_core::GameKind,
+        size: (u8, u8),
+        sq: qi_core::Square,
+    ) {
+        let (x, y) = square_pixel(window, kind, size, sq);
+        self.click(x as i32, y as i32);
+    }
+
+    /// Gives the window a new size and waits until the app has seen it.
+    pub fn resize(&mut self, w: u32, h: u32) {
+        self.xdotool(&[
+            "search",
+            "--sync",
+            "--name",
+            "^Qi",
+            "windowsize",
+            "--sync",
+            &w.to_string(),
+            &h.to_string(),
+        ]);
+        std::thread::sleep(Duration::from_millis(1500));
+    }
+
+    /// Presses F12 and waits for the PNG it writes into `dir`; returns its path.
+    pub fn screenshot(&mut self, dir: &Path) -> PathBuf {
+        let before: std::collections::HashSet<PathBuf> = pngs(dir).into_iter().collect();
+        self.keys(&["F12"]);
+        let t0 = Instant::now();
+        loop {
+            if let Some(p) = pngs(dir).into_iter().find(|p| !before.contains(p)) {
+                // the file is complete once it decodes
+                if image::open(&p).is_ok() {
+                    return p;
+                }
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "no screenshot in {}:\n{}",
+                dir.display(),
+                self.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+fn pngs(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "png"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Where a square's centre is in the window's pixels (origin top left).
+pub fn square_pixel(
+    window: bevy::math::Vec2,
+    kind: qi_core::GameKind,
+    size: (u8, u8),
+    sq: qi_core::Square,
+) -> (f32, f32) {
+    let layout = qi::board::BoardLayout::for_game(qi::games::ui_of(kind), size, window);
+    let p = layout.center_of(sq);
+    (
+        (window.x / 2.0 + p.x).round(),
+        (window.y / 2.0 - p.y).round(),
+    )
+}
+
+/// The colour of one pixel of a PNG.
+pub fn pixel(path: &Path, x: u32, y: u32) -> [u8; 3] {
+    let img = image::open(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .to_rgb8();
+    img.get_pixel(x, y).0
+}
+
+/// Whether two colours are within `tol` in every channel.
+pub fn near(a: [u8; 3], b: [u8; 3], tol: u8) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= tol)
+}
+
+/// How many pixels have exactly this colour.
+pub fn count_color(path: &Path, c: [u8; 3]) -> usize {
+    let img = image::open(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .to_rgb8();
+    img.pixels().filter(|p| p.0 == c).count()
 }
 
 impl Drop for Qi {

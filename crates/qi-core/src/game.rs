@@ -77,6 +77,86 @@ pub enum GameKind {
     Go,
 }
 
+/// The record format a game's files are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordKind {
+    /// Smart Game Format (Go, Reversi, Gomoku).
+    Sgf,
+    /// PGN with a FEN tag (Ataxx, as Ataxx tools write it).
+    Pgn,
+}
+
+/// The facts about one game that the app, the records and the engine tools share: one table,
+/// [`GAMES`], instead of matches on [`GameKind`] spread over the code. Adding a game adds one
+/// entry here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameInfo {
+    pub kind: GameKind,
+    /// Lower-case name for files and the command line: `ataxx`.
+    pub name: &'static str,
+    /// Other names the command line accepts (`othello`, `weiqi`, …).
+    pub aliases: &'static [&'static str],
+    /// English title: `Reversi`.
+    pub title: &'static str,
+    /// The names of the two sides, `[first, second]`: Ataxx's Red and Blue.
+    pub side_names: [&'static str; 2],
+    /// Board sizes a player may choose (the first is the default).
+    pub board_sizes: &'static [u8],
+    pub record: RecordKind,
+    /// How moves are written, for help texts: `g2 (clone), a1c3 (jump)`.
+    pub notation: &'static str,
+    /// The key of the game's rules page in the translation files.
+    pub rules_key: &'static str,
+}
+
+/// Every game Qi knows, in [`GameKind`] order.
+pub const GAMES: [GameInfo; 4] = [
+    GameInfo {
+        kind: GameKind::Ataxx,
+        name: "ataxx",
+        aliases: &[],
+        title: "Ataxx",
+        side_names: ["Red", "Blue"],
+        board_sizes: &[7],
+        record: RecordKind::Pgn,
+        notation: "g2 (clone), a1c3 (jump), pass",
+        rules_key: "rules-ataxx",
+    },
+    GameInfo {
+        kind: GameKind::Reversi,
+        name: "reversi",
+        aliases: &["othello"],
+        title: "Reversi",
+        side_names: ["Black", "White"],
+        board_sizes: &[8],
+        record: RecordKind::Sgf,
+        notation: "d3, pass",
+        rules_key: "rules-reversi",
+    },
+    GameInfo {
+        kind: GameKind::Gomoku,
+        name: "gomoku",
+        aliases: &["renju"],
+        title: "Gomoku",
+        side_names: ["Black", "White"],
+        board_sizes: &[15, 19],
+        record: RecordKind::Sgf,
+        notation: "h8",
+        rules_key: "rules-gomoku",
+    },
+    GameInfo {
+        kind: GameKind::Go,
+        name: "go",
+        aliases: &["weiqi", "baduk"],
+        title: "Go",
+        side_names: ["Black", "White"],
+        board_sizes: &[19, 13, 9],
+        record: RecordKind::Sgf,
+        notation: "D4, pass",
+        rules_key: "rules-go",
+    },
+];
+
 impl GameKind {
     pub const ALL: [GameKind; 4] = [
         GameKind::Ataxx,
@@ -85,22 +165,22 @@ impl GameKind {
         GameKind::Go,
     ];
 
+    /// The game's entry in [`GAMES`].
+    pub fn info(self) -> &'static GameInfo {
+        &GAMES[self as usize]
+    }
+
     pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "ataxx",
-            GameKind::Reversi => "reversi",
-            GameKind::Gomoku => "gomoku",
-            GameKind::Go => "go",
-        }
+        self.info().name
     }
 
     pub fn title(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "Ataxx",
-            GameKind::Reversi => "Reversi",
-            GameKind::Gomoku => "Gomoku",
-            GameKind::Go => "Go",
-        }
+        self.info().title
+    }
+
+    /// The name of one side: `Red`, `Black`, …
+    pub fn side_name(self, side: Side) -> &'static str {
+        self.info().side_names[side.index()]
     }
 }
 
@@ -113,15 +193,18 @@ impl fmt::Display for GameKind {
 impl std::str::FromStr for GameKind {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "ataxx" => Ok(GameKind::Ataxx),
-            "reversi" | "othello" => Ok(GameKind::Reversi),
-            "gomoku" | "renju" => Ok(GameKind::Gomoku),
-            "go" | "weiqi" | "baduk" => Ok(GameKind::Go),
-            other => Err(ParseError::new(format!(
-                "unknown game '{other}' (expected ataxx, reversi, gomoku or go)"
-            ))),
-        }
+        let want = s.trim().to_ascii_lowercase();
+        GAMES
+            .iter()
+            .find(|g| g.name == want || g.aliases.contains(&want.as_str()))
+            .map(|g| g.kind)
+            .ok_or_else(|| {
+                let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+                ParseError::new(format!(
+                    "unknown game '{want}' (expected one of: {})",
+                    names.join(", ")
+                ))
+            })
     }
 }
 
@@ -353,5 +436,28 @@ mod tests {
             assert_eq!(k.name().parse::<GameKind>().unwrap(), k);
         }
         assert!("chess".parse::<GameKind>().is_err());
+    }
+}
+
+#[cfg(test)]
+mod info_tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_kind_order_and_names_parse_back() {
+        for (i, k) in GameKind::ALL.into_iter().enumerate() {
+            assert_eq!(GAMES[i].kind, k);
+            assert_eq!(k.name().parse::<GameKind>(), Ok(k));
+            for a in k.info().aliases {
+                assert_eq!(a.parse::<GameKind>(), Ok(k));
+            }
+        }
+        assert!(
+            "chess"
+                .parse::<GameKind>()
+                .unwrap_err()
+                .0
+                .contains("ataxx, reversi, gomoku, go")
+        );
     }
 }

@@ -47,6 +47,9 @@ pub struct GameResultEntry {
     pub moves: u32,
     /// The opponent's CPU level, `None` against a person.
     pub cpu_level: Option<u8>,
+    /// The game's result, typed (absent in files written before it was kept).
+    #[serde(default)]
+    pub detail: Option<crate::result::GameResult>,
 }
 
 impl GameResultEntry {
@@ -69,7 +72,36 @@ impl GameResultEntry {
             score: score.to_string(),
             moves,
             cpu_level,
+            detail: None,
         }
+    }
+
+    /// The entry of a finished game for the person who played `side`: the outcome from that
+    /// side's view and the score both come from `result`.
+    pub fn of_result(
+        game: GameKind,
+        side: crate::game::Side,
+        names: [&str; 2],
+        result: crate::result::GameResult,
+        moves: u32,
+        cpu_level: Option<u8>,
+    ) -> GameResultEntry {
+        let outcome = match result.winner {
+            None => GameOutcome::Draw,
+            Some(w) if w == side => GameOutcome::Win,
+            Some(_) => GameOutcome::Loss,
+        };
+        let mut e = GameResultEntry::new(
+            game,
+            names[side.index()],
+            names[side.other().index()],
+            outcome,
+            &result.score_text(),
+            moves,
+            cpu_level,
+        );
+        e.detail = Some(result);
+        e
     }
 }
 

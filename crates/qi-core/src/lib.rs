@@ -10,6 +10,7 @@ pub mod go;
 pub mod gomoku;
 pub mod history;
 pub mod records;
+pub mod result;
 pub mod reversi;
 pub mod saves;
 pub mod search;
@@ -17,4 +18,8 @@ pub mod sgf;
 pub mod storage;
 pub mod zobrist;
 
-pub use game::{Cell, Game, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side, Square};
+pub use game::{
+    Cell, GAMES, Game, GameInfo, GameKind, IllegalMove, MoveSquares, Outcome, ParseError, Side,
+    Square,
+};
+pub use result::{GameResult, Reason};

@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::any::{AnyPosition, GameHistory};
-use crate::game::{Game, GameKind, Outcome, Side};
+use crate::game::{Game, GameKind, Side};
 use crate::go::Go;
 use crate::gomoku::Gomoku;
 use crate::reversi::Reversi;
@@ -35,10 +35,9 @@ pub enum RecordFormat {
 impl RecordFormat {
     /// The format a game's records are written in: PGN for Ataxx, SGF for the others.
     pub fn for_game(kind: GameKind) -> RecordFormat {
-        if kind == GameKind::Ataxx {
-            RecordFormat::Pgn
-        } else {
-            RecordFormat::Sgf
+        match kind.info().record {
+            crate::game::RecordKind::Pgn => RecordFormat::Pgn,
+            crate::game::RecordKind::Sgf => RecordFormat::Sgf,
         }
     }
 
@@ -83,7 +82,7 @@ impl Record {
             moves: history.move_texts(),
             black: Some(black.to_string()),
             white: Some(white.to_string()),
-            result: end.outcome().map(|o| result_text(end, o)),
+            result: crate::result::GameResult::of(end).map(|r| r.sgf()),
             event: None,
             date: Some(crate::storage::format_date(crate::storage::now_unix())),
             comments: BTreeMap::new(),
@@ -241,8 +240,16 @@ impl Record {
         let result = self
             .result
             .clone()
-            .filter(|r| ["1-0", "0-1", "1/2-1/2", "*"].contains(&r.as_str()))
-            .or_else(|| history.current().outcome().map(pgn_result))
+            .and_then(|r| {
+                if ["1-0", "0-1", "1/2-1/2", "*"].contains(&r.as_str()) {
+                    Some(r)
+                } else {
+                    crate::result::GameResult::from_sgf(&r).map(|g| g.pgn().to_string())
+                }
+            })
+            .or_else(|| {
+                crate::result::GameResult::of(history.current()).map(|g| g.pgn().to_string())
+            })
             .unwrap_or_else(|| "*".to_string());
         tag(&mut out, "Event", self.event.as_deref().unwrap_or("?"));
         tag(&mut out, "Site", "?");
@@ -464,46 +471,6 @@ fn sgf_comments(rec: &GameRecord, inserted: &[usize]) -> BTreeMap<usize, String>
         }
     }
     out
-}
-
-/// SGF-style result text for a finished game (`B+12` discs for Reversi and Ataxx, the area
-/// margin for Go, `B+` for Gomoku, `0` for a draw).
-fn result_text(end: &AnyPosition, o: Outcome) -> String {
-    match (end, o) {
-        (_, Outcome::Draw) => "0".to_string(),
-        (AnyPosition::Go(g), _) if g.resigned().is_some() => {
-            format!(
-                "{}+R",
-                if o == Outcome::Win(Side::Black) {
-                    "B"
-                } else {
-                    "W"
-                }
-            )
-        }
-        (AnyPosition::Go(g), _) => g.area_score().result_text(),
-        (AnyPosition::Gomoku(_), Outcome::Win(s)) => {
-            format!("{}+", if s == Side::Black { "B" } else { "W" })
-        }
-        (_, Outcome::Win(s)) => {
-            let [b, w] = end.piece_counts();
-            format!(
-                "{}+{}",
-                if s == Side::Black { "B" } else { "W" },
-                b.abs_diff(w)
-            )
-        }
-    }
-}
-
-/// PGN result: `1-0` when White (`o`) won.
-fn pgn_result(o: Outcome) -> String {
-    match o {
-        Outcome::Win(Side::White) => "1-0",
-        Outcome::Win(Side::Black) => "0-1",
-        Outcome::Draw => "1/2-1/2",
-    }
-    .to_string()
 }
 
 fn fullmove_of(fen: &str) -> u32 {

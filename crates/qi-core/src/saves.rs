@@ -119,7 +119,7 @@ impl SaveSummary {
         SaveSummary {
             score: pos.piece_counts(),
             move_count: history.ply(),
-            result: pos.outcome().map(outcome_text),
+            result: crate::result::GameResult::of(pos).map(|r| r.describe(pos.kind())),
             position: pos.to_text(),
         }
     }

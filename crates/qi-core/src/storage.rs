@@ -132,8 +132,10 @@ pub fn read_text(path: &Path) -> Result<Option<String>, String> {
         .map_err(|e| format!("is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
 }
 
-/// Reads RON text as a `T`, with the line and column of the first error.
+/// Reads RON text as a `T`, with the line and column of the first error. A UTF-8 byte-order
+/// mark (which some editors write) is skipped.
 pub fn from_ron<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     ron::de::from_str(text).map_err(|e| format!("is not valid: {e}"))
 }
 

@@ -94,19 +94,19 @@ fn dead_stones_count_as_captured() {
 
 #[test]
 fn dead_groups_toggle_as_a_whole() {
-    // two white chains in Black's area (B5-B6 and C8) go together; E-column black wall is
-    // another group
-    let g = walls(&[], &["B5", "B6", "C8"]);
+    // two white chains in Black's area one point apart (B5-B6 and the diagonal C7) go together;
+    // the E-column black wall is another group
+    let g = walls(&[], &["B5", "B6", "C7"]);
     let mut dead = Vec::new();
     assert!(g.toggle_dead_group(&mut dead, sq(&g, "B6")));
-    let mut want = vec![sq(&g, "B5"), sq(&g, "B6"), sq(&g, "C8")];
+    let mut want = vec![sq(&g, "B5"), sq(&g, "B6"), sq(&g, "C7")];
     want.sort();
     assert_eq!(dead, want);
     let s = g.score_with_dead(&dead);
     assert_eq!(s.dead_white, 3);
     assert_eq!(s.result_text(), "B+1.5");
     // toggling any stone of it again brings the whole group back
-    assert!(!g.toggle_dead_group(&mut dead, sq(&g, "C8")));
+    assert!(!g.toggle_dead_group(&mut dead, sq(&g, "C7")));
     assert!(dead.is_empty());
     // an empty point toggles nothing
     assert!(!g.toggle_dead_group(&mut dead, sq(&g, "A1")));
@@ -114,6 +114,32 @@ fn dead_groups_toggle_as_a_whole() {
     // a point of a chain in the list stands for the whole chain
     let s = g.score_with_dead(&[sq(&g, "B5")]);
     assert_eq!(s.dead_white, 2);
+}
+
+/// Defect: one click on a lone stone crossed out every stone of its colour, the centre group
+/// too (the group reached every stone through empty points).
+#[test]
+fn a_click_on_a_lone_stone_toggles_that_stone_only() {
+    let g = board(
+        9,
+        "7.5",
+        &[
+            ".........",
+            ".X.......",
+            ".........",
+            "...XXX...",
+            "...X.X...",
+            "...XXX...",
+            ".........",
+            ".......O.",
+            ".........",
+        ],
+    );
+    let mut dead = Vec::new();
+    assert!(g.toggle_dead_group(&mut dead, sq(&g, "B8")));
+    assert_eq!(dead, vec![sq(&g, "B8")]);
+    assert!(g.toggle_dead_group(&mut dead, sq(&g, "E6")));
+    assert_eq!(dead.len(), 9, "the centre group alone joins: {dead:?}");
 }
 
 #[test]

@@ -142,6 +142,18 @@ impl Bits {
 /// Size of the counting filter in front of the superko history.
 const FILTER: usize = 2048;
 
+/// Why a Go move is not legal, for the player: the window says which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    OffBoard,
+    Occupied,
+    /// The stone would have no liberty and capture nothing.
+    Suicide,
+    /// The stone would repeat an earlier whole-board position (ko, superko).
+    Ko,
+    GameOver,
+}
+
 /// A Go position: board, chains, side to move, captures, passes and the whole-board history
 /// that positional superko needs.
 #[derive(Clone)]
@@ -723,6 +735,46 @@ impl Go {
             return false;
         }
         !self.seen_before(new_hash)
+    }
+
+    /// Why a stone of the side to move may not go on `sq`, or `None` when it may.
+    pub fn why_illegal(&self, sq: Square) -> Option<Illegal> {
+        if sq.x >= self.size || sq.y >= self.size {
+            return Some(Illegal::OffBoard);
+        }
+        if self.is_over() {
+            return Some(Illegal::GameOver);
+        }
+        let p = Self::point_of(sq);
+        if self.color[p] != EMPTY {
+            return Some(Illegal::Occupied);
+        }
+        if self.is_legal_point(p) {
+            return None;
+        }
+        // An empty point that is not legal: a repetition if the stone would live (it captures,
+        // or it has a liberty of its own or through a friendly chain), else suicide.
+        let me = stone(self.side);
+        let lives = self.capture_count(p) > 0
+            || neighbors(p).into_iter().any(|q| {
+                self.color[q] == EMPTY
+                    || (self.color[q] == me && !self.libs[self.head[q] as usize].is_single())
+            });
+        Some(if lives { Illegal::Ko } else { Illegal::Suicide })
+    }
+
+    /// The points the side to move may not take because the stone would repeat an earlier
+    /// position (the ko point after a single-stone capture), for marking on the board.
+    pub fn ko_points(&self) -> Vec<Square> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.points()
+            .filter(|&p| {
+                self.color[p] == EMPTY && self.capture_count(p) > 0 && !self.is_legal_point(p)
+            })
+            .filter_map(|p| Self::square_of(p as Move))
+            .collect()
     }
 
     /// Whether the stone on `p` would capture anything (and how many stones).

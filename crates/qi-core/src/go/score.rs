@@ -48,6 +48,16 @@ impl ScoreDetail {
         }
     }
 
+    /// The typed result of this score (the area margin, komi included).
+    pub fn game_result(&self) -> crate::result::GameResult {
+        let m = self.margin();
+        let reason = crate::result::Reason::Score { margin: m.abs() };
+        match self.outcome() {
+            Outcome::Win(s) => crate::result::GameResult::win(s, reason),
+            Outcome::Draw => crate::result::GameResult::draw(reason),
+        }
+    }
+
     /// The result as SGF and GTP write it: `B+3.5`, `W+0.5`, `Draw`.
     pub fn result_text(&self) -> String {
         go_result_text(self.margin())
@@ -166,9 +176,10 @@ impl Go {
         }
     }
 
-    /// The group that marking `sq` dead toggles: the stones of `sq`'s colour reachable from it
-    /// through stones of that colour and empty points (as Sabaki does), so that all the stones
-    /// of a dead group inside the opponent's area go together. Empty for an empty point.
+    /// The group that marking `sq` dead toggles: the chain of `sq` and the chains of its colour
+    /// that share a liberty with it, and so on (stones one point apart count as one group, as a
+    /// player sees a group). Stones further apart are separate groups, so a click on a lone
+    /// stone marks that stone alone. Empty for an empty point.
     pub fn dead_group(&self, sq: Square) -> Vec<Square> {
         if sq.x >= self.size || sq.y >= self.size {
             return Vec::new();
@@ -183,13 +194,18 @@ impl Go {
         seen[p0] = true;
         let mut out = Vec::new();
         while let Some(p) = stack.pop() {
-            if self.color[p] == c {
-                out.push(Go::square_of(p as Move).expect("a point"));
-            }
+            out.push(Go::square_of(p as Move).expect("a point"));
             for q in neighbors(p) {
-                if !seen[q] && (self.color[q] == c || self.color[q] == super::EMPTY) {
+                if self.color[q] == c && !seen[q] {
                     seen[q] = true;
                     stack.push(q);
+                } else if self.color[q] == super::EMPTY {
+                    for r in neighbors(q) {
+                        if self.color[r] == c && !seen[r] {
+                            seen[r] = true;
+                            stack.push(r);
+                        }
+                    }
                 }
             }
         }

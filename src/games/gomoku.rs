@@ -1,0 +1,110 @@
+//! Gomoku in the window: stones on the crossings of a wooden board, 15×15 or 19×19, freestyle,
+//! standard or renju (Black's forbidden points crossed out), the winning row lit up.
+
+use bevy_egui::egui;
+use qi_core::any::AnyPosition;
+use qi_core::gomoku::{Gomoku, GomokuRule};
+use qi_core::{Game, GameKind, Square};
+
+use super::{BoardStyle, GameOptions, GameUi, hoshi, play_line};
+use crate::board::Marker;
+use crate::theme::palette;
+
+pub struct GomokuUi;
+
+fn rule_name(r: GomokuRule) -> &'static str {
+    match r {
+        GomokuRule::Freestyle => "Freestyle",
+        GomokuRule::Standard => "Standard",
+        GomokuRule::Renju => "Renju",
+    }
+}
+
+impl GameUi for GomokuUi {
+    fn kind(&self) -> GameKind {
+        GameKind::Gomoku
+    }
+
+    fn options_ui(&self, ui: &mut egui::Ui, o: &mut GameOptions) -> bool {
+        let mut clicked = false;
+        for &n in GameKind::Gomoku.info().board_sizes {
+            if ui
+                .add(egui::Button::new(format!("{n}x{n}")).selected(o.size == n))
+                .clicked()
+            {
+                o.size = n;
+                clicked = true;
+            }
+        }
+        ui.separator();
+        let labels: Vec<String> = GomokuRule::ALL
+            .iter()
+            .map(|r| rule_name(*r).into())
+            .collect();
+        if let Some(i) = super::choice_buttons(ui, &labels, o.variant) {
+            o.variant = i;
+            clicked = true;
+        }
+        clicked
+    }
+
+    fn cycle_option(&self, o: &mut GameOptions, delta: isize) {
+        let options: Vec<(u8, usize)> = GameKind::Gomoku
+            .info()
+            .board_sizes
+            .iter()
+            .flat_map(|&n| (0..GomokuRule::ALL.len()).map(move |r| (n, r)))
+            .collect();
+        let (n, r) = super::cycle(&options, (o.size, o.variant), delta);
+        o.size = n;
+        o.variant = r;
+    }
+
+    fn start_text(&self, o: &GameOptions) -> Option<String> {
+        let rule = GomokuRule::ALL[o.variant.min(GomokuRule::ALL.len() - 1)];
+        Some(Gomoku::new(o.size, rule).to_text())
+    }
+
+    fn board_style(&self) -> BoardStyle {
+        BoardStyle {
+            lined: true,
+            rank_one_on_top: false,
+            colors: palette::WOOD_BOARD,
+        }
+    }
+
+    fn star_points(&self, size: u8) -> Vec<Square> {
+        hoshi(size)
+    }
+
+    fn move_markers(
+        &self,
+        pos: &AnyPosition,
+        _selected: Option<Square>,
+        _show_legal: bool,
+    ) -> Vec<(Square, Marker)> {
+        pos.forbidden_points()
+            .into_iter()
+            .map(|sq| (sq, Marker::Forbidden))
+            .collect()
+    }
+
+    fn rules(&self) -> (&'static str, &'static str) {
+        (
+            "Gomoku",
+            "Black and White take turns placing stones on the crossings of a 15x15 (or 19x19) board; Black first.\n\
+             Five in a row (across, down or diagonally) wins. Freestyle: five or more. Standard: exactly five. \
+             Renju: Black may not make a double three, a double four or an overline (the points are crossed out).\n\
+             Type moves as h8.",
+        )
+    }
+
+    fn example_position(&self) -> Result<AnyPosition, String> {
+        let start = AnyPosition::from_text(
+            GameKind::Gomoku,
+            &Gomoku::new(9, GomokuRule::Freestyle).to_text(),
+        )
+        .map_err(|e| e.0)?;
+        play_line(start, &["e5", "f6", "d4", "f4", "c3", "f5"])
+    }
+}

@@ -1,0 +1,293 @@
+//! Everything the window does differently per game, behind one trait: the options row of New
+//! game, what a click means, the board's style and marks, the status texts, the rules page.
+//! Nothing outside this folder names a particular game; the rest of the app asks [`ui_of`].
+//!
+//! Adding a game to the window: a new file here with a type that implements [`GameUi`], and one
+//! line in [`REGISTRY`].
+
+pub mod ataxx;
+pub mod go;
+pub mod gomoku;
+pub mod reversi;
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use qi_core::any::AnyPosition;
+use qi_core::{GameKind, Side, Square};
+
+use crate::board::Marker;
+use crate::theme::palette::{self, BoardColors};
+
+pub fn plugin(app: &mut App) {
+    app.add_plugins(go::plugin);
+}
+
+/// The games the window knows, in [`GameKind`] order.
+pub static REGISTRY: [&dyn GameUi; 4] = [
+    &ataxx::AtaxxUi,
+    &reversi::ReversiUi,
+    &gomoku::GomokuUi,
+    &go::GoUi,
+];
+
+/// The window's code for one game.
+pub fn ui_of(kind: GameKind) -> &'static dyn GameUi {
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|g| g.kind() == kind)
+        .expect("every game kind has an entry in games::REGISTRY")
+}
+
+/// The options of New game for one game; each game reads the fields it has.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameOptions {
+    /// A start layout or a rule, by index into the game's list.
+    pub variant: usize,
+    /// Board size (Gomoku and Go).
+    pub size: u8,
+    /// Go: handicap stones (0, or 2-9).
+    pub handicap: u8,
+    /// Go: komi.
+    pub komi: f32,
+}
+
+/// What a click on a square means in the position: a move, a selection, or a message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClickResult {
+    Play(qi_core::any::AnyMove),
+    Select(Square),
+    Deselect,
+    Refuse(String),
+}
+
+/// How a game's board is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardStyle {
+    /// Pieces stand on the line crossings (Go, Gomoku), not in squares.
+    pub lined: bool,
+    /// Row 1 at the top (Othello boards: a1 top left).
+    pub rank_one_on_top: bool,
+    pub colors: BoardColors,
+}
+
+pub trait GameUi: Sync + Send + 'static {
+    fn kind(&self) -> GameKind;
+
+    /// The side's name: Red/Blue in Ataxx, Black/White elsewhere.
+    fn side_name(&self, side: Side) -> &'static str {
+        self.kind().side_name(side)
+    }
+
+    fn piece_color(&self, side: Side) -> egui::Color32 {
+        match side {
+            Side::Black => palette::BLACK_PIECE,
+            Side::White => palette::WHITE_PIECE,
+        }
+    }
+
+    // ---------------------------------------------------------------- New game
+
+    fn default_options(&self) -> GameOptions {
+        GameOptions {
+            variant: 0,
+            size: self.kind().info().board_sizes[0],
+            handicap: 0,
+            komi: 0.0,
+        }
+    }
+
+    /// Draws the options row; returns whether the player clicked in it.
+    fn options_ui(&self, ui: &mut egui::Ui, options: &mut GameOptions) -> bool {
+        let _ = options;
+        ui.label("Standard start position");
+        false
+    }
+
+    /// Left/Right on the options row.
+    fn cycle_option(&self, options: &mut GameOptions, delta: isize) {
+        let _ = (options, delta);
+    }
+
+    /// The start position these options give (`None`: the standard start).
+    fn start_text(&self, options: &GameOptions) -> Option<String> {
+        let _ = options;
+        None
+    }
+
+    // ---------------------------------------------------------------- board
+
+    fn board_style(&self) -> BoardStyle;
+
+    /// The label of a column: `a`…; Go skips `I`.
+    fn column_label(&self, x: u8) -> String {
+        ((b'a' + x) as char).to_string()
+    }
+
+    /// Points marked on an empty board (Go and Gomoku star points).
+    fn star_points(&self, size: u8) -> Vec<Square> {
+        let _ = size;
+        Vec::new()
+    }
+
+    /// What a click on `sq` means; `selected` is the piece picked up (Ataxx).
+    fn click(&self, pos: &AnyPosition, selected: Option<Square>, sq: Square) -> ClickResult {
+        let _ = selected;
+        let name = qi_core::game::square_text(sq);
+        if let Some(mv) = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| pos.move_squares(*m).to == Some(sq))
+        {
+            ClickResult::Play(mv)
+        } else if pos.cell(sq) != qi_core::Cell::Empty {
+            ClickResult::Refuse(format!("{name} is taken"))
+        } else {
+            ClickResult::Refuse(format!("{name} is not a legal move"))
+        }
+    }
+
+    /// The marks for the side to move: legal moves (when shown), the selection and its targets.
+    fn move_markers(
+        &self,
+        pos: &AnyPosition,
+        selected: Option<Square>,
+        show_legal: bool,
+    ) -> Vec<(Square, Marker)> {
+        let _ = (pos, selected, show_legal);
+        Vec::new()
+    }
+
+    /// A point where the side to move may not play by a rule the player should see (Go's ko).
+    fn ko_point(&self, pos: &AnyPosition) -> Option<Square> {
+        let _ = pos;
+        None
+    }
+
+    /// A side whose only move is a pass passes at once (Ataxx and Reversi force it).
+    fn passes_automatically(&self) -> bool {
+        false
+    }
+
+    /// A person may resign (Go).
+    fn can_resign(&self) -> bool {
+        false
+    }
+
+    /// A line for the side panel (Go: captures and the area count).
+    fn info_line(&self, pos: &AnyPosition) -> Option<String> {
+        let _ = pos;
+        None
+    }
+
+    // ---------------------------------------------------------------- rules
+
+    /// The rules page: its title and text.
+    fn rules(&self) -> (&'static str, &'static str);
+
+    /// A position that shows the game's typical shape, for the rules page.
+    fn example_position(&self) -> Result<AnyPosition, String>;
+}
+
+/// Plays `moves` (in the game's notation) from `start`.
+pub fn play_line(mut pos: AnyPosition, moves: &[&str]) -> Result<AnyPosition, String> {
+    for m in moves {
+        let mv = pos.parse_move(m).map_err(|e| e.0)?;
+        pos.play(mv).map_err(|e| e.0)?;
+    }
+    Ok(pos)
+}
+
+/// Legal moves as dots (Ataxx and Reversi).
+pub fn legal_dots(pos: &AnyPosition) -> Vec<(Square, Marker)> {
+    let mut seen = std::collections::HashSet::new();
+    pos.legal_moves()
+        .into_iter()
+        .filter_map(|mv| pos.move_squares(mv).to)
+        .filter(|to| seen.insert(*to))
+        .map(|to| (to, Marker::Legal))
+        .collect()
+}
+
+pub fn cycle<T: Copy + PartialEq>(options: &[T], current: T, delta: isize) -> T {
+    let i = options.iter().position(|&o| o == current).unwrap_or(0) as isize;
+    options[(i + delta).rem_euclid(options.len() as isize) as usize]
+}
+
+/// A row of buttons, one per choice; returns the index clicked.
+pub fn choice_buttons(ui: &mut egui::Ui, labels: &[String], current: usize) -> Option<usize> {
+    let mut out = None;
+    for (i, l) in labels.iter().enumerate() {
+        if ui
+            .add(egui::Button::new(l).selected(current == i))
+            .clicked()
+        {
+            out = Some(i);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_has_every_game_once_in_kind_order() {
+        for (i, k) in GameKind::ALL.into_iter().enumerate() {
+            assert_eq!(REGISTRY[i].kind(), k);
+            assert_eq!(ui_of(k).kind(), k);
+        }
+    }
+
+    #[test]
+    fn every_rules_page_has_a_legal_example_board() {
+        for g in REGISTRY {
+            let pos = g
+                .example_position()
+                .unwrap_or_else(|e| panic!("{}: {e}", g.kind()));
+            assert!(pos.piece_counts()[0] > 0, "{}", g.kind());
+            assert!(!g.rules().1.is_empty());
+        }
+    }
+
+    #[test]
+    fn default_options_give_a_start_position() {
+        for g in REGISTRY {
+            let o = g.default_options();
+            let text = g.start_text(&o);
+            let pos = match text {
+                Some(t) => AnyPosition::from_text(g.kind(), &t),
+                None => AnyPosition::start(g.kind()),
+            };
+            assert!(pos.is_ok(), "{}", g.kind());
+        }
+    }
+}
+
+/// The usual star points (hoshi) of a square board of Go or Gomoku.
+pub fn hoshi(n: u8) -> Vec<Square> {
+    if n < 7 {
+        return vec![];
+    }
+    let edge = if n >= 13 { 3 } else { 2 };
+    let (a, m, b) = (edge, n / 2, n - 1 - edge);
+    let mut v = vec![
+        Square::new(a, a),
+        Square::new(a, b),
+        Square::new(b, a),
+        Square::new(b, b),
+    ];
+    if n % 2 == 1 {
+        v.push(Square::new(m, m));
+        if n >= 15 {
+            v.extend([
+                Square::new(a, m),
+                Square::new(b, m),
+                Square::new(m, a),
+                Square::new(m, b),
+            ]);
+        }
+    }
+    v
+}

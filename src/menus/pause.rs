@@ -1,0 +1,153 @@
+//! The pause menu over a game: resume, save, save the record, load, rules, settings, main
+//! menu, quit. Esc or P opens it (Esc first drops an Ataxx selection).
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::nav::{NavKeys, button_list};
+use super::{InGame, menu_area};
+use crate::game::{Selection, Status};
+use crate::saves::FileRequest;
+use crate::screens::Screen;
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<PauseModel>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_pause.run_if(in_state(InGame::Pause)),
+        )
+        .add_systems(
+            Update,
+            open_pause_menu
+                .in_set(crate::AppSet::Input)
+                .run_if(in_state(InGame::None)),
+        )
+        .add_systems(OnEnter(InGame::Pause), |mut m: ResMut<PauseModel>| m.0 = 0);
+}
+
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct PauseModel(pub usize);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PauseAction {
+    Resume,
+    Save,
+    ExportRecord,
+    Load,
+    Rules,
+    Settings,
+    MainMenu,
+    Quit,
+}
+
+pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize) -> Option<PauseAction> {
+    let keys = NavKeys::read(ui);
+    if keys.back {
+        return Some(PauseAction::Resume);
+    }
+    ui.vertical_centered(|ui| {
+        ui.heading(egui::RichText::new("Paused").size(28.0));
+        ui.add_space(12.0);
+        let items = [
+            ("Resume", true),
+            ("Save game", true),
+            ("Save the record (SGF/PGN)", true),
+            ("Load", true),
+            ("Rules", true),
+            ("Settings", true),
+            ("Main menu", true),
+            ("Quit", true),
+        ];
+        button_list(ui, &items, selected, keys).map(|i| {
+            [
+                PauseAction::Resume,
+                PauseAction::Save,
+                PauseAction::ExportRecord,
+                PauseAction::Load,
+                PauseAction::Rules,
+                PauseAction::Settings,
+                PauseAction::MainMenu,
+                PauseAction::Quit,
+            ][i]
+        })
+    })
+    .inner
+}
+
+fn draw_pause(
+    mut contexts: EguiContexts,
+    mut model: ResMut<PauseModel>,
+    mut next: ResMut<NextState<InGame>>,
+    mut files: MessageWriter<FileRequest>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Some(action) = menu_area(ctx, |ui| pause_ui(ui, &mut model.0)).flatten() else {
+        return Ok(());
+    };
+    match action {
+        PauseAction::Resume => next.set(InGame::None),
+        PauseAction::Save => next.set(InGame::Save),
+        PauseAction::ExportRecord => {
+            files.write(FileRequest::ExportRecord);
+            next.set(InGame::None);
+        }
+        PauseAction::Load => next.set(InGame::Load),
+        PauseAction::Rules => next.set(InGame::Rules),
+        PauseAction::Settings => next.set(InGame::Settings),
+        PauseAction::MainMenu => next.set(InGame::ConfirmLeave),
+        PauseAction::Quit => next.set(InGame::ConfirmQuit),
+    }
+    Ok(())
+}
+
+fn open_pause_menu(
+    keys: Res<ButtonInput<KeyCode>>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<InGame>>,
+    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut selection: ResMut<Selection>,
+    mut status: MessageWriter<Status>,
+) {
+    if *screen.get() != Screen::Playing {
+        return;
+    }
+    let typing = egui_input.is_some_and(|e| e.wants_keyboard_input());
+    if typing {
+        return; // Esc leaves the move box first
+    }
+    if selection.0.is_some() && keys.just_pressed(KeyCode::Escape) {
+        // Esc first drops the piece picked up, and the status line says so
+        selection.0 = None;
+        status.write(Status("Selection dropped".into()));
+        return;
+    }
+    if keys.just_pressed(KeyCode::Escape) || keys.just_pressed(KeyCode::KeyP) {
+        next.set(InGame::Pause);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    #[test]
+    fn pause_buttons_do_what_they_say() {
+        let mut h = Harness::new_ui_state(
+            |ui, s: &mut (usize, Option<PauseAction>)| {
+                if let Some(a) = pause_ui(ui, &mut s.0) {
+                    s.1 = Some(a);
+                }
+            },
+            (0, None),
+        );
+        h.run();
+        h.get_by_label("Save the record (SGF/PGN)").click();
+        h.run();
+        assert_eq!(h.state().1, Some(PauseAction::ExportRecord));
+        h.get_by_label("Main menu").click();
+        h.run();
+        assert_eq!(h.state().1, Some(PauseAction::MainMenu));
+    }
+}

@@ -1,0 +1,81 @@
+//! The settings page: sound, animation, legal-move dots, the eval bar, the pause between CPU
+//! moves in CPU-against-CPU games, and per game the default CPU level and time per move.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use qi_core::GameKind;
+
+use super::nav::NavKeys;
+use super::{InGame, Menu, back_from_page, menu_area};
+use crate::screens::Screen;
+use crate::settings::Settings;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_settings.run_if(in_state(Menu::Settings).or_else(in_state(InGame::Settings))),
+    );
+}
+
+pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) -> bool {
+    let keys = NavKeys::read(ui);
+    ui.vertical_centered(|ui| ui.heading(egui::RichText::new("Settings").size(28.0)));
+    ui.add_space(8.0);
+    egui::Grid::new("settings_grid")
+        .num_columns(2)
+        .spacing([24.0, 10.0])
+        .show(ui, |ui| {
+            ui.label("Volume");
+            ui.add(egui::Slider::new(&mut s.volume, 0.0..=1.0).show_value(true));
+            ui.end_row();
+            ui.label("Mute");
+            ui.checkbox(&mut s.mute, "");
+            ui.end_row();
+            ui.label("Animation speed");
+            ui.add(egui::Slider::new(&mut s.animation_speed, 0.0..=3.0).text("0 = off"));
+            ui.end_row();
+            ui.label("Show legal moves");
+            ui.checkbox(&mut s.show_legal_moves, "");
+            ui.end_row();
+            ui.label("Eval bar");
+            ui.checkbox(&mut s.eval_bar, "");
+            ui.end_row();
+            ui.label("CPU vs CPU: pause between moves (s)");
+            ui.add(egui::Slider::new(&mut s.cpu_vs_cpu_delay, 0.0..=5.0));
+            ui.end_row();
+            for k in GameKind::ALL {
+                let g = s.game_mut(k);
+                ui.label(format!("{} CPU level", k.title()));
+                ui.add(egui::Slider::new(&mut g.level, 1..=6));
+                ui.end_row();
+                ui.label(format!("{} CPU time per move (ms)", k.title()));
+                ui.add(egui::Slider::new(&mut g.cpu_time_ms, 100..=10000).logarithmic(true));
+                ui.end_row();
+            }
+        });
+    ui.add_space(12.0);
+    let back = ui
+        .vertical_centered(|ui| ui.button(egui::RichText::new("Back").size(18.0)).clicked())
+        .inner;
+    back || keys.back
+}
+
+fn draw_settings(
+    mut contexts: EguiContexts,
+    mut settings: ResMut<Settings>,
+    screen: Res<State<Screen>>,
+    mut next_menu: ResMut<NextState<Menu>>,
+    mut next_in_game: ResMut<NextState<InGame>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    // edit a copy, so the settings resource changes (and is written) only when a value does
+    let mut s = settings.clone();
+    let back = menu_area(ctx, |ui| settings_ui(ui, &mut s)) == Some(true);
+    if s != *settings {
+        *settings = s;
+    }
+    if back {
+        back_from_page(&screen, &mut next_menu, &mut next_in_game);
+    }
+    Ok(())
+}

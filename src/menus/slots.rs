@@ -1,0 +1,212 @@
+//! The nine save slots, for loading (title screen and pause menu) and saving (pause menu): each
+//! with its game, players, score, moves, date and a small board; an unreadable one shows why.
+//! Choosing sends the file work to `crate::saves` and follows its answer.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use qi_core::saves::{SlotInfo, SlotState};
+
+use super::confirm::PendingSlot;
+use super::nav::NavKeys;
+use super::widgets::draw_small_board;
+use super::{InGame, Menu, back_from_page, menu_area};
+use crate::saves::{FileOutcome, FileRequest, SlotList};
+use crate::screens::Screen;
+use crate::theme::palette;
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<SlotsModel>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_slots.run_if(
+                in_state(Menu::Load)
+                    .or_else(in_state(InGame::Load))
+                    .or_else(in_state(InGame::Save)),
+            ),
+        )
+        .add_systems(OnEnter(Menu::Load), open_list)
+        .add_systems(OnEnter(InGame::Load), open_list)
+        .add_systems(OnEnter(InGame::Save), open_list)
+        .add_systems(Update, follow_file_outcomes.in_set(crate::AppSet::Follow));
+}
+
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SlotsModel {
+    pub selected: usize,
+    /// What went wrong last, for the player.
+    pub message: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotAction {
+    Choose(usize),
+    Delete(usize),
+    Back,
+}
+
+fn open_list(mut files: MessageWriter<FileRequest>, mut model: ResMut<SlotsModel>) {
+    files.write(FileRequest::ListSlots);
+    model.selected = 0;
+    model.message = None;
+}
+
+/// The nine slots; an empty slot can be saved into but not loaded.
+pub fn slots_ui(
+    ui: &mut egui::Ui,
+    slots: &[SlotInfo],
+    saving: bool,
+    model: &mut SlotsModel,
+) -> Option<SlotAction> {
+    let keys = NavKeys::read(ui);
+    if keys.back {
+        return Some(SlotAction::Back);
+    }
+    ui.vertical_centered(|ui| {
+        ui.heading(egui::RichText::new(if saving { "Save game" } else { "Load game" }).size(26.0))
+    });
+    let enabled: Vec<bool> = slots
+        .iter()
+        .map(|s| saving || matches!(s.state, SlotState::Ok(_)))
+        .collect();
+    super::nav::step(&mut model.selected, &enabled, keys);
+    let mut action = None;
+    for (i, info) in slots.iter().enumerate() {
+        ui.horizontal(|ui| {
+            let label = format!("Slot {}", info.slot);
+            let button = egui::Button::new(egui::RichText::new(label).size(17.0))
+                .selected(i == model.selected)
+                .min_size(egui::vec2(90.0, 28.0));
+            if ui.add_enabled(enabled[i], button).clicked() {
+                model.selected = i;
+                action = Some(SlotAction::Choose(info.slot));
+            }
+            match &info.state {
+                SlotState::Empty => {
+                    ui.label(egui::RichText::new("empty").color(palette::TEXT_WEAK));
+                }
+                SlotState::Unreadable(why) => {
+                    ui.label(
+                        egui::RichText::new(format!("unreadable: {why}")).color(palette::ERROR),
+                    );
+                    if !saving && ui.small_button("Delete").clicked() {
+                        action = Some(SlotAction::Delete(info.slot));
+                    }
+                }
+                SlotState::Ok(sum) => {
+                    draw_small_board(
+                        ui,
+                        &sum.position,
+                        (36.0 / sum.position.dimensions().0 as f32).max(2.0),
+                    );
+                    ui.label(format!(
+                        "{} · {} vs {} · {}-{} · {} moves · {}",
+                        sum.game.title(),
+                        sum.players[0].name,
+                        sum.players[1].name,
+                        sum.score[0],
+                        sum.score[1],
+                        sum.move_count,
+                        sum.saved_at_text
+                    ));
+                    if !saving && ui.small_button("Delete").clicked() {
+                        action = Some(SlotAction::Delete(info.slot));
+                    }
+                }
+            }
+        });
+    }
+    if keys.choose && enabled.get(model.selected).copied().unwrap_or(false) {
+        action = Some(SlotAction::Choose(slots[model.selected].slot));
+    }
+    if let Some(m) = &model.message {
+        ui.label(egui::RichText::new(m).color(palette::ERROR));
+    }
+    ui.add_space(8.0);
+    if ui
+        .vertical_centered(|ui| ui.button(egui::RichText::new("Back").size(18.0)).clicked())
+        .inner
+    {
+        action = Some(SlotAction::Back);
+    }
+    action
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_slots(
+    mut contexts: EguiContexts,
+    mut model: ResMut<SlotsModel>,
+    list: Res<SlotList>,
+    screen: Res<State<Screen>>,
+    in_game: Option<Res<State<InGame>>>,
+    mut next_menu: ResMut<NextState<Menu>>,
+    mut next_in_game: ResMut<NextState<InGame>>,
+    mut files: MessageWriter<FileRequest>,
+    mut pending: ResMut<PendingSlot>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let saving = in_game.is_some_and(|s| *s.get() == InGame::Save);
+    let playing = *screen.get() == Screen::Playing;
+    let Some(action) = menu_area(ctx, |ui| slots_ui(ui, &list.0, saving, &mut model)).flatten()
+    else {
+        return Ok(());
+    };
+    match action {
+        SlotAction::Back => back_from_page(&screen, &mut next_menu, &mut next_in_game),
+        SlotAction::Delete(slot) => {
+            files.write(FileRequest::Delete(slot));
+        }
+        SlotAction::Choose(slot) if saving => {
+            files.write(FileRequest::Save {
+                slot,
+                overwrite: false,
+            });
+        }
+        SlotAction::Choose(slot) if playing => {
+            // loading replaces the game in progress: ask first
+            pending.0 = slot;
+            next_in_game.set(InGame::ConfirmLoad);
+        }
+        SlotAction::Choose(slot) => {
+            files.write(FileRequest::Load(slot));
+        }
+    }
+    Ok(())
+}
+
+/// Saved: back to the board. The slot holds a save: ask. A failure: say so in the list.
+fn follow_file_outcomes(
+    mut outcomes: MessageReader<FileOutcome>,
+    mut model: ResMut<SlotsModel>,
+    mut pending: ResMut<PendingSlot>,
+    in_game: Option<Res<State<InGame>>>,
+    mut next_in_game: ResMut<NextState<InGame>>,
+) {
+    for o in outcomes.read() {
+        match o {
+            FileOutcome::Saved(_) => next_in_game.set(InGame::None),
+            FileOutcome::NeedsOverwrite(slot) => {
+                pending.0 = *slot;
+                next_in_game.set(InGame::ConfirmOverwrite);
+            }
+            FileOutcome::Failed(msg) => {
+                model.message = Some(msg.clone());
+                // a failed save after "overwrite?" goes back to the list that shows why
+                if in_game.as_ref().is_some_and(|s| {
+                    matches!(s.get(), InGame::ConfirmOverwrite | InGame::ConfirmLoad)
+                }) {
+                    next_in_game.set(
+                        if matches!(
+                            in_game.as_ref().map(|s| *s.get()),
+                            Some(InGame::ConfirmOverwrite)
+                        ) {
+                            InGame::Save
+                        } else {
+                            InGame::Load
+                        },
+                    );
+                }
+            }
+            FileOutcome::Deleted(_) | FileOutcome::Exported(_) => {}
+        }
+    }
+}

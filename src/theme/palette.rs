@@ -1,0 +1,70 @@
+//! Every colour of the window, named once. Board code, the HUD and the menus take their colours
+//! from here (egui's `Color32`; [`bevy`] colours through [`to_bevy`]).
+
+use bevy::prelude::Color;
+use bevy_egui::egui::Color32;
+
+pub fn to_bevy(c: Color32) -> Color {
+    Color::srgba_u8(c.r(), c.g(), c.b(), c.a())
+}
+
+/// The window behind everything.
+pub const CLEAR: Color32 = Color32::from_rgb(22, 24, 30);
+/// Menus and overlays: opaque, over a dimmed board.
+pub const PANEL: Color32 = Color32::from_rgb(24, 26, 32);
+/// Drawn over the board while a menu is open.
+pub const DIM: Color32 = Color32::from_rgba_premultiplied(0, 0, 0, 150);
+pub const TEXT: Color32 = Color32::from_rgb(230, 230, 235);
+pub const TEXT_WEAK: Color32 = Color32::from_rgb(170, 172, 180);
+pub const ERROR: Color32 = Color32::from_rgb(255, 128, 128);
+pub const OUTLINE: Color32 = Color32::GRAY;
+/// The thin outline of the piece icons in the HUD.
+pub const ICON_RIM: Color32 = Color32::from_rgb(70, 72, 80);
+pub const COORDINATES: Color32 = Color32::from_rgb(191, 191, 199);
+
+// Pieces
+pub const RED_PIECE: Color32 = Color32::from_rgb(214, 58, 58);
+pub const BLUE_PIECE: Color32 = Color32::from_rgb(52, 112, 222);
+pub const BLACK_PIECE: Color32 = Color32::from_rgb(22, 22, 24);
+pub const WHITE_PIECE: Color32 = Color32::from_rgb(238, 238, 232);
+
+/// A board's colours: the frame and lines, the cells (or the wood), blocked squares.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardColors {
+    pub frame: Color32,
+    pub cell: Color32,
+    pub blocked: Color32,
+}
+
+pub const SLATE_BOARD: BoardColors = BoardColors {
+    frame: Color32::from_rgb(30, 33, 40),
+    cell: Color32::from_rgb(88, 94, 108),
+    blocked: Color32::from_rgb(40, 36, 40),
+};
+pub const GREEN_BOARD: BoardColors = BoardColors {
+    frame: Color32::from_rgb(12, 52, 28),
+    cell: Color32::from_rgb(34, 120, 66),
+    blocked: Color32::from_rgb(12, 52, 28),
+};
+pub const WOOD_BOARD: BoardColors = BoardColors {
+    frame: Color32::from_rgb(70, 48, 24),
+    cell: Color32::from_rgb(222, 184, 120),
+    blocked: Color32::from_rgb(70, 48, 24),
+};
+
+// Marks on the board
+pub const LEGAL: Color32 = Color32::from_rgba_unmultiplied_const(255, 255, 255, 71);
+pub const CLONE_TARGET: Color32 = Color32::from_rgba_unmultiplied_const(89, 255, 115, 140);
+pub const JUMP_TARGET: Color32 = Color32::from_rgba_unmultiplied_const(255, 217, 64, 204);
+pub const SELECTED: Color32 = Color32::from_rgba_unmultiplied_const(255, 255, 77, 230);
+pub const LAST_MOVE: Color32 = Color32::from_rgba_unmultiplied_const(255, 140, 26, 230);
+pub const HINT: Color32 = Color32::from_rgba_unmultiplied_const(77, 242, 255, 242);
+pub const FORBIDDEN: Color32 = Color32::from_rgba_unmultiplied_const(230, 26, 26, 217);
+pub const WINNING: Color32 = Color32::from_rgb(255, 51, 51);
+pub const DEAD: Color32 = Color32::from_rgba_unmultiplied_const(255, 64, 51, 242);
+pub const KO: Color32 = Color32::from_rgba_unmultiplied_const(255, 64, 51, 230);
+pub const AREA_BLACK: Color32 = Color32::from_rgb(13, 13, 13);
+pub const AREA_WHITE: Color32 = Color32::from_rgb(247, 247, 247);
+
+// Small boards in menus (slots, rules)
+pub const SMALL_LINE: Color32 = Color32::from_rgb(60, 40, 20);
