@@ -1,6 +1,7 @@
 //! One type for "a position of any of the games", so that the app and the records can hold a
 //! game without being generic: [`AnyPosition`] and [`AnyMove`] delegate to the [`Game`] impls.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -334,24 +335,55 @@ impl AnyCpu {
     }
 }
 
+/// How often [`GameHistory`] (and GTP's undo list) keeps a whole position: every this many
+/// plies. Any other position is rebuilt from the one kept before it by at most this many
+/// moves, so memory grows with the game's length, not with its square (a Go position carries
+/// its whole superko history: 20,000 positions of a 20,000-move game took 2.2 GB).
+pub const CHECKPOINT_EVERY: usize = 64;
+
 /// A game as it is played: the start position, the moves, and a cursor for undo and redo.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// It keeps the moves (and their text), the position at the cursor and the one before it, and
+/// a position every [`CHECKPOINT_EVERY`] plies; undo, redo, jumps and [`GameHistory::position_at`]
+/// rebuild what they need from those.
+#[derive(Clone, Debug)]
 pub struct GameHistory {
     start: AnyPosition,
-    /// Positions after each move: `positions[0]` is the start.
-    positions: Vec<AnyPosition>,
     moves: Vec<AnyMove>,
+    /// `moves[i]` as text, in the position it was played in.
+    texts: Vec<String>,
     /// How many of `moves` are played (the rest can be redone).
     cursor: usize,
+    /// The position after `cursor` moves, and the one before it.
+    current: AnyPosition,
+    previous: Option<AnyPosition>,
+    /// `checkpoints[k]` is the position after `(k + 1) * CHECKPOINT_EVERY` moves.
+    checkpoints: Vec<AnyPosition>,
+    /// Go: the side that resigned in the position at the end of the line.
+    resigned: Option<Side>,
+}
+
+impl PartialEq for GameHistory {
+    /// The same game: start, moves, cursor and resignation (the positions follow from them).
+    fn eq(&self, o: &GameHistory) -> bool {
+        self.start == o.start
+            && self.moves == o.moves
+            && self.cursor == o.cursor
+            && self.resigned == o.resigned
+    }
 }
 
 impl GameHistory {
     pub fn new(start: AnyPosition) -> GameHistory {
         GameHistory {
-            positions: vec![start.clone()],
+            current: start.clone(),
             start,
             moves: Vec::new(),
+            texts: Vec::new(),
             cursor: 0,
+            previous: None,
+            checkpoints: Vec::new(),
+            resigned: None,
         }
     }
 
@@ -361,7 +393,7 @@ impl GameHistory {
 
     /// The position now.
     pub fn current(&self) -> &AnyPosition {
-        &self.positions[self.cursor]
+        &self.current
     }
 
     /// The moves played so far (not the undone ones).
@@ -379,18 +411,23 @@ impl GameHistory {
 
     /// The position before the last move, if any.
     pub fn previous(&self) -> Option<&AnyPosition> {
-        self.cursor.checked_sub(1).map(|i| &self.positions[i])
+        self.previous.as_ref()
     }
 
     /// Plays a move; the moves that could be redone are dropped.
     pub fn play(&mut self, mv: AnyMove) -> Result<(), IllegalMove> {
-        let mut next = self.current().clone();
+        let mut next = self.current.clone();
         next.play(mv)?;
-        self.moves.truncate(self.cursor);
-        self.positions.truncate(self.cursor + 1);
+        let text = self.current.move_to_text(mv);
+        self.truncate();
+        self.resigned = None;
         self.moves.push(mv);
-        self.positions.push(next);
+        self.texts.push(text);
         self.cursor += 1;
+        self.previous = Some(std::mem::replace(&mut self.current, next));
+        if self.cursor.is_multiple_of(CHECKPOINT_EVERY) {
+            self.checkpoints.push(self.current.clone());
+        }
         Ok(())
     }
 
@@ -408,6 +445,11 @@ impl GameHistory {
             return None;
         }
         self.cursor -= 1;
+        self.current = self
+            .previous
+            .take()
+            .unwrap_or_else(|| self.rebuild(self.cursor));
+        self.previous = self.cursor.checked_sub(1).map(|p| self.rebuild(p));
         Some(self.moves[self.cursor])
     }
 
@@ -416,8 +458,11 @@ impl GameHistory {
         if !self.can_redo() {
             return None;
         }
+        let mv = self.moves[self.cursor];
+        let next = self.step(&self.current, self.cursor);
         self.cursor += 1;
-        Some(self.moves[self.cursor - 1])
+        self.previous = Some(std::mem::replace(&mut self.current, next));
+        Some(mv)
     }
 
     /// Every move of the line, the undone ones (that [`GameHistory::redo`] would play) included.
@@ -427,24 +472,46 @@ impl GameHistory {
 
     /// [`GameHistory::all_moves`] as text.
     pub fn all_move_texts(&self) -> Vec<String> {
-        (0..self.moves.len())
-            .map(|i| self.positions[i].move_to_text(self.moves[i]))
-            .collect()
+        self.texts.clone()
     }
 
     /// Moves the cursor to `ply` (clamped to the line's length): the replay screen's "jump to
     /// move". Nothing is dropped, so a later [`GameHistory::redo`] or jump goes forward again.
     pub fn go_to(&mut self, ply: usize) {
-        self.cursor = ply.min(self.moves.len());
+        let ply = ply.min(self.moves.len());
+        if ply == self.cursor {
+            return;
+        }
+        if ply == self.cursor + 1 {
+            self.redo();
+            return;
+        }
+        if ply + 1 == self.cursor {
+            self.undo();
+            return;
+        }
+        match ply.checked_sub(1) {
+            None => {
+                self.previous = None;
+                self.current = self.rebuild(0);
+            }
+            Some(p) => {
+                let before = self.rebuild(p);
+                self.current = self.step(&before, p);
+                self.previous = Some(before);
+            }
+        }
+        self.cursor = ply;
     }
 
     /// Go: `side` resigns in the position now (the moves after it are dropped). Returns false
     /// for the other games, which have no resignation in their rules here.
     pub fn resign(&mut self, side: Side) -> bool {
         self.truncate();
-        match &mut self.positions[self.cursor] {
+        match &mut self.current {
             AnyPosition::Go(g) => {
                 g.resign(side);
+                self.resigned = Some(side);
                 true
             }
             _ => false,
@@ -453,28 +520,82 @@ impl GameHistory {
 
     /// Takes back a resignation in the position now (undo after a resignation).
     pub fn clear_resignation(&mut self) {
-        if let AnyPosition::Go(g) = &mut self.positions[self.cursor] {
+        if let AnyPosition::Go(g) = &mut self.current {
             g.clear_resignation();
+            if self.cursor == self.moves.len() {
+                self.resigned = None;
+            }
         }
     }
 
     /// Drops the moves after the cursor (that [`GameHistory::redo`] would play): the replay's
     /// "play from here".
     pub fn truncate(&mut self) {
+        if self.cursor < self.moves.len() {
+            // the end of the line changes: a resignation there goes with it
+            self.resigned = None;
+        }
         self.moves.truncate(self.cursor);
-        self.positions.truncate(self.cursor + 1);
+        self.texts.truncate(self.cursor);
+        self.checkpoints.truncate(self.cursor / CHECKPOINT_EVERY);
     }
 
-    /// The position after `ply` moves of the line (clamped to its length).
-    pub fn position_at(&self, ply: usize) -> &AnyPosition {
-        &self.positions[ply.min(self.moves.len())]
+    /// The position after `ply` moves of the line (clamped to its length): borrowed for the
+    /// start, the position now and the one before it, rebuilt (from the nearest position kept)
+    /// for the others.
+    pub fn position_at(&self, ply: usize) -> Cow<'_, AnyPosition> {
+        let ply = ply.min(self.moves.len());
+        if ply == self.cursor {
+            Cow::Borrowed(&self.current)
+        } else if ply + 1 == self.cursor
+            && let Some(p) = &self.previous
+        {
+            Cow::Borrowed(p)
+        } else if ply == 0 {
+            Cow::Borrowed(&self.start)
+        } else {
+            Cow::Owned(self.rebuild(ply))
+        }
     }
 
     /// The moves played so far, as text.
     pub fn move_texts(&self) -> Vec<String> {
-        (0..self.cursor)
-            .map(|i| self.positions[i].move_to_text(self.moves[i]))
-            .collect()
+        self.texts[..self.cursor].to_vec()
+    }
+
+    /// `pos` (the position after `ply` moves) with the line's next move played, and the end's
+    /// resignation when that is where it arrives.
+    fn step(&self, pos: &AnyPosition, ply: usize) -> AnyPosition {
+        let mut next = pos.clone();
+        // every move of the line was legal where it was played
+        let played = next.play(self.moves[ply]);
+        debug_assert!(played.is_ok(), "move {} of the line", ply + 1);
+        self.mark_end(&mut next, ply + 1);
+        next
+    }
+
+    /// The position after `ply` moves, replayed from the last position kept at or before it.
+    fn rebuild(&self, ply: usize) -> AnyPosition {
+        let k = (ply / CHECKPOINT_EVERY).min(self.checkpoints.len());
+        let (mut pos, from) = match k.checked_sub(1) {
+            Some(i) => (self.checkpoints[i].clone(), k * CHECKPOINT_EVERY),
+            None => (self.start.clone(), 0),
+        };
+        for &mv in &self.moves[from..ply] {
+            let played = pos.play(mv);
+            debug_assert!(played.is_ok());
+        }
+        self.mark_end(&mut pos, ply);
+        pos
+    }
+
+    /// Puts the resignation back on the position at the end of the line.
+    fn mark_end(&self, pos: &mut AnyPosition, ply: usize) {
+        if ply == self.moves.len()
+            && let (Some(side), AnyPosition::Go(g)) = (self.resigned, pos)
+        {
+            g.resign(side);
+        }
     }
 }
 

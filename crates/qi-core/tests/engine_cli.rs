@@ -1,17 +1,14 @@
-//! Drives the `qi-engine` binary as a child process.
+//! Drives the `qi-engine` binary as a child process (killed, and the test failed, if it runs
+//! past a time limit).
 
-use std::process::Command;
+use std::time::Duration;
+
+mod common;
 
 fn engine(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
-        .args(args)
-        .output()
-        .expect("run qi-engine");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, out, err) = common::run_engine(args, Duration::from_secs(120));
+    // no code: killed by a signal (an abort on a failed allocation, for one)
+    (code.unwrap_or(-1), out, err)
 }
 
 #[test]
@@ -79,4 +76,29 @@ fn solve_prints_move_and_score_last() {
     assert!(err.contains("nodes"), "{err}");
     let (code, _, _) = engine(&["solve", "reversi", "--fen", "garbage"]);
     assert_eq!(code, 2);
+}
+
+/// Size options are range-checked: a table of 99,999,999,999 MB used to abort the program on
+/// the failed allocation; now it is a usage error (exit code 2) before anything is allocated.
+#[test]
+fn size_options_are_range_checked() {
+    let fen = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    for bad in [
+        &["solve", "reversi", "--fen", fen, "--hash", "99999999999"][..],
+        &["solve", "reversi", "--fen", fen, "--hash", "0"],
+        &["solve", "reversi", "--fen", fen, "--hash", "-5"],
+        &["solve", "gomoku", "--size", "300"],
+        &["solve", "gomoku", "--size", "4"],
+        &["bench", "ataxx", "--depth", "99999"],
+        &["bench", "ataxx", "--positions", "0"],
+    ] {
+        let (code, out, err) = engine(bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(out.is_empty(), "{bad:?}: {out}");
+        assert!(!err.contains("panicked"), "{bad:?}: {err}");
+    }
+    // a table within the range works
+    let (code, out, err) = engine(&["solve", "reversi", "--fen", fen, "--hash", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().last(), Some("a2 +38"));
 }

@@ -487,9 +487,11 @@ fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
 }
 
 impl Solver {
-    /// A solver whose table takes about `mb` megabytes.
+    /// A solver whose table takes about `mb` megabytes (1 to
+    /// [`crate::search::tt::MAX_HASH_MB`]; a larger request is cut to that).
     pub fn new(mb: usize) -> Solver {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(512);
+        let mb = mb.clamp(1, crate::search::tt::MAX_HASH_MB);
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(512);
         let mut table = Vec::with_capacity(n);
         // before the first write, so that the pages are faulted in as huge ones
         advise_huge_pages(table.spare_capacity_mut());
