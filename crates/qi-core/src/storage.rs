@@ -162,7 +162,10 @@ pub fn save_ron<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
 }
 
 /// Reads a file of at most [`MAX_FILE_BYTES`] as UTF-8 text. `Ok(None)` when it does not exist.
+/// Only regular files are read (a folder, a device such as `/dev/zero` or a pipe is refused),
+/// and never more than the cap, even from a file that grows while it is read.
 pub fn read_text(path: &Path) -> Result<Option<String>, String> {
+    use std::io::Read;
     let meta = match fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -171,17 +174,25 @@ pub fn read_text(path: &Path) -> Result<Option<String>, String> {
     if meta.is_dir() {
         return Err("is a folder, not a file".to_string());
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "is {} bytes, more than the {MAX_FILE_BYTES} a Qi file can have",
-            meta.len()
-        ));
+    if !meta.is_file() {
+        return Err("is not a regular file".to_string());
     }
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
+    let too_big = |len: u64| format!("is {len} bytes, more than the {MAX_FILE_BYTES} a Qi file can have");
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let file = match fs::File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot be read: {e}")),
     };
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
     String::from_utf8(bytes)
         .map(Some)
         .map_err(|e| format!("is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))

@@ -252,3 +252,29 @@ fn huge_times_do_not_overflow() {
     assert_eq!(r.len(), 1, "{r:?}");
     assert!(r[0].contains(','), "{r:?}");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
+
+    /// Any bytes through a Gomocup session: it ends at the end of the input, and every line
+    /// out is an ERROR, OK, a MESSAGE, ABOUT's answer or a move.
+    #[test]
+    fn random_bytes_through_gomocup(
+        lines in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3000), 0..20),
+    ) {
+        let mut input = Vec::new();
+        for l in &lines {
+            input.extend_from_slice(l);
+            input.extend_from_slice(b"\r\n");
+        }
+        let mut out = Vec::new();
+        qi_core::engine::gomocup::run_io(&mut input.as_slice(), &mut out);
+        let text = String::from_utf8(out).unwrap();
+        for l in text.lines() {
+            proptest::prop_assert!(
+                l.starts_with("ERROR") || l == "OK" || l.starts_with("MESSAGE") || l.starts_with("name=") || l.contains(','),
+                "{l}"
+            );
+        }
+    }
+}

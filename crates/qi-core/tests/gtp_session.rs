@@ -438,3 +438,27 @@ fn qi_seed_makes_budgeted_searches_repeatable() {
     let mut e = GtpEngine::new();
     assert!(e.handle_line("qi-seed x").unwrap().starts_with('?'));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
+
+    /// Any bytes (not UTF-8, control bytes, long lines) through a GTP session: every reply is
+    /// `=` or `?` and ends in an empty line, and the session ends at the end of the input.
+    #[test]
+    fn random_bytes_through_gtp(
+        lines in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3000), 0..20),
+    ) {
+        let mut input = Vec::new();
+        for l in &lines {
+            input.extend_from_slice(l);
+            input.push(b'\n');
+        }
+        let mut out = Vec::new();
+        run_gtp(Cursor::new(input), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        proptest::prop_assert!(text.is_empty() || text.ends_with("\n\n"));
+        for reply in text.split("\n\n").filter(|r| !r.is_empty()) {
+            proptest::prop_assert!(reply.starts_with('=') || reply.starts_with('?'), "{reply}");
+        }
+    }
+}

@@ -317,7 +317,7 @@ fn player_history_totals_and_file() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(150))]
 
     #[test]
     fn random_bytes_never_panic_as_a_record(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
@@ -343,6 +343,36 @@ proptest! {
         bytes.truncate(cut % (n + 1));
         if let Ok(rec) = import_text(&String::from_utf8_lossy(&bytes)) {
             prop_assert!(rec.history().is_ok(), "what imports replays");
+        }
+    }
+
+    /// Large, deeply nested and binary inputs (not only short ASCII): pieces repeated up to
+    /// 30,000 times, bytes that are not UTF-8, through the text and the file readers.
+    #[test]
+    fn large_deep_and_binary_records_never_panic(
+        pieces in proptest::collection::vec((0usize..14, 1usize..30_000), 1..6),
+        binary in proptest::collection::vec(any::<u8>(), 0..2048),
+    ) {
+        const TOKENS: [&[u8]; 14] = [
+            b"(", b";", b")", b"[", b"]", b"\\", b"(;GM[1]SZ[9]", b";B[ee]", b"(;B[aa])",
+            b"{", b"1. f2 ", b"[Event \"", b"\xff\xfe", b"\x00",
+        ];
+        let mut bytes = Vec::new();
+        for (t, n) in pieces {
+            for _ in 0..n {
+                bytes.extend_from_slice(TOKENS[t]);
+            }
+        }
+        bytes.extend_from_slice(&binary);
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(rec) = import_text(&text) {
+            prop_assert!(rec.history().is_ok());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("fuzz.sgf");
+        std::fs::write(&file, &bytes).unwrap();
+        if let Ok(rec) = import_file(&file) {
+            prop_assert!(rec.history().is_ok());
         }
     }
 }

@@ -505,7 +505,7 @@ fn default_data_dir_is_qis() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(150))]
 
     #[test]
     fn random_bytes_never_panic_as_a_save(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
@@ -525,5 +525,39 @@ proptest! {
             // whatever loads is a legal game
             prop_assert!(loaded.history.ply() <= loaded.save.moves.len());
         }
+    }
+
+    /// Large, deeply nested and binary saves: RON brackets repeated up to 30,000 times, bytes
+    /// that are not UTF-8, and a real save's text among them.
+    #[test]
+    fn large_deep_and_binary_saves_never_panic(
+        pieces in proptest::collection::vec((0usize..10, 1usize..30_000), 1..6),
+        binary in proptest::collection::vec(any::<u8>(), 0..2048),
+    ) {
+        let real = SaveGame::new(&game(GameKind::Go, 6), players(), Clocks::default())
+            .to_ron()
+            .unwrap();
+        let tokens: [&[u8]; 10] = [
+            b"(", b"[", b"{", b")", b"]", b"\"", b"version: 1, ", b"\xff", b"\x00",
+            real.as_bytes(),
+        ];
+        let mut bytes = Vec::new();
+        for (t, n) in pieces {
+            // the real save at most three times over
+            let times = if t == 9 { n.min(3) } else { n };
+            for _ in 0..times {
+                bytes.extend_from_slice(tokens[t]);
+            }
+        }
+        bytes.extend_from_slice(&binary);
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(loaded) = SaveGame::load_text(&text) {
+            prop_assert!(loaded.history.ply() <= loaded.save.moves.len());
+        }
+        let (store_dir, store) = store();
+        std::fs::create_dir_all(store.dir()).unwrap();
+        std::fs::write(store.slot_path(1).unwrap(), &bytes).unwrap();
+        let _ = store.slot_info(1);
+        drop(store_dir);
     }
 }

@@ -230,7 +230,7 @@ proptest! {
 
     /// Any text: an error or a record, never a panic.
     #[test]
-    fn arbitrary_text_never_panics(text in "[(;)\\[\\]A-Za-z0-9:\\\\ \n]{0,80}") {
+    fn arbitrary_text_never_panics(text in "[(;)\\[\\]A-Za-z0-9:\\\\ \n]{0,400}") {
         if let Ok(rec) = GameRecord::from_sgf(&text) {
             let _ = rec.replay_go();
             let _ = GameRecord::from_sgf(&rec.to_sgf());

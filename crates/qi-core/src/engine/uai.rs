@@ -3,9 +3,9 @@
 //!
 //! Commands: `uai`, `isready`, `uainewgame`, `setoption name Hash value N`,
 //! `position startpos|fen <fen> [moves …]`, `go [movetime|depth|nodes|infinite|btime|wtime|
-//! binc|winc|movestogo …]`, `stop`, `quit`, and the extras `perft N` and `d`. The search runs on
-//! its own thread so that `stop` and `isready` are answered while it thinks. A line the engine
-//! cannot use (garbage, a line that is not UTF-8 text, a line longer than
+//! binc|winc|movestogo …]`, `stop`, `quit`, and the extras `perft N` (N up to 7) and `d`. The
+//! search runs on its own thread so that `stop` and `isready` are answered while it thinks. A
+//! line the engine cannot use (garbage, a line that is not UTF-8 text, a line longer than
 //! [`super::MAX_LINE_BYTES`]) gets an `info string error: …` line and is otherwise ignored.
 //! Times and counts saturate: `go movetime 99999999999999999999` searches "forever" (see
 //! [`crate::search::MAX_TIME`]) instead of overflowing.
@@ -27,6 +27,9 @@ use crate::search::tt::MAX_HASH_MB;
 use crate::search::{Limits, MATE, SearchInfo, Searcher, is_decided};
 
 const DEFAULT_HASH_MB: usize = 64;
+/// The deepest `perft` the protocol runs: perft cannot be stopped, and depth 7 already counts
+/// five billion leaves.
+const MAX_PERFT: u32 = 7;
 
 /// The `score …` part of an info line: centipieces, or moves to a decided end.
 pub fn score_text(score: i32) -> String {
@@ -172,6 +175,10 @@ pub fn run() -> Result<(), String> {
                 return Ok(());
             }
             "perft" => match words.get(1).and_then(|d| d.parse::<u32>().ok()) {
+                Some(d) if d > MAX_PERFT => error(&format!(
+                    "perft depth is 0 to {MAX_PERFT} here (it cannot be stopped); \
+                     `qi-engine perft` counts deeper"
+                )),
                 Some(d) => {
                     e.finish_search();
                     let t = Instant::now();
