@@ -81,18 +81,11 @@ fn greedy_turns_most_discs() {
     }
 }
 
-/// The FFO positions: (number, position, best moves, score).
+/// The FFO positions: (number, position, best moves, score), as `qi-engine ffo` has them.
 fn ffo() -> Vec<(u32, Reversi, Vec<String>, i32)> {
-    let text = include_str!("data/reversi-ffo40-59.txt");
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            let pos = Reversi::from_text(&format!("{} {}", w[0], w[1])).unwrap();
-            let best = w[2].split('/').map(str::to_string).collect();
-            (40 + i as u32, pos, best, w[3].parse().unwrap())
-        })
+    qi_core::engine::solve::ffo_positions()
+        .into_iter()
+        .map(|p| (p.number, p.pos, p.best, p.score))
         .collect()
 }
 

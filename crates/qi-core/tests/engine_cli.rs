@@ -102,3 +102,31 @@ fn size_options_are_range_checked() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().last(), Some("a2 +38"));
 }
+
+/// `qi-engine ffo`, the FFO endgame benchmark: one line per position with its result and
+/// times, then the total; bad ranges are usage errors. (All of #40-#59 take about an hour; the
+/// test solves the two quickest.)
+#[test]
+fn ffo_benchmark_command() {
+    let (code, out, err) = engine(&["ffo", "--from", "59", "--to", "59"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with("#59 "), "{out}");
+    assert!(lines[0].contains(" +64 (expected h4/g8/e8 +64) "), "{out}");
+    assert!(lines[0].ends_with(" ok"), "{out}");
+    assert!(lines[1].starts_with("total #59-#59: 1 positions, 0 wrong"), "{out}");
+    let (code, out, err) = engine(&["ffo", "--from", "40", "--to", "40", "--hash", "16"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("#40 a2 +38 (expected a2 +38)"), "{out}");
+    for bad in [
+        &["ffo", "--from", "39"][..],
+        &["ffo", "--to", "60"],
+        &["ffo", "--from", "50", "--to", "45"],
+        &["ffo", "--hash", "0"],
+    ] {
+        let (code, _, err) = engine(bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(!err.contains("panicked"), "{bad:?}: {err}");
+    }
+}

@@ -34,8 +34,9 @@
 //! search honours a stop flag and a deadline; a stopped search returns `None`.
 //!
 //! All of FFO #40-#59 solved exactly with this version (commit "Reversi patterns trained on
-//! 11,400 self-play games"): the `ffo` example, 256 MB table, one thread a position, two or
-//! three solver processes side by side on the 2-core machine (at times with tests and matches
+//! 11,400 self-play games"; `qi-engine ffo --hash 256` runs the same benchmark, on any range
+//! of the positions): the `ffo` example, 256 MB table, one thread a position, two or three
+//! solver processes side by side on the 2-core machine (at times with tests and matches
 //! besides), so the CPU times of the solving threads are inflated by the sharing; nodes are
 //! those with 2 or more empties (the ordering searches are not counted):
 //!

@@ -94,6 +94,21 @@ pub enum Command {
         #[arg(long, default_value_t = 5_000_000)]
         nodes: u64,
     },
+    /// Benchmark: solve the FFO endgame test positions exactly (#40-#59, 20-24 empty squares)
+    /// and time each. One line per position (move, score, expected, nodes, wall and CPU time),
+    /// then the total; exit code 2 if a result is wrong. All twenty take about an hour on one
+    /// core of the machine in the README; #40, #41, #44, #47 and #59 take seconds.
+    Ffo {
+        /// The first position (40 to 59).
+        #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(40..=59))]
+        from: u32,
+        /// The last position (40 to 59).
+        #[arg(long, default_value_t = 59, value_parser = clap::value_parser!(u32).range(40..=59))]
+        to: u32,
+        /// Table size in megabytes (1 to 4096).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::search::tt::MAX_HASH_MB as u64))]
+        hash: u64,
+    },
     /// Speak the NBoard protocol (Reversi) on stdin/stdout.
     Nboard,
     /// Speak the UAI protocol (UCI for Ataxx) on stdin/stdout.
@@ -322,6 +337,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 other => Err(format!("solve is not available for {other}")),
             }
         }
+        Command::Ffo { from, to, hash } => solve::run_ffo(from, to, hash as usize),
         Command::Bench {
             game,
             depth,
