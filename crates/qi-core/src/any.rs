@@ -660,7 +660,10 @@ mod tests {
                 (mv, std::time::Instant::now())
             });
             std::thread::sleep(Duration::from_millis(150));
-            assert!(!search.is_finished(), "{kind}: the search ended before the stop");
+            assert!(
+                !search.is_finished(),
+                "{kind}: the search ended before the stop"
+            );
             let raised = std::time::Instant::now();
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
             let (mv, ended) = search.join().unwrap();
@@ -726,6 +729,166 @@ mod tests {
         match &cpu {
             AnyCpu::Go(c) => assert_eq!(c.threads(), 1),
             _ => unreachable!(),
+        }
+    }
+
+    /// The history as it was before it kept checkpoints: a whole position per ply. The test
+    /// below holds the real one to it.
+    struct Model {
+        positions: Vec<AnyPosition>,
+        moves: Vec<AnyMove>,
+        cursor: usize,
+    }
+
+    impl Model {
+        fn play(&mut self, mv: AnyMove) -> bool {
+            let mut next = self.positions[self.cursor].clone();
+            if next.play(mv).is_err() {
+                return false;
+            }
+            self.moves.truncate(self.cursor);
+            self.positions.truncate(self.cursor + 1);
+            self.moves.push(mv);
+            self.positions.push(next);
+            self.cursor += 1;
+            true
+        }
+
+        fn truncate(&mut self) {
+            self.moves.truncate(self.cursor);
+            self.positions.truncate(self.cursor + 1);
+        }
+    }
+
+    /// Random sequences of plays, undos, redos, jumps, truncations and (Go) resignations on
+    /// lines several checkpoints long: the history that keeps a position every
+    /// `CHECKPOINT_EVERY` plies answers exactly as one that keeps them all.
+    #[test]
+    fn history_with_checkpoints_equals_one_with_every_position() {
+        for (kind, start) in [
+            (
+                GameKind::Reversi,
+                AnyPosition::start(GameKind::Reversi).unwrap(),
+            ),
+            (
+                GameKind::Go,
+                AnyPosition::from_text(
+                    GameKind::Go,
+                    &format!("7 0.5 b {}", ["......."; 7].join("/")),
+                )
+                .unwrap(),
+            ),
+            (
+                GameKind::Ataxx,
+                AnyPosition::start(GameKind::Ataxx).unwrap(),
+            ),
+        ] {
+            let mut rng = crate::search::Rng::new(kind as u64 + 5);
+            let mut h = GameHistory::new(start.clone());
+            let mut m = Model {
+                positions: vec![start.clone()],
+                moves: Vec::new(),
+                cursor: 0,
+            };
+            let mut longest = 0;
+            for step in 0..3000 {
+                let op = rng.below(100);
+                let what = if op < 75 {
+                    let pos = m.positions[m.cursor].clone();
+                    let mut legal = pos.legal_moves();
+                    // passes mostly left out, so that Go games go on
+                    let pass = pos.legal_pass();
+                    if legal.len() > 1 && rng.below(20) != 0 {
+                        legal.retain(|&mv| Some(mv) != pass);
+                    }
+                    if legal.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        let mv = legal[rng.below(legal.len() as u64) as usize];
+                        assert_eq!(h.play(mv).is_ok(), m.play(mv), "{kind} step {step}");
+                        format!("play {}", pos.move_to_text(mv))
+                    }
+                } else if op < 85 {
+                    let want = (m.cursor > 0).then(|| {
+                        m.cursor -= 1;
+                        m.moves[m.cursor]
+                    });
+                    assert_eq!(h.undo(), want, "{kind} step {step}");
+                    "undo".into()
+                } else if op < 93 {
+                    let want = (m.cursor < m.moves.len()).then(|| {
+                        m.cursor += 1;
+                        m.moves[m.cursor - 1]
+                    });
+                    assert_eq!(h.redo(), want, "{kind} step {step}");
+                    "redo".into()
+                } else if op < 96 {
+                    let ply = rng.below(m.moves.len() as u64 + 3) as usize;
+                    h.go_to(ply);
+                    m.cursor = ply.min(m.moves.len());
+                    format!("go_to {ply}")
+                } else if op < 97 {
+                    h.truncate();
+                    m.truncate();
+                    "truncate".into()
+                } else if kind == GameKind::Go && rng.below(3) == 0 {
+                    if let AnyPosition::Go(g) = &mut m.positions[m.cursor] {
+                        g.clear_resignation();
+                    }
+                    h.clear_resignation();
+                    "clear_resignation".into()
+                } else if kind == GameKind::Go {
+                    let side = if rng.below(2) == 0 {
+                        Side::Black
+                    } else {
+                        Side::White
+                    };
+                    m.truncate();
+                    if let AnyPosition::Go(g) = &mut m.positions[m.cursor] {
+                        g.resign(side);
+                    }
+                    assert!(h.resign(side));
+                    format!("resign {side:?}")
+                } else {
+                    "nothing".into()
+                };
+                longest = longest.max(m.moves.len());
+                let at = format!("{kind} step {step} ({what})");
+                assert_eq!(h.ply(), m.cursor, "{at}");
+                assert_eq!(h.current(), &m.positions[m.cursor], "{at}");
+                assert_eq!(
+                    h.previous(),
+                    m.cursor.checked_sub(1).map(|p| &m.positions[p]),
+                    "{at}"
+                );
+                assert_eq!(h.moves(), &m.moves[..m.cursor], "{at}");
+                assert_eq!(h.all_moves(), &m.moves[..], "{at}");
+                assert_eq!(
+                    h.last_move(),
+                    m.cursor.checked_sub(1).map(|p| m.moves[p]),
+                    "{at}"
+                );
+                assert_eq!(h.can_undo(), m.cursor > 0, "{at}");
+                assert_eq!(h.can_redo(), m.cursor < m.moves.len(), "{at}");
+                let texts: Vec<String> = (0..m.moves.len())
+                    .map(|i| m.positions[i].move_to_text(m.moves[i]))
+                    .collect();
+                assert_eq!(h.all_move_texts(), texts, "{at}");
+                assert_eq!(h.move_texts(), texts[..m.cursor], "{at}");
+                let ply = rng.below(m.moves.len() as u64 + 2) as usize;
+                assert_eq!(
+                    *h.position_at(ply),
+                    m.positions[ply.min(m.moves.len())],
+                    "{at}: position_at({ply})"
+                );
+            }
+            // the lines crossed checkpoints (a Reversi game ends before the first)
+            let want = if kind == GameKind::Reversi {
+                40
+            } else {
+                CHECKPOINT_EVERY + 16
+            };
+            assert!(longest > want, "{kind}: lines of {longest} moves at most");
         }
     }
 

@@ -177,7 +177,8 @@ pub fn read_text(path: &Path) -> Result<Option<String>, String> {
     if !meta.is_file() {
         return Err("is not a regular file".to_string());
     }
-    let too_big = |len: u64| format!("is {len} bytes, more than the {MAX_FILE_BYTES} a Qi file can have");
+    let too_big =
+        |len: u64| format!("is {len} bytes, more than the {MAX_FILE_BYTES} a Qi file can have");
     if meta.len() > MAX_FILE_BYTES {
         return Err(too_big(meta.len()));
     }

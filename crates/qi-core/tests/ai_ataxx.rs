@@ -166,7 +166,11 @@ fn sees_a_forced_win_three_plies_deep() {
         let mut s = Searcher::new(AtaxxEval::default(), 4);
         let r = s.search(&p, &Limits::depth(6), &no_stop(), &mut |_| {});
         let fen = p.to_text();
-        assert!(is_decided(r.score) && r.score > 0, "{fen}: score {}", r.score);
+        assert!(
+            is_decided(r.score) && r.score > 0,
+            "{fen}: score {}",
+            r.score
+        );
         assert_eq!(MATE - r.score, 3, "{fen}: a win in three plies");
         let mut q = p;
         q.play(r.best.unwrap()).unwrap();
@@ -294,7 +298,12 @@ fn stop_flag_cancels_at_once() {
         let s2 = stop.clone();
         let h = std::thread::spawn(move || {
             let mut s = Searcher::new(AtaxxEval::default(), 8);
-            let r = s.search(&Ataxx::start(), &Limits::nodes(60_000_000), &s2, &mut |_| {});
+            let r = s.search(
+                &Ataxx::start(),
+                &Limits::nodes(60_000_000),
+                &s2,
+                &mut |_| {},
+            );
             (r, Instant::now())
         });
         std::thread::sleep(Duration::from_millis(100));
@@ -303,7 +312,10 @@ fn stop_flag_cancels_at_once() {
         stop.store(true, Ordering::Relaxed);
         let (r, ended) = h.join().unwrap();
         assert!(Ataxx::start().is_legal(r.best.unwrap()));
-        assert!(r.info.nodes < 60_000_000, "stopped by the flag, not the budget");
+        assert!(
+            r.info.nodes < 60_000_000,
+            "stopped by the flag, not the budget"
+        );
         times.push(ended.saturating_duration_since(raised));
         if times.last() <= Some(&Duration::from_millis(50)) {
             break;

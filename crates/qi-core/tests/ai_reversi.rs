@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 mod common;
 
 use qi_core::Game;
+use qi_core::Outcome;
 use qi_core::ai::endgame::Solver;
 use qi_core::ai::reversi::ReversiEval;
 use qi_core::ai::{Ai, Cpu};
 use qi_core::engine::matches::random_opening;
 use qi_core::reversi::Reversi;
-use qi_core::Outcome;
 use qi_core::search::{Evaluator, Limits, Rng, Searcher};
 
 fn no_stop() -> Arc<AtomicBool> {
@@ -202,7 +202,8 @@ fn endgames(n: usize, seed: u64, empties: std::ops::RangeInclusive<u32>) -> Vec<
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < n {
-        let want = *empties.start() + rng.below((empties.end() - empties.start() + 1) as u64) as u32;
+        let want =
+            *empties.start() + rng.below((empties.end() - empties.start() + 1) as u64) as u32;
         let mut pos = Reversi::start();
         let mut moves = Vec::new();
         while 64 - (pos.discs[0] | pos.discs[1]).count_ones() > want {
@@ -230,7 +231,13 @@ fn solver_equals_plain_minimax() {
         let m = sol.best.unwrap();
         let mut q = pos;
         q.play(m).unwrap();
-        assert_eq!(-exact(&q), want, "{} in {}", pos.move_to_text(m), pos.to_text());
+        assert_eq!(
+            -exact(&q),
+            want,
+            "{} in {}",
+            pos.move_to_text(m),
+            pos.to_text()
+        );
     }
 }
 
@@ -310,7 +317,12 @@ fn alpha_beta_equals_plain_negamax() {
         assert_eq!(r.score, want, "depth {depth}: {}", pos.to_text());
         let mut q = pos;
         q.make(r.best.unwrap());
-        assert_eq!(-negamax(&e, &q, depth - 1, 1), want, "depth {depth}: {}", pos.to_text());
+        assert_eq!(
+            -negamax(&e, &q, depth - 1, 1),
+            want,
+            "depth {depth}: {}",
+            pos.to_text()
+        );
     }
 }
 
@@ -355,7 +367,11 @@ fn solver_keeps_its_deadline_and_stops() {
         let h = std::thread::spawn(move || {
             let mut solver = Solver::new(16);
             // a deadline far away, so that a flag not honoured fails instead of hanging
-            let r = solver.solve(&pos, Some(&flag), Some(Instant::now() + Duration::from_secs(120)));
+            let r = solver.solve(
+                &pos,
+                Some(&flag),
+                Some(Instant::now() + Duration::from_secs(120)),
+            );
             (r, Instant::now())
         });
         std::thread::sleep(Duration::from_millis(150));

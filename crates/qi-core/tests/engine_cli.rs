@@ -115,7 +115,10 @@ fn ffo_benchmark_command() {
     assert!(lines[0].starts_with("#59 "), "{out}");
     assert!(lines[0].contains(" +64 (expected h4/g8/e8 +64) "), "{out}");
     assert!(lines[0].ends_with(" ok"), "{out}");
-    assert!(lines[1].starts_with("total #59-#59: 1 positions, 0 wrong"), "{out}");
+    assert!(
+        lines[1].starts_with("total #59-#59: 1 positions, 0 wrong"),
+        "{out}"
+    );
     let (code, out, err) = engine(&["ffo", "--from", "40", "--to", "40", "--hash", "16"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("#40 a2 +38 (expected a2 +38)"), "{out}");

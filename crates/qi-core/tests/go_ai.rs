@@ -272,13 +272,7 @@ fn opens_with_sensible_shape() {
             let mut cpu = GoCpu::new(4);
             let stop = Arc::new(AtomicBool::new(false));
             for k in 0..4 {
-                let r = cpu.choose(
-                    &pos,
-                    FAR,
-                    &stop,
-                    seed * 10 + k,
-                    &mut |_| {},
-                );
+                let r = cpu.choose(&pos, FAR, &stop, seed * 10 + k, &mut |_| {});
                 let mv = r.best.unwrap();
                 let sq = Go::square_of(mv).expect("not a pass in the opening");
                 let line = sq.x.min(sq.y).min(size - 1 - sq.x).min(size - 1 - sq.y);
@@ -368,9 +362,7 @@ fn reuses_the_tree_and_is_send() {
     pos.make(reply);
     cpu.choose(&pos, FAR, &stop, 2, &mut |_| {});
     assert!(cpu.reused_playouts() > 0);
-    let handle = std::thread::spawn(move || {
-        cpu.choose(&pos, FAR, &stop, 3, &mut |_| {}).best
-    });
+    let handle = std::thread::spawn(move || cpu.choose(&pos, FAR, &stop, 3, &mut |_| {}).best);
     assert!(handle.join().unwrap().is_some());
 }
 

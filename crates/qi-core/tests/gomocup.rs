@@ -186,10 +186,16 @@ fn middle_game(infos: &[&str]) -> Session {
     let mut s = Session::new();
     assert_eq!(handle(&mut s, "START 15"), ["OK"]);
     for i in infos {
-        assert_eq!(handle(&mut s, &format!("INFO {i}")), Vec::<String>::new(), "{i}");
+        assert_eq!(
+            handle(&mut s, &format!("INFO {i}")),
+            Vec::<String>::new(),
+            "{i}"
+        );
     }
     assert!(handle(&mut s, "BOARD").is_empty());
-    for l in ["7,7,2", "8,8,1", "6,8,2", "8,6,1", "9,9,2", "6,6,1", "7,9,2"] {
+    for l in [
+        "7,7,2", "8,8,1", "6,8,2", "8,6,1", "9,9,2", "6,6,1", "7,9,2",
+    ] {
         assert!(handle(&mut s, l).is_empty(), "{l}");
     }
     s
@@ -226,7 +232,11 @@ fn time_controls_set_the_move_time() {
         let mut s = middle_game(&["timeout_turn 300"]);
         timed_move(&mut s, "DONE")
     });
-    let infos = ["timeout_turn 5000", "timeout_match 100000", "time_left 1500"];
+    let infos = [
+        "timeout_turn 5000",
+        "timeout_match 100000",
+        "time_left 1500",
+    ];
     let s = middle_game(&infos);
     // 1500 / 15 = 100 ms: 85 less 30
     assert_eq!(s.movetime(), Duration::from_millis(55));

@@ -14,8 +14,8 @@ use qi_core::ai::Cpu;
 use qi_core::ai::gomoku::{find_vcf, find_vct};
 use qi_core::game::{Game, Outcome, Side};
 use qi_core::gomoku::{Gomoku, GomokuRule, Move, move_at};
-use qi_core::{Cell, Square};
 use qi_core::search::Rng;
+use qi_core::{Cell, Square};
 
 /// A 15×15 position from square lists; far-away single stones of the other colour are added so
 /// that the stone counts fit the side to move.
@@ -474,7 +474,11 @@ mod oracle {
                 && pos.cell(Square::new(x as u8, y as u8)) == Cell::Piece(side)
         };
         [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
-            let run = |s: i32| (1..).take_while(|&k| mine(sq.x as i32 + s * k * dx, sq.y as i32 + s * k * dy)).count();
+            let run = |s: i32| {
+                (1..)
+                    .take_while(|&k| mine(sq.x as i32 + s * k * dx, sq.y as i32 + s * k * dy))
+                    .count()
+            };
             let len = 1 + run(1) + run(-1);
             match pos.rule() {
                 GomokuRule::Standard => len == 5,
@@ -566,8 +570,15 @@ fn vcf_matches_a_brute_force_search() {
     let mut tried = 0;
     while with < 40 || without < 40 {
         tried += 1;
-        assert!(tried < 20_000, "{with} positions with a VCF, {without} without");
-        let rule = if tried % 2 == 0 { GomokuRule::Freestyle } else { GomokuRule::Standard };
+        assert!(
+            tried < 20_000,
+            "{with} positions with a VCF, {without} without"
+        );
+        let rule = if tried % 2 == 0 {
+            GomokuRule::Freestyle
+        } else {
+            GomokuRule::Standard
+        };
         let mut pos = Gomoku::new(9, rule);
         let stones = 8 + rng.below(10);
         let mut placed = 0;

@@ -234,7 +234,11 @@ fn engine_binary_speaks_gtp_through_garbage() {
     assert_eq!(r[9], "= E5");
     // the id of a line that is not UTF-8 is still read
     assert_eq!(r[10], "?7 syntax error: the line is not UTF-8 text");
-    assert!(r[11].starts_with("? syntax error: the line is longer than"), "{}", r[11]);
+    assert!(
+        r[11].starts_with("? syntax error: the line is longer than"),
+        "{}",
+        r[11]
+    );
     assert_eq!(r[12], "=99");
     // nothing after quit
     assert_eq!(r.len(), 13, "{text}");
@@ -248,11 +252,17 @@ fn huge_times_do_not_overflow() {
         &["time_left b 18446744073709551615 1"][..],
         &["time_left b 18446744073709551615 0"],
         &["time_settings 18446744073709551615 18446744073709551615 1"],
-        &["time_settings 0 18446744073709551615 0", "time_left b 99999999999999999999999 0"],
+        &[
+            "time_settings 0 18446744073709551615 0",
+            "time_left b 99999999999999999999999 0",
+        ],
         &["qi-movetime 18446744073709551615"],
     ] {
         let mut e = GtpEngine::new();
-        for l in ["boardsize 9", "qi-level 1", "qi-threads 1"].iter().chain(setup) {
+        for l in ["boardsize 9", "qi-level 1", "qi-threads 1"]
+            .iter()
+            .chain(setup)
+        {
             assert!(e.handle_line(l).unwrap().starts_with('='), "{l}");
         }
         assert!(e.planned_move_time(Side::Black) <= qi_core::search::MAX_TIME);
@@ -269,7 +279,12 @@ fn huge_times_do_not_overflow() {
 #[test]
 fn time_commands_change_the_time_used() {
     let mut e = GtpEngine::new();
-    for l in ["boardsize 9", "qi-level 6", "qi-threads 1", "qi-movetime 60000"] {
+    for l in [
+        "boardsize 9",
+        "qi-level 6",
+        "qi-threads 1",
+        "qi-movetime 60000",
+    ] {
         assert!(e.handle_line(l).unwrap().starts_with('='));
     }
     for l in ["play b E5", "play w C3", "play b G7", "play w G3"] {
@@ -310,7 +325,11 @@ fn timed_genmove(e: &mut GtpEngine, budget: Duration) {
 /// the moves up to there; passes after the end of the game are played on, as GTP does.
 #[test]
 fn undo_through_a_long_game() {
-    let start = AnyPosition::from_text(GameKind::Go, &format!("9 7.5 b {}", ["........."; 9].join("/"))).unwrap();
+    let start = AnyPosition::from_text(
+        GameKind::Go,
+        &format!("9 7.5 b {}", ["........."; 9].join("/")),
+    )
+    .unwrap();
     let line = common::play_line(start, 150, |i, n| (i * 7919 + 13) % n);
     let mut moves: Vec<(char, String)> = Vec::new();
     let mut side = 'b';
@@ -334,7 +353,11 @@ fn undo_through_a_long_game() {
     let mut e = GtpEngine::new();
     e.handle_line("boardsize 9");
     for (c, m) in &moves {
-        assert_eq!(e.handle_line(&format!("play {c} {m}")).unwrap(), "=\n\n", "{c} {m}");
+        assert_eq!(
+            e.handle_line(&format!("play {c} {m}")).unwrap(),
+            "=\n\n",
+            "{c} {m}"
+        );
     }
     let mut k = moves.len();
     for back in [1, 5, 64, 1, 30, 60] {
@@ -343,7 +366,11 @@ fn undo_through_a_long_game() {
         }
         k -= back;
         let (board, pos) = board_after(k);
-        assert_eq!(e.handle_line("showboard").unwrap(), board, "after {k} moves");
+        assert_eq!(
+            e.handle_line("showboard").unwrap(),
+            board,
+            "after {k} moves"
+        );
         assert_eq!(e.position(), &pos, "after {k} moves (superko history too)");
     }
     while k > 0 {
@@ -365,9 +392,14 @@ fn loadsgf_caps_size_and_depth() {
     text.push_str("])");
     std::fs::write(&big, &text).unwrap();
     let mut e = GtpEngine::new();
-    let r = e.handle_line(&format!("loadsgf {}", big.display())).unwrap();
+    let r = e
+        .handle_line(&format!("loadsgf {}", big.display()))
+        .unwrap();
     assert!(r.starts_with("? cannot load file"), "{r}");
-    assert!(r.contains(&qi_core::records::MAX_RECORD_BYTES.to_string()), "{r}");
+    assert!(
+        r.contains(&qi_core::records::MAX_RECORD_BYTES.to_string()),
+        "{r}"
+    );
 
     let passes = |n: usize| {
         let mut s = String::from("(;GM[1]FF[4]SZ[9]");
@@ -379,10 +411,17 @@ fn loadsgf_caps_size_and_depth() {
     let max = qi_core::sgf::MAX_SGF_DEPTH;
     let deep = dir.path().join("deep.sgf");
     std::fs::write(&deep, passes(max)).unwrap();
-    let r = e.handle_line(&format!("loadsgf {}", deep.display())).unwrap();
-    assert!(r.starts_with("? cannot load file") && r.contains(&max.to_string()), "{r}");
+    let r = e
+        .handle_line(&format!("loadsgf {}", deep.display()))
+        .unwrap();
+    assert!(
+        r.starts_with("? cannot load file") && r.contains(&max.to_string()),
+        "{r}"
+    );
     std::fs::write(&deep, passes(max - 1)).unwrap();
-    let r = e.handle_line(&format!("loadsgf {}", deep.display())).unwrap();
+    let r = e
+        .handle_line(&format!("loadsgf {}", deep.display()))
+        .unwrap();
     // an odd number of passes: White to move
     assert_eq!(r, "= white\n\n");
     for _ in 0..max - 1 {
@@ -460,5 +499,31 @@ proptest::proptest! {
         for reply in text.split("\n\n").filter(|r| !r.is_empty()) {
             proptest::prop_assert!(reply.starts_with('=') || reply.starts_with('?'), "{reply}");
         }
+    }
+}
+
+/// `undo` after `loadsgf` comes back to the loaded position exactly, the side to move the file
+/// gives included, also when that position is one kept for undo (the 64th move) or the start.
+#[test]
+fn undo_after_loadsgf_returns_to_the_loaded_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("passes.sgf");
+    // 64 passes taking turns, then White again
+    let mut text = String::from("(;GM[1]FF[4]SZ[9]");
+    for i in 0..64 {
+        text.push_str(if i % 2 == 0 { ";B[]" } else { ";W[]" });
+    }
+    text.push_str(";W[ee])");
+    std::fs::write(&file, text).unwrap();
+    for (stop, side) in [(65, "white"), (1, "black")] {
+        let mut e = GtpEngine::new();
+        let r = e
+            .handle_line(&format!("loadsgf {} {stop}", file.display()))
+            .unwrap();
+        assert_eq!(r, format!("= {side}\n\n"));
+        let loaded = e.position().clone();
+        assert_eq!(e.handle_line(&format!("play {side} C3")).unwrap(), "=\n\n");
+        assert_eq!(e.handle_line("undo").unwrap(), "=\n\n");
+        assert_eq!(e.position(), &loaded, "loadsgf … {stop}");
     }
 }

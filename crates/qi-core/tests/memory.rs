@@ -11,11 +11,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod common;
 
+use qi_core::GameKind;
 use qi_core::any::AnyPosition;
 use qi_core::engine::gtp::GtpEngine;
 use qi_core::records::{MAX_RECORD_BYTES, import_text};
 use qi_core::saves::{Clocks, PlayerInfo, SaveGame};
-use qi_core::GameKind;
 
 struct Counting;
 
@@ -87,7 +87,11 @@ fn long_games_and_big_records_stay_small() {
             assert_eq!(e.handle_line(&format!("play {c} pass")).unwrap(), "=\n\n");
         }
     });
-    eprintln!("GTP, 4000 passes: {} KB kept, {} KB at most", kept / 1024, peak / 1024);
+    eprintln!(
+        "GTP, 4000 passes: {} KB kept, {} KB at most",
+        kept / 1024,
+        peak / 1024
+    );
     assert!(kept < 12 * MB, "{kept} bytes for 4000 moves");
     assert!(peak < 16 * MB, "{peak} bytes at most");
     // and undo still goes all the way back
@@ -110,11 +114,19 @@ fn long_games_and_big_records_stay_small() {
     // before: n positions of 30 KB and their histories
     assert!(kept < 4 * MB, "{kept} bytes for {n} moves");
     // a save of it loads into as little
-    let save = SaveGame::new(&h, [PlayerInfo::human("a"), PlayerInfo::human("b")], Clocks::default());
+    let save = SaveGame::new(
+        &h,
+        [PlayerInfo::human("a"), PlayerInfo::human("b")],
+        Clocks::default(),
+    );
     let text = save.to_ron().unwrap();
     drop(h);
     let (loaded, kept, peak) = measure(|| SaveGame::load_text(&text).unwrap());
-    eprintln!("loading it: {} KB kept, {} KB at most", kept / 1024, peak / 1024);
+    eprintln!(
+        "loading it: {} KB kept, {} KB at most",
+        kept / 1024,
+        peak / 1024
+    );
     assert_eq!(loaded.history.ply(), n);
     assert!(peak < 8 * MB, "{peak} bytes at most");
     drop(loaded);

@@ -27,7 +27,11 @@ fn corpus() -> Vec<(String, PathBuf, Vec<u8>)> {
         .filter(|p| p.file_name().unwrap() != "README.md")
         .map(|p| {
             let bytes = std::fs::read(&p).unwrap();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), p, bytes)
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                p,
+                bytes,
+            )
         })
         .collect();
     v.sort();
@@ -55,7 +59,8 @@ fn corpus_through_the_readers() {
         for (name, path, bytes) in corpus() {
             let text = String::from_utf8_lossy(&bytes).into_owned();
             if let Ok(rec) = import_text(&text) {
-                rec.history().unwrap_or_else(|e| panic!("{name}: imports but {e}"));
+                rec.history()
+                    .unwrap_or_else(|e| panic!("{name}: imports but {e}"));
                 rec.export().unwrap_or_else(|e| panic!("{name}: {e}"));
             }
             match import_file(&path) {
@@ -93,15 +98,24 @@ fn corpus_through_the_readers() {
         assert!(e.0.contains(&MAX_SGF_DEPTH.to_string()), "{e}");
         for n in ["deep-parens.sgf", "deep-variations.sgf"] {
             let e = parse_collection(&read(n)).unwrap_err();
-            assert!(e.0.contains("nested") || e.0.contains("more than"), "{n}: {e}");
+            assert!(
+                e.0.contains("nested") || e.0.contains("more than"),
+                "{n}: {e}"
+            );
         }
         let e = parse_collection(&read("deep-parens-unclosed.sgf")).unwrap_err();
         assert!(e.0.contains("no game tree"), "{e}");
         let e = parse_collection(&format!("(;{}", read("deep-parens-unclosed.sgf"))).unwrap_err();
         assert!(e.0.contains("nested"), "{e}");
         assert!(import_text(&read("long-main-line-unclosed.sgf")).is_err());
-        assert_eq!(import_text(&read("bom-crlf.sgf")).unwrap().moves, ["E5", "C7"]);
-        assert_eq!(import_text(&read("bom-crlf.pgn")).unwrap().moves, ["f2", "b2"]);
+        assert_eq!(
+            import_text(&read("bom-crlf.sgf")).unwrap().moves,
+            ["E5", "C7"]
+        );
+        assert_eq!(
+            import_text(&read("bom-crlf.pgn")).unwrap().moves,
+            ["f2", "b2"]
+        );
         assert!(SaveGame::load_text(&read("deep.ron")).is_err());
         let e = SaveGame::load_text(&read("save-newer.ron")).unwrap_err();
         assert!(e.to_string().contains("newer"), "{e}");
@@ -187,7 +201,12 @@ fn corpus_through_nboard() {
 
 #[test]
 fn corpus_through_gtp() {
-    replay("gtp", "gtp-commands.txt", b"424242 name\nquit\n", "=424242 Qi");
+    replay(
+        "gtp",
+        "gtp-commands.txt",
+        b"424242 name\nquit\n",
+        "=424242 Qi",
+    );
 }
 
 #[test]
@@ -199,4 +218,3 @@ fn corpus_through_gomocup() {
         "name=\"Qi\"",
     );
 }
-

@@ -165,7 +165,11 @@ fn gnugo_listing(name: &str) -> Vec<String> {
             let w: Vec<&str> = l.split_whitespace().collect();
             assert_eq!(w[0], i.to_string(), "{l}");
             assert_eq!(w[3], "move", "{l}");
-            if w[4] == "PASS" { "pass".to_string() } else { w[4].to_string() }
+            if w[4] == "PASS" {
+                "pass".to_string()
+            } else {
+                w[4].to_string()
+            }
         })
         .collect()
 }
@@ -183,7 +187,9 @@ fn files_written_by_gnu_go_open_move_by_move() {
     assert_eq!(r.result.as_deref(), Some("B+38.0"));
     assert!(r.start.starts_with("9 7 b "), "{}", r.start);
     assert!(
-        r.comments.get(&33).is_some_and(|c| c.contains("Black wins by 38.0 points")),
+        r.comments
+            .get(&33)
+            .is_some_and(|c| c.contains("Black wins by 38.0 points")),
         "{:?}",
         r.comments
     );
@@ -247,7 +253,8 @@ fn a_game_grhino_played_replays_to_its_score() {
             .current()
             .parse_move(m)
             .unwrap_or_else(|e| panic!("move {} ({m}): {e}", i + 1));
-        h.play(mv).unwrap_or_else(|e| panic!("move {} ({m}): {e}", i + 1));
+        h.play(mv)
+            .unwrap_or_else(|e| panic!("move {} ({m}): {e}", i + 1));
     }
     let end = h.current();
     assert_eq!(end.outcome(), Some(qi_core::Outcome::Win(Side::Black)));

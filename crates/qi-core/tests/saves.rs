@@ -10,10 +10,10 @@ mod common;
 use proptest::prelude::*;
 use qi_core::GameKind;
 use qi_core::any::{AnyPosition, GameHistory};
+use qi_core::history::History;
 use qi_core::saves::{
     Clocks, PlayerInfo, SAVE_VERSION, SLOT_COUNT, SaveError, SaveGame, SaveStore, SlotState,
 };
-use qi_core::history::History;
 use qi_core::storage::{atomic_write, load_or_default, save_ron};
 
 /// A game of `kind` with `n` moves: always the first legal move that is not a pass (a pass
@@ -329,7 +329,10 @@ fn a_failed_write_leaves_the_old_file() {
     // a successful write replaces the file and leaves no temporary file behind
     atomic_write(&path, b"new").unwrap();
     assert_eq!(fs::read(&path).unwrap(), b"new");
-    assert_eq!(names(dir.path()), ["plain-file", "slot-1.ron", "slot-2.ron"]);
+    assert_eq!(
+        names(dir.path()),
+        ["plain-file", "slot-1.ron", "slot-2.ron"]
+    );
 }
 
 /// A folder that cannot be written (for users other than root, who may write anyway) keeps the
@@ -404,7 +407,10 @@ fn symlinked_slots_and_permissions_are_kept() {
     let link = fs::symlink_metadata(store.slot_path(1).unwrap()).unwrap();
     assert!(link.file_type().is_symlink(), "the slot is still a link");
     assert_eq!(store.load(1).unwrap().save, b);
-    assert_eq!(SaveGame::from_ron(&fs::read_to_string(&real).unwrap()).unwrap(), b);
+    assert_eq!(
+        SaveGame::from_ron(&fs::read_to_string(&real).unwrap()).unwrap(),
+        b
+    );
     let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
     assert_eq!(names(&elsewhere), ["my-slot.ron"], "no temporary file left");
@@ -414,15 +420,26 @@ fn symlinked_slots_and_permissions_are_kept() {
     store.save(2, &a, false).unwrap();
     fs::set_permissions(&plain, fs::Permissions::from_mode(0o640)).unwrap();
     store.save(2, &b, true).unwrap();
-    assert_eq!(fs::metadata(&plain).unwrap().permissions().mode() & 0o777, 0o640);
+    assert_eq!(
+        fs::metadata(&plain).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
     assert_eq!(store.load(2).unwrap().save, b);
 
     // a link to a file that does not exist yet: the file is made where it points
     let later = elsewhere.join("later.ron");
     symlink(&later, store.slot_path(3).unwrap()).unwrap();
     store.save(3, &a, false).unwrap();
-    assert!(fs::symlink_metadata(store.slot_path(3).unwrap()).unwrap().file_type().is_symlink());
-    assert_eq!(SaveGame::from_ron(&fs::read_to_string(&later).unwrap()).unwrap(), a);
+    assert!(
+        fs::symlink_metadata(store.slot_path(3).unwrap())
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        SaveGame::from_ron(&fs::read_to_string(&later).unwrap()).unwrap(),
+        a
+    );
 
     // a loop of links is an error, not a hang
     let (x, y) = (dir.path().join("x.ron"), dir.path().join("y.ron"));
@@ -466,7 +483,10 @@ fn ron_files_round_trip_and_bad_files_are_kept() {
     let (h, msg) = load_or_default::<History>(&path);
     assert_eq!(h, History::default());
     let msg = msg.expect("a message for the player");
-    assert!(msg.contains("history.ron") && msg.contains("defaults"), "{msg}");
+    assert!(
+        msg.contains("history.ron") && msg.contains("defaults"),
+        "{msg}"
+    );
     assert!(!path.exists(), "moved aside, not left to be overwritten");
     let kept = names(path.parent().unwrap());
     assert_eq!(kept.len(), 1);

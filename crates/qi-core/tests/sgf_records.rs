@@ -308,7 +308,11 @@ fn deep_records_are_read_iteratively_up_to_the_limit() {
         let depth = MAX_SGF_DEPTH - 1;
         let mut text = String::from("(;GM[1]SZ[9]");
         for i in 0..depth {
-            text.push_str(if i % 2 == 0 { "(;B[aa])(;B[]" } else { "(;W[bb])(;W[]" });
+            text.push_str(if i % 2 == 0 {
+                "(;B[aa])(;B[]"
+            } else {
+                "(;W[bb])(;W[]"
+            });
         }
         text.push_str(&")".repeat(depth + 1));
         let trees = parse_collection(&text).unwrap();

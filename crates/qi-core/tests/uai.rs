@@ -190,7 +190,11 @@ fn garbage_lines_get_an_error_and_the_engine_goes_on() {
         assert_eq!(l.len(), 1, "{bad}: {l:?}");
     }
     // bytes that are not UTF-8, alone and inside a command
-    for bad in [&b"\xff\xfe\n"[..], b"isready \xc3\x28\n", b"\x80go depth 1\n"] {
+    for bad in [
+        &b"\xff\xfe\n"[..],
+        b"isready \xc3\x28\n",
+        b"\x80go depth 1\n",
+    ] {
         e.send_bytes(bad);
         let l = e.until("info string error", LONG);
         assert_eq!(

@@ -326,7 +326,11 @@ impl Ai for Reversi {
             None
         };
         let mut solver = Solver::new(16);
-        match solver.solve(pos, Some(stop), Some(crate::search::deadline_after(start, budget))) {
+        match solver.solve(
+            pos,
+            Some(stop),
+            Some(crate::search::deadline_after(start, budget)),
+        ) {
             Some(sol) => {
                 let elapsed = start.elapsed();
                 let info = SearchInfo {

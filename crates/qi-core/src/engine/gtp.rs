@@ -24,9 +24,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::ai::go::GoCpu;
-use crate::search::MAX_TIME;
 use crate::any::CHECKPOINT_EVERY;
 use crate::go::{self, Go, handicap_points, vertex_text};
+use crate::search::MAX_TIME;
 use crate::sgf::GameRecord;
 
 /// Every command the engine knows, in the order `list_commands` gives them.
@@ -190,8 +190,7 @@ impl GtpEngine {
         // times: saturating at u64::MAX rather than refused
         let time = |i: usize| -> Result<u64, String> {
             let t = arg(i)?;
-            super::parse_saturating(t)
-                .ok_or_else(|| format!("syntax error: '{t}' is not a number"))
+            super::parse_saturating(t).ok_or_else(|| format!("syntax error: '{t}' is not a number"))
         };
         match cmd {
             "protocol_version" => Ok("2".into()),
@@ -557,6 +556,13 @@ impl GtpEngine {
         // the side to move after the last move played, or the record's next mover
         if let Some(&next) = sides.get(upto) {
             self.pos.set_to_move(next);
+            // a position kept at this very move is the one `undo` must come back to
+            if upto == 0 {
+                self.base = self.pos.clone();
+            } else if upto.is_multiple_of(CHECKPOINT_EVERY) {
+                self.checkpoints.pop();
+                self.checkpoints.push(self.pos.clone());
+            }
         }
         Ok(color_name(self.pos.side_to_move()).into())
     }

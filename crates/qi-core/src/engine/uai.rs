@@ -323,11 +323,10 @@ pub fn parse_go(words: &[&str], side: Side) -> Result<Limits, String> {
     };
     if let Some(c) = clock {
         let budget = clock_budget(c, inc, mtg);
-        limits.time = Some(Duration::from_millis(
-            limits
-                .time
-                .map_or(budget, |t| t.as_millis().min(budget as u128) as u64),
-        ));
+        limits.time =
+            Some(Duration::from_millis(limits.time.map_or(budget, |t| {
+                t.as_millis().min(budget as u128) as u64
+            })));
     }
     Ok(limits)
 }
@@ -399,8 +398,14 @@ mod tests {
     #[test]
     fn setoption_takes_name_and_value_in_either_order() {
         let p = |t: &str| parse_setoption(&t.split_whitespace().collect::<Vec<_>>());
-        assert_eq!(p("name Hash value 8"), Ok(("Hash".into(), Some("8".into()))));
-        assert_eq!(p("value 8 name Hash"), Ok(("Hash".into(), Some("8".into()))));
+        assert_eq!(
+            p("name Hash value 8"),
+            Ok(("Hash".into(), Some("8".into())))
+        );
+        assert_eq!(
+            p("value 8 name Hash"),
+            Ok(("Hash".into(), Some("8".into())))
+        );
         assert_eq!(
             p("name Clear Hash"),
             Ok(("Clear Hash".into(), None)),
@@ -428,12 +433,21 @@ mod tests {
         let huge = clock_budget(u64::MAX, u64::MAX, Some(u64::MAX));
         assert_eq!(huge, (u64::MAX - 20) / 2);
         let l = parse_go(
-            &["wtime", "18446744073709551615", "winc", "99999999999999999999999"],
+            &[
+                "wtime",
+                "18446744073709551615",
+                "winc",
+                "99999999999999999999999",
+            ],
             Side::White,
         )
         .unwrap();
         assert_eq!(l.time, Some(Duration::from_millis((u64::MAX - 20) / 2)));
-        let l = parse_go(&["movetime", "99999999999999999999", "depth", "3"], Side::Black).unwrap();
+        let l = parse_go(
+            &["movetime", "99999999999999999999", "depth", "3"],
+            Side::Black,
+        )
+        .unwrap();
         assert_eq!(l.time, Some(Duration::from_millis(u64::MAX)));
         assert_eq!(l.depth, Some(3));
         // a movetime under the clock's budget stays
