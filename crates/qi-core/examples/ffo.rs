@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p qi-core --example ffo -- [file] [numbers]` (numbers and ranges,
 //! comma-separated, e.g. `40-53,55`), for example
-//! `cargo run --release -p qi-core --example ffo -- crates/qi-core/tests/data/reversi-ffo40-59.txt 40-59`.
+//! `cargo run --release -p qi-core --example ffo -- crates/qi-core/data/reversi-ffo40-59.txt 40-59`.
 //! File lines are `<board> <side> <best moves /-separated> <score>`; line k is number 39 + k.
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
 //! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
@@ -29,7 +29,7 @@ fn main() {
     let file = args
         .get(1)
         .cloned()
-        .unwrap_or_else(|| "crates/qi-core/tests/data/reversi-ffo40-59.txt".to_string());
+        .unwrap_or_else(|| "crates/qi-core/data/reversi-ffo40-59.txt".to_string());
     // numbers and ranges, comma-separated: `40-53,55`
     let wanted: Vec<(u32, u32)> = args
         .get(2)

@@ -1,6 +1,7 @@
 //! One type for "a position of any of the games", so that the app and the records can hold a
 //! game without being generic: [`AnyPosition`] and [`AnyMove`] delegate to the [`Game`] impls.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -334,24 +335,55 @@ impl AnyCpu {
     }
 }
 
+/// How often [`GameHistory`] (and GTP's undo list) keeps a whole position: every this many
+/// plies. Any other position is rebuilt from the one kept before it by at most this many
+/// moves, so memory grows with the game's length, not with its square (a Go position carries
+/// its whole superko history: 20,000 positions of a 20,000-move game took 2.2 GB).
+pub const CHECKPOINT_EVERY: usize = 64;
+
 /// A game as it is played: the start position, the moves, and a cursor for undo and redo.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// It keeps the moves (and their text), the position at the cursor and the one before it, and
+/// a position every [`CHECKPOINT_EVERY`] plies; undo, redo, jumps and [`GameHistory::position_at`]
+/// rebuild what they need from those.
+#[derive(Clone, Debug)]
 pub struct GameHistory {
     start: AnyPosition,
-    /// Positions after each move: `positions[0]` is the start.
-    positions: Vec<AnyPosition>,
     moves: Vec<AnyMove>,
+    /// `moves[i]` as text, in the position it was played in.
+    texts: Vec<String>,
     /// How many of `moves` are played (the rest can be redone).
     cursor: usize,
+    /// The position after `cursor` moves, and the one before it.
+    current: AnyPosition,
+    previous: Option<AnyPosition>,
+    /// `checkpoints[k]` is the position after `(k + 1) * CHECKPOINT_EVERY` moves.
+    checkpoints: Vec<AnyPosition>,
+    /// Go: the side that resigned in the position at the end of the line.
+    resigned: Option<Side>,
+}
+
+impl PartialEq for GameHistory {
+    /// The same game: start, moves, cursor and resignation (the positions follow from them).
+    fn eq(&self, o: &GameHistory) -> bool {
+        self.start == o.start
+            && self.moves == o.moves
+            && self.cursor == o.cursor
+            && self.resigned == o.resigned
+    }
 }
 
 impl GameHistory {
     pub fn new(start: AnyPosition) -> GameHistory {
         GameHistory {
-            positions: vec![start.clone()],
+            current: start.clone(),
             start,
             moves: Vec::new(),
+            texts: Vec::new(),
             cursor: 0,
+            previous: None,
+            checkpoints: Vec::new(),
+            resigned: None,
         }
     }
 
@@ -361,7 +393,7 @@ impl GameHistory {
 
     /// The position now.
     pub fn current(&self) -> &AnyPosition {
-        &self.positions[self.cursor]
+        &self.current
     }
 
     /// The moves played so far (not the undone ones).
@@ -379,18 +411,23 @@ impl GameHistory {
 
     /// The position before the last move, if any.
     pub fn previous(&self) -> Option<&AnyPosition> {
-        self.cursor.checked_sub(1).map(|i| &self.positions[i])
+        self.previous.as_ref()
     }
 
     /// Plays a move; the moves that could be redone are dropped.
     pub fn play(&mut self, mv: AnyMove) -> Result<(), IllegalMove> {
-        let mut next = self.current().clone();
+        let mut next = self.current.clone();
         next.play(mv)?;
-        self.moves.truncate(self.cursor);
-        self.positions.truncate(self.cursor + 1);
+        let text = self.current.move_to_text(mv);
+        self.truncate();
+        self.resigned = None;
         self.moves.push(mv);
-        self.positions.push(next);
+        self.texts.push(text);
         self.cursor += 1;
+        self.previous = Some(std::mem::replace(&mut self.current, next));
+        if self.cursor.is_multiple_of(CHECKPOINT_EVERY) {
+            self.checkpoints.push(self.current.clone());
+        }
         Ok(())
     }
 
@@ -408,6 +445,11 @@ impl GameHistory {
             return None;
         }
         self.cursor -= 1;
+        self.current = self
+            .previous
+            .take()
+            .unwrap_or_else(|| self.rebuild(self.cursor));
+        self.previous = self.cursor.checked_sub(1).map(|p| self.rebuild(p));
         Some(self.moves[self.cursor])
     }
 
@@ -416,8 +458,11 @@ impl GameHistory {
         if !self.can_redo() {
             return None;
         }
+        let mv = self.moves[self.cursor];
+        let next = self.step(&self.current, self.cursor);
         self.cursor += 1;
-        Some(self.moves[self.cursor - 1])
+        self.previous = Some(std::mem::replace(&mut self.current, next));
+        Some(mv)
     }
 
     /// Every move of the line, the undone ones (that [`GameHistory::redo`] would play) included.
@@ -427,24 +472,46 @@ impl GameHistory {
 
     /// [`GameHistory::all_moves`] as text.
     pub fn all_move_texts(&self) -> Vec<String> {
-        (0..self.moves.len())
-            .map(|i| self.positions[i].move_to_text(self.moves[i]))
-            .collect()
+        self.texts.clone()
     }
 
     /// Moves the cursor to `ply` (clamped to the line's length): the replay screen's "jump to
     /// move". Nothing is dropped, so a later [`GameHistory::redo`] or jump goes forward again.
     pub fn go_to(&mut self, ply: usize) {
-        self.cursor = ply.min(self.moves.len());
+        let ply = ply.min(self.moves.len());
+        if ply == self.cursor {
+            return;
+        }
+        if ply == self.cursor + 1 {
+            self.redo();
+            return;
+        }
+        if ply + 1 == self.cursor {
+            self.undo();
+            return;
+        }
+        match ply.checked_sub(1) {
+            None => {
+                self.previous = None;
+                self.current = self.rebuild(0);
+            }
+            Some(p) => {
+                let before = self.rebuild(p);
+                self.current = self.step(&before, p);
+                self.previous = Some(before);
+            }
+        }
+        self.cursor = ply;
     }
 
     /// Go: `side` resigns in the position now (the moves after it are dropped). Returns false
     /// for the other games, which have no resignation in their rules here.
     pub fn resign(&mut self, side: Side) -> bool {
         self.truncate();
-        match &mut self.positions[self.cursor] {
+        match &mut self.current {
             AnyPosition::Go(g) => {
                 g.resign(side);
+                self.resigned = Some(side);
                 true
             }
             _ => false,
@@ -453,28 +520,82 @@ impl GameHistory {
 
     /// Takes back a resignation in the position now (undo after a resignation).
     pub fn clear_resignation(&mut self) {
-        if let AnyPosition::Go(g) = &mut self.positions[self.cursor] {
+        if let AnyPosition::Go(g) = &mut self.current {
             g.clear_resignation();
+            if self.cursor == self.moves.len() {
+                self.resigned = None;
+            }
         }
     }
 
     /// Drops the moves after the cursor (that [`GameHistory::redo`] would play): the replay's
     /// "play from here".
     pub fn truncate(&mut self) {
+        if self.cursor < self.moves.len() {
+            // the end of the line changes: a resignation there goes with it
+            self.resigned = None;
+        }
         self.moves.truncate(self.cursor);
-        self.positions.truncate(self.cursor + 1);
+        self.texts.truncate(self.cursor);
+        self.checkpoints.truncate(self.cursor / CHECKPOINT_EVERY);
     }
 
-    /// The position after `ply` moves of the line (clamped to its length).
-    pub fn position_at(&self, ply: usize) -> &AnyPosition {
-        &self.positions[ply.min(self.moves.len())]
+    /// The position after `ply` moves of the line (clamped to its length): borrowed for the
+    /// start, the position now and the one before it, rebuilt (from the nearest position kept)
+    /// for the others.
+    pub fn position_at(&self, ply: usize) -> Cow<'_, AnyPosition> {
+        let ply = ply.min(self.moves.len());
+        if ply == self.cursor {
+            Cow::Borrowed(&self.current)
+        } else if ply + 1 == self.cursor
+            && let Some(p) = &self.previous
+        {
+            Cow::Borrowed(p)
+        } else if ply == 0 {
+            Cow::Borrowed(&self.start)
+        } else {
+            Cow::Owned(self.rebuild(ply))
+        }
     }
 
     /// The moves played so far, as text.
     pub fn move_texts(&self) -> Vec<String> {
-        (0..self.cursor)
-            .map(|i| self.positions[i].move_to_text(self.moves[i]))
-            .collect()
+        self.texts[..self.cursor].to_vec()
+    }
+
+    /// `pos` (the position after `ply` moves) with the line's next move played, and the end's
+    /// resignation when that is where it arrives.
+    fn step(&self, pos: &AnyPosition, ply: usize) -> AnyPosition {
+        let mut next = pos.clone();
+        // every move of the line was legal where it was played
+        let played = next.play(self.moves[ply]);
+        debug_assert!(played.is_ok(), "move {} of the line", ply + 1);
+        self.mark_end(&mut next, ply + 1);
+        next
+    }
+
+    /// The position after `ply` moves, replayed from the last position kept at or before it.
+    fn rebuild(&self, ply: usize) -> AnyPosition {
+        let k = (ply / CHECKPOINT_EVERY).min(self.checkpoints.len());
+        let (mut pos, from) = match k.checked_sub(1) {
+            Some(i) => (self.checkpoints[i].clone(), k * CHECKPOINT_EVERY),
+            None => (self.start.clone(), 0),
+        };
+        for &mv in &self.moves[from..ply] {
+            let played = pos.play(mv);
+            debug_assert!(played.is_ok());
+        }
+        self.mark_end(&mut pos, ply);
+        pos
+    }
+
+    /// Puts the resignation back on the position at the end of the line.
+    fn mark_end(&self, pos: &mut AnyPosition, ply: usize) {
+        if ply == self.moves.len()
+            && let (Some(side), AnyPosition::Go(g)) = (self.resigned, pos)
+        {
+            g.resign(side);
+        }
     }
 }
 
@@ -508,16 +629,70 @@ mod tests {
         assert_eq!(h.ply(), 2);
     }
 
+    /// Positions where every game's level 6 searches for seconds (not the first move, which
+    /// some levels answer from rules alone).
+    fn busy(kind: GameKind) -> AnyPosition {
+        match kind {
+            GameKind::Gomoku => AnyPosition::from_text(
+                kind,
+                "15 freestyle 15/15/15/15/15/15/6o8/7xo6/6x8/5x9/15/15/15/15/15 o",
+            )
+            .unwrap(),
+            GameKind::Go => AnyPosition::from_text(
+                kind,
+                "9 7 b ........./........./..X...O../........./....X..../........./..O...X../........./.........",
+            )
+            .unwrap(),
+            _ => AnyPosition::start(kind).unwrap(),
+        }
+    }
+
+    /// Runs a level-6 search of `pos` with a minute to think on another thread, raises the stop
+    /// flag 150 ms in, and returns the move and how long the search took to return after the
+    /// flag went up. The search must still have been running then.
+    fn stopped_mid_search(kind: GameKind, pos: &AnyPosition) -> (Option<AnyMove>, Duration) {
+        let stop = Arc::new(AtomicBool::new(false));
+        std::thread::scope(|s| {
+            let flag = stop.clone();
+            let search = s.spawn(move || {
+                let mut cpu = AnyCpu::new(kind, 6).unwrap();
+                let mv = cpu.choose(pos, Duration::from_secs(60), &flag, 1, &mut |_| {});
+                (mv, std::time::Instant::now())
+            });
+            std::thread::sleep(Duration::from_millis(150));
+            assert!(
+                !search.is_finished(),
+                "{kind}: the search ended before the stop"
+            );
+            let raised = std::time::Instant::now();
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            let (mv, ended) = search.join().unwrap();
+            (mv, ended.saturating_duration_since(raised))
+        })
+    }
+
+    /// Every game's CPU returns a legal move, and stops within 50 ms of the stop flag raised by
+    /// another thread in the middle of a search that would run for seconds (one try in three
+    /// must, for a busy machine).
     #[test]
     fn any_cpu_returns_a_legal_move_and_honours_stop() {
         for kind in GameKind::ALL {
-            let pos = AnyPosition::start(kind).unwrap();
-            let mut cpu = AnyCpu::new(kind, 3).unwrap();
-            let stop = Arc::new(AtomicBool::new(false));
-            let mv = cpu
-                .choose(&pos, Duration::from_millis(50), &stop, 1, &mut |_| {})
-                .unwrap();
-            assert!(pos.is_legal(mv), "{kind}");
+            let pos = busy(kind);
+            let mut times = Vec::new();
+            for _ in 0..3 {
+                let (mv, took) = stopped_mid_search(kind, &pos);
+                let mv = mv.unwrap_or_else(|| panic!("{kind}: no move"));
+                assert!(pos.is_legal(mv), "{kind}");
+                times.push(took);
+                if took <= Duration::from_millis(50) {
+                    break;
+                }
+            }
+            eprintln!("{kind}: stopped {times:?} after the flag");
+            assert!(
+                times.iter().any(|&t| t <= Duration::from_millis(50)),
+                "{kind}: stopped after {times:?}"
+            );
         }
         for kind in GameKind::ALL {
             assert_eq!(
@@ -554,6 +729,166 @@ mod tests {
         match &cpu {
             AnyCpu::Go(c) => assert_eq!(c.threads(), 1),
             _ => unreachable!(),
+        }
+    }
+
+    /// The history as it was before it kept checkpoints: a whole position per ply. The test
+    /// below holds the real one to it.
+    struct Model {
+        positions: Vec<AnyPosition>,
+        moves: Vec<AnyMove>,
+        cursor: usize,
+    }
+
+    impl Model {
+        fn play(&mut self, mv: AnyMove) -> bool {
+            let mut next = self.positions[self.cursor].clone();
+            if next.play(mv).is_err() {
+                return false;
+            }
+            self.moves.truncate(self.cursor);
+            self.positions.truncate(self.cursor + 1);
+            self.moves.push(mv);
+            self.positions.push(next);
+            self.cursor += 1;
+            true
+        }
+
+        fn truncate(&mut self) {
+            self.moves.truncate(self.cursor);
+            self.positions.truncate(self.cursor + 1);
+        }
+    }
+
+    /// Random sequences of plays, undos, redos, jumps, truncations and (Go) resignations on
+    /// lines several checkpoints long: the history that keeps a position every
+    /// `CHECKPOINT_EVERY` plies answers exactly as one that keeps them all.
+    #[test]
+    fn history_with_checkpoints_equals_one_with_every_position() {
+        for (kind, start) in [
+            (
+                GameKind::Reversi,
+                AnyPosition::start(GameKind::Reversi).unwrap(),
+            ),
+            (
+                GameKind::Go,
+                AnyPosition::from_text(
+                    GameKind::Go,
+                    &format!("7 0.5 b {}", ["......."; 7].join("/")),
+                )
+                .unwrap(),
+            ),
+            (
+                GameKind::Ataxx,
+                AnyPosition::start(GameKind::Ataxx).unwrap(),
+            ),
+        ] {
+            let mut rng = crate::search::Rng::new(kind as u64 + 5);
+            let mut h = GameHistory::new(start.clone());
+            let mut m = Model {
+                positions: vec![start.clone()],
+                moves: Vec::new(),
+                cursor: 0,
+            };
+            let mut longest = 0;
+            for step in 0..3000 {
+                let op = rng.below(100);
+                let what = if op < 75 {
+                    let pos = m.positions[m.cursor].clone();
+                    let mut legal = pos.legal_moves();
+                    // passes mostly left out, so that Go games go on
+                    let pass = pos.legal_pass();
+                    if legal.len() > 1 && rng.below(20) != 0 {
+                        legal.retain(|&mv| Some(mv) != pass);
+                    }
+                    if legal.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        let mv = legal[rng.below(legal.len() as u64) as usize];
+                        assert_eq!(h.play(mv).is_ok(), m.play(mv), "{kind} step {step}");
+                        format!("play {}", pos.move_to_text(mv))
+                    }
+                } else if op < 85 {
+                    let want = (m.cursor > 0).then(|| {
+                        m.cursor -= 1;
+                        m.moves[m.cursor]
+                    });
+                    assert_eq!(h.undo(), want, "{kind} step {step}");
+                    "undo".into()
+                } else if op < 93 {
+                    let want = (m.cursor < m.moves.len()).then(|| {
+                        m.cursor += 1;
+                        m.moves[m.cursor - 1]
+                    });
+                    assert_eq!(h.redo(), want, "{kind} step {step}");
+                    "redo".into()
+                } else if op < 96 {
+                    let ply = rng.below(m.moves.len() as u64 + 3) as usize;
+                    h.go_to(ply);
+                    m.cursor = ply.min(m.moves.len());
+                    format!("go_to {ply}")
+                } else if op < 97 {
+                    h.truncate();
+                    m.truncate();
+                    "truncate".into()
+                } else if kind == GameKind::Go && rng.below(3) == 0 {
+                    if let AnyPosition::Go(g) = &mut m.positions[m.cursor] {
+                        g.clear_resignation();
+                    }
+                    h.clear_resignation();
+                    "clear_resignation".into()
+                } else if kind == GameKind::Go {
+                    let side = if rng.below(2) == 0 {
+                        Side::Black
+                    } else {
+                        Side::White
+                    };
+                    m.truncate();
+                    if let AnyPosition::Go(g) = &mut m.positions[m.cursor] {
+                        g.resign(side);
+                    }
+                    assert!(h.resign(side));
+                    format!("resign {side:?}")
+                } else {
+                    "nothing".into()
+                };
+                longest = longest.max(m.moves.len());
+                let at = format!("{kind} step {step} ({what})");
+                assert_eq!(h.ply(), m.cursor, "{at}");
+                assert_eq!(h.current(), &m.positions[m.cursor], "{at}");
+                assert_eq!(
+                    h.previous(),
+                    m.cursor.checked_sub(1).map(|p| &m.positions[p]),
+                    "{at}"
+                );
+                assert_eq!(h.moves(), &m.moves[..m.cursor], "{at}");
+                assert_eq!(h.all_moves(), &m.moves[..], "{at}");
+                assert_eq!(
+                    h.last_move(),
+                    m.cursor.checked_sub(1).map(|p| m.moves[p]),
+                    "{at}"
+                );
+                assert_eq!(h.can_undo(), m.cursor > 0, "{at}");
+                assert_eq!(h.can_redo(), m.cursor < m.moves.len(), "{at}");
+                let texts: Vec<String> = (0..m.moves.len())
+                    .map(|i| m.positions[i].move_to_text(m.moves[i]))
+                    .collect();
+                assert_eq!(h.all_move_texts(), texts, "{at}");
+                assert_eq!(h.move_texts(), texts[..m.cursor], "{at}");
+                let ply = rng.below(m.moves.len() as u64 + 2) as usize;
+                assert_eq!(
+                    *h.position_at(ply),
+                    m.positions[ply.min(m.moves.len())],
+                    "{at}: position_at({ply})"
+                );
+            }
+            // the lines crossed checkpoints (a Reversi game ends before the first)
+            let want = if kind == GameKind::Reversi {
+                40
+            } else {
+                CHECKPOINT_EVERY + 16
+            };
+            assert!(longest > want, "{kind}: lines of {longest} moves at most");
         }
     }
 

@@ -11,6 +11,12 @@
 //! [`import_text`] tells the format from the text; every move is replayed through the rules
 //! when the record is read, and an error names the problem (which move, which tag) instead of
 //! panicking. [`SAMPLES`] are the example records of the repository's `saves/` folder, built in.
+//!
+//! One size cap holds everywhere a record is read: [`MAX_RECORD_BYTES`] (the app's file import,
+//! [`import_text`], [`import_file`], [`Record::from_sgf`], [`Record::from_pgn`], the SGF reader
+//! and GTP `loadsgf`; saves, settings and the history share it as
+//! [`crate::storage::MAX_FILE_BYTES`]). SGF trees are also capped in depth
+//! ([`crate::sgf::MAX_SGF_DEPTH`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -24,6 +30,23 @@ use crate::reversi::Reversi;
 use crate::saves::replay_moves;
 use crate::sgf::GameRecord;
 use crate::storage::{atomic_write, read_text};
+
+/// The largest record (or any other file) Qi reads, in bytes: 8 MiB. A real game record is a
+/// few kilobytes; this is the one cap for the app's file import, [`import_text`] and GTP
+/// `loadsgf` alike (before it, a text import took a 100 MB property, and 600-770 MB of memory
+/// with it).
+pub const MAX_RECORD_BYTES: usize = 8 * 1024 * 1024;
+
+/// An error when `text` is over [`MAX_RECORD_BYTES`].
+fn check_size(text: &str) -> Result<(), String> {
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(format!(
+            "the record is {} bytes, more than the {MAX_RECORD_BYTES} a record may have",
+            text.len()
+        ));
+    }
+    Ok(())
+}
 
 /// The two file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,6 +191,7 @@ impl Record {
 
     /// Reads the first game of an SGF file and replays it.
     pub fn from_sgf(text: &str) -> Result<Record, String> {
+        check_size(text)?;
         let rec = GameRecord::from_sgf(text).map_err(|e| e.to_string())?;
         let (start, moves, inserted): (AnyPosition, Vec<String>, Vec<usize>) = match rec.kind {
             GameKind::Go => {
@@ -313,6 +337,7 @@ impl Record {
 
     /// Reads the first game of a PGN file (Ataxx) and replays it.
     pub fn from_pgn(text: &str) -> Result<Record, String> {
+        check_size(text)?;
         let game = pgn::parse_first(text)?;
         let tag = |name: &str| {
             game.tags
@@ -352,6 +377,7 @@ impl Record {
 
 /// Reads a record from text, SGF or PGN (told apart by the text), and replays it.
 pub fn import_text(text: &str) -> Result<Record, String> {
+    check_size(text)?;
     let t = text.trim_start_matches('\u{feff}').trim_start();
     if t.is_empty() {
         return Err("the file is empty".to_string());

@@ -241,6 +241,13 @@ impl SaveGame {
         if text.trim().is_empty() {
             return Err(SaveError::Unreadable("the file is empty".into()));
         }
+        if text.len() as u64 > storage::MAX_FILE_BYTES {
+            return Err(SaveError::Unreadable(format!(
+                "it is {} bytes, more than the {} a save may have",
+                text.len(),
+                storage::MAX_FILE_BYTES
+            )));
+        }
         if let Ok(probe) = ron::de::from_str::<VersionProbe>(text)
             && probe.version > SAVE_VERSION
         {

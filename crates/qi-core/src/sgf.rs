@@ -23,6 +23,13 @@
 //! do: when the record has the other side move next and the side to move has no move, the pass
 //! is put in. Gomoku records: `RU` names the rule (`renju`/`RIF` → renju, `standard`/`exact`
 //! → exactly five, anything else or none → freestyle); a pass is refused.
+//!
+//! Limits: a text longer than [`crate::records::MAX_RECORD_BYTES`] is refused, and so is a
+//! tree deeper than [`MAX_SGF_DEPTH`] nodes on one path (a main line of more moves, or
+//! variations nested deeper) or with more than [`MAX_SGF_DEPTH`] nested parentheses: the text
+//! is measured before it is parsed, with a clear error. Everything here works without
+//! recursion (reading, writing, cloning, comparing and dropping trees), so a record up to the
+//! limit is read on a thread with a small stack too.
 
 use std::fmt;
 
@@ -51,11 +58,86 @@ impl SgfProperty {
     }
 }
 
+/// The most nodes on one path of a game tree (root to leaf: the root, then one node per move
+/// of a main line), and the deepest nesting of parentheses, that Qi reads. The longest real
+/// games have under a thousand moves; a file past this is refused with an error that names
+/// the limit.
+pub const MAX_SGF_DEPTH: usize = 10_000;
+
 /// A node of an SGF game tree with its subtrees; the first child is the main line.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+///
+/// Cloning, comparing, printing with `{:?}` and dropping walk the tree without recursion, so a
+/// tree as deep as [`MAX_SGF_DEPTH`] is safe on any thread.
+#[derive(Eq, Default)]
 pub struct SgfNode {
     pub props: Vec<SgfProperty>,
     pub children: Vec<SgfNode>,
+}
+
+impl Drop for SgfNode {
+    fn drop(&mut self) {
+        // take the subtrees apart one node at a time instead of the recursive drop glue
+        let mut pending = std::mem::take(&mut self.children);
+        while let Some(mut n) = pending.pop() {
+            pending.append(&mut n.children);
+        }
+    }
+}
+
+impl Clone for SgfNode {
+    fn clone(&self) -> SgfNode {
+        // post-order with an explicit stack: a node is built once its children are
+        struct Frame<'a> {
+            src: &'a SgfNode,
+            next: usize,
+            done: Vec<SgfNode>,
+        }
+        let mut stack = vec![Frame {
+            src: self,
+            next: 0,
+            done: Vec::with_capacity(self.children.len()),
+        }];
+        loop {
+            let top = stack.last_mut().expect("the root frame is last out");
+            if let Some(child) = top.src.children.get(top.next) {
+                top.next += 1;
+                stack.push(Frame {
+                    src: child,
+                    next: 0,
+                    done: Vec::with_capacity(child.children.len()),
+                });
+                continue;
+            }
+            let f = stack.pop().expect("a frame");
+            let node = SgfNode {
+                props: f.src.props.clone(),
+                children: f.done,
+            };
+            match stack.last_mut() {
+                Some(parent) => parent.done.push(node),
+                None => return node,
+            }
+        }
+    }
+}
+
+impl PartialEq for SgfNode {
+    fn eq(&self, other: &SgfNode) -> bool {
+        let mut pairs = vec![(self, other)];
+        while let Some((a, b)) = pairs.pop() {
+            if a.props != b.props || a.children.len() != b.children.len() {
+                return false;
+            }
+            pairs.extend(a.children.iter().zip(&b.children));
+        }
+        true
+    }
+}
+
+impl fmt::Debug for SgfNode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SgfNode({})", self.to_sgf())
+    }
 }
 
 impl SgfNode {
@@ -80,42 +162,61 @@ impl SgfNode {
     }
 
     fn write(&self, out: &mut String) {
-        out.push('(');
-        let mut node = self;
-        loop {
-            out.push(';');
-            for p in &node.props {
-                out.push_str(&p.id);
-                if p.values.is_empty() {
-                    out.push_str("[]");
+        // an explicit stack of what is left to write: variations nest without recursion
+        enum Job<'a> {
+            Tree(&'a SgfNode),
+            Text(&'static str),
+        }
+        let mut jobs = vec![Job::Tree(self)];
+        while let Some(job) = jobs.pop() {
+            let first = match job {
+                Job::Text(t) => {
+                    out.push_str(t);
+                    continue;
                 }
-                for v in &p.values {
-                    out.push('[');
-                    for c in v.chars() {
-                        if c == ']' || c == '\\' {
-                            out.push('\\');
+                Job::Tree(n) => n,
+            };
+            out.push('(');
+            let mut node = first;
+            loop {
+                out.push(';');
+                for p in &node.props {
+                    out.push_str(&p.id);
+                    if p.values.is_empty() {
+                        out.push_str("[]");
+                    }
+                    for v in &p.values {
+                        out.push('[');
+                        for c in v.chars() {
+                            if c == ']' || c == '\\' {
+                                out.push('\\');
+                            }
+                            out.push(c);
                         }
-                        out.push(c);
+                        out.push(']');
                     }
-                    out.push(']');
                 }
-            }
-            match node.children.len() {
-                0 => break,
-                1 => {
-                    out.push('\n');
-                    node = &node.children[0];
-                }
-                _ => {
-                    for c in &node.children {
+                match node.children.len() {
+                    0 => {
+                        out.push(')');
+                        break;
+                    }
+                    1 => {
                         out.push('\n');
-                        c.write(out);
+                        node = &node.children[0];
                     }
-                    break;
+                    _ => {
+                        // "\n(child 1)\n(child 2)…" then the closing parenthesis
+                        jobs.push(Job::Text(")"));
+                        for c in node.children.iter().rev() {
+                            jobs.push(Job::Tree(c));
+                            jobs.push(Job::Text("\n"));
+                        }
+                        break;
+                    }
                 }
             }
         }
-        out.push(')');
     }
 
     /// Nodes along the main line, this one first.
@@ -171,49 +272,142 @@ fn split_printed(text: &str) -> SgfProperty {
     SgfProperty { id, values }
 }
 
-macro_rules! convert_tree {
+macro_rules! convert_prop {
     ($name:ident, $($prop:ident)::+) => {
-        fn $name(node: &sgf_parse::SgfNode<$($prop)::+>) -> SgfNode {
+        fn $name(p: &$($prop)::+) -> SgfProperty {
             use $($prop)::+ as P;
-            let props = node
-                .properties()
-                .map(|p| match p {
-                    P::Unknown(id, v) | P::Invalid(id, v) => SgfProperty {
-                        id: id.clone(),
-                        values: v.clone(),
-                    },
-                    other => {
-                        let mut p = split_printed(&other.to_string());
-                        // `sgf-parse` prints a square SZ as `19:19`
-                        if p.id == "SZ" && p.values.len() == 1 {
-                            if let Some((a, b)) = p.values[0].split_once(':') {
-                                if a == b {
-                                    p.values[0] = a.to_string();
-                                }
+            match p {
+                P::Unknown(id, v) | P::Invalid(id, v) => SgfProperty {
+                    id: id.clone(),
+                    values: v.clone(),
+                },
+                other => {
+                    let mut p = split_printed(&other.to_string());
+                    // `sgf-parse` prints a square SZ as `19:19`
+                    if p.id == "SZ" && p.values.len() == 1 {
+                        if let Some((a, b)) = p.values[0].split_once(':') {
+                            if a == b {
+                                p.values[0] = a.to_string();
                             }
                         }
-                        p
                     }
-                })
-                .collect();
-            SgfNode {
-                props,
-                children: node.children().map($name).collect(),
+                    p
+                }
             }
         }
     };
 }
 
-convert_tree!(convert_go, sgf_parse::go::Prop);
-convert_tree!(convert_other, sgf_parse::unknown_game::Prop);
+convert_prop!(convert_go_prop, sgf_parse::go::Prop);
+convert_prop!(convert_other_prop, sgf_parse::unknown_game::Prop);
 
-/// Reads every game tree of an SGF collection.
+/// Turns an `sgf-parse` tree into an [`SgfNode`] tree without recursion, taking the source tree
+/// apart as it goes (so that its recursive drop never runs on a deep tree either).
+fn convert_tree<P: sgf_parse::SgfProp>(
+    root: sgf_parse::SgfNode<P>,
+    prop: fn(&P) -> SgfProperty,
+) -> SgfNode {
+    struct Frame<P: sgf_parse::SgfProp> {
+        props: Vec<SgfProperty>,
+        pending: std::vec::IntoIter<sgf_parse::SgfNode<P>>,
+        done: Vec<SgfNode>,
+    }
+    let open = |mut n: sgf_parse::SgfNode<P>| {
+        let children = std::mem::take(&mut n.children);
+        Frame {
+            props: n.properties.iter().map(prop).collect(),
+            done: Vec::with_capacity(children.len()),
+            pending: children.into_iter(),
+        }
+    };
+    let mut stack = vec![open(root)];
+    loop {
+        let top = stack.last_mut().expect("the root frame is last out");
+        if let Some(child) = top.pending.next() {
+            let f = open(child);
+            stack.push(f);
+            continue;
+        }
+        let f = stack.pop().expect("a frame");
+        let node = SgfNode {
+            props: f.props,
+            children: f.done,
+        };
+        match stack.last_mut() {
+            Some(parent) => parent.done.push(node),
+            None => return node,
+        }
+    }
+}
+
+/// Measures an SGF text before it is parsed: the most nodes on one path of a tree and the
+/// deepest nesting of parentheses (property values, with their escapes, are skipped). An error
+/// past [`MAX_SGF_DEPTH`] (the parser and the trees it builds would recurse that deep).
+pub fn check_depth(text: &str) -> Result<(), ParseError> {
+    // for each open parenthesis, the nodes on the path when it opened
+    let mut open: Vec<usize> = Vec::new();
+    let mut nodes = 0usize;
+    let mut bytes = text.bytes();
+    while let Some(b) = bytes.next() {
+        match b {
+            b'[' => {
+                // a value: up to the first ']' not escaped with '\\'
+                while let Some(c) = bytes.next() {
+                    match c {
+                        b'\\' => {
+                            bytes.next();
+                        }
+                        b']' => break,
+                        _ => {}
+                    }
+                }
+            }
+            b'(' => {
+                open.push(nodes);
+                if open.len() > MAX_SGF_DEPTH {
+                    return Err(sgf_error(format!(
+                        "variations are nested more than {MAX_SGF_DEPTH} deep; Qi reads up to \
+                         {MAX_SGF_DEPTH}"
+                    )));
+                }
+            }
+            b')' => {
+                // an unbalanced ')' is left to the parser to report
+                if let Some(n) = open.pop() {
+                    nodes = n;
+                }
+            }
+            b';' => {
+                nodes += 1;
+                if nodes > MAX_SGF_DEPTH {
+                    return Err(sgf_error(format!(
+                        "a line of play has more than {MAX_SGF_DEPTH} nodes (moves); Qi reads \
+                         records up to {MAX_SGF_DEPTH}"
+                    )));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Reads every game tree of an SGF collection (at most
+/// [`crate::records::MAX_RECORD_BYTES`] of text and [`MAX_SGF_DEPTH`] deep).
 pub fn parse_collection(text: &str) -> Result<Vec<SgfNode>, ParseError> {
+    let cap = crate::records::MAX_RECORD_BYTES;
+    if text.len() > cap {
+        return Err(sgf_error(format!(
+            "the text is {} bytes, more than the {cap} a record may have",
+            text.len()
+        )));
+    }
     if !text.contains("(;") && !text.contains("( ;") {
         return Err(sgf_error(
             "no game tree found (an SGF file starts with '(;')",
         ));
     }
+    check_depth(text)?;
     let trees = sgf_parse::parse(text).map_err(|e| match e {
         sgf_parse::SgfParseError::NoGameTrees => {
             sgf_error("no game tree found (an SGF file starts with '(;')")
@@ -222,10 +416,10 @@ pub fn parse_collection(text: &str) -> Result<Vec<SgfNode>, ParseError> {
         other => sgf_error(format!("the file is not well formed: {other}")),
     })?;
     Ok(trees
-        .iter()
+        .into_iter()
         .map(|t| match t {
-            sgf_parse::GameTree::GoGame(n) => convert_go(n),
-            sgf_parse::GameTree::Unknown(n) => convert_other(n),
+            sgf_parse::GameTree::GoGame(n) => convert_tree(n, convert_go_prop),
+            sgf_parse::GameTree::Unknown(n) => convert_tree(n, convert_other_prop),
         })
         .collect())
 }

@@ -4,7 +4,10 @@
 //! Every file Qi writes (saves, the autosave, settings, player history, exported records) goes
 //! through [`atomic_write`]: the bytes go to a temporary file in the same folder, which is
 //! flushed to disk (`fsync`) and then renamed over the target, so a crash or a full disk leaves
-//! either the old file or the new one, never half of one.
+//! either the old file or the new one, never half of one. Each write has a temporary file of its
+//! own (two threads writing one file never share one), a file that is a symbolic link is
+//! written through to the file it points to (the link stays a link), and the file keeps its
+//! permissions.
 //!
 //! The data folder is the platform's (`directories::ProjectDirs` for qualifier `""`, organisation
 //! `Qi`, application `qi`): `~/.local/share/qi` on Linux (`$XDG_DATA_HOME/qi`),
@@ -14,6 +17,7 @@
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
@@ -23,8 +27,10 @@ use serde::de::DeserializeOwned;
 pub const SETTINGS_FILE: &str = "settings.ron";
 /// The player history's file name in the data folder.
 pub const HISTORY_FILE: &str = "history.ron";
-/// Files larger than this are refused as saves, settings or history (a save is a few KB).
-pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+/// Files larger than this are refused as saves, settings, history or game records (a save is a
+/// few KB): the same cap as [`crate::records::MAX_RECORD_BYTES`], so that every file Qi reads
+/// has one limit.
+pub const MAX_FILE_BYTES: u64 = crate::records::MAX_RECORD_BYTES as u64;
 
 /// The platform's data folder for Qi, `None` when the platform has no home folder.
 pub fn default_data_dir() -> Option<PathBuf> {
@@ -41,28 +47,32 @@ pub fn data_dir(override_dir: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it (`.<name>.<pid>.tmp`),
-/// `fsync`, rename over `path`, then `fsync` of the folder (best effort). The folder must exist.
-/// On any error the temporary file is removed and `path` is left as it was.
+/// Writes `bytes` to `path` atomically: a temporary file beside it (`.<name>.<pid>-<n>.tmp`, a
+/// new name for every write), `fsync`, rename over `path`, then `fsync` of the folder (best
+/// effort). The folder must exist. When `path` is a symbolic link the file it points to is
+/// replaced and the link is kept; an existing file keeps its permissions. On any error the
+/// temporary file is removed and `path` is left as it was.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = temp_path(path)?;
+    let target = follow_links(path)?;
+    let keep = fs::metadata(&target)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.permissions());
+    let (tmp, mut f) = create_temp(&target)?;
     let result = (|| {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)?;
         f.write_all(bytes)?;
+        if let Some(p) = keep {
+            f.set_permissions(p)?;
+        }
         f.sync_all()?;
         drop(f);
-        fs::rename(&tmp, path)
+        fs::rename(&tmp, &target)
     })();
     if let Err(e) = result {
-        // the temporary file may not exist (open failed); nothing else to undo
         let _ = fs::remove_file(&tmp);
         return Err(e);
     }
-    if let Some(dir) = path.parent() {
+    if let Some(dir) = target.parent() {
         // makes the rename itself durable where the platform allows opening a folder
         if let Ok(d) = fs::File::open(if dir.as_os_str().is_empty() {
             Path::new(".")
@@ -75,7 +85,51 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// The temporary file [`atomic_write`] uses for `path`, in the same folder.
+/// The file a write to `path` must replace: `path` itself, or, when it is a symbolic link, the
+/// file at the end of its links (which need not exist yet).
+fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = fs::read_link(&p)?;
+                p = if link.is_absolute() {
+                    link
+                } else {
+                    p.parent().unwrap_or(Path::new("")).join(link)
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(io::Error::other(format!(
+        "'{}' is a loop of symbolic links",
+        path.display()
+    )))
+}
+
+/// Writes started by this process, for unique temporary names.
+static WRITES: AtomicU64 = AtomicU64::new(0);
+
+/// A temporary file for a write to `path`, beside it, created new (never an existing one).
+fn create_temp(path: &Path) -> io::Result<(PathBuf, fs::File)> {
+    let mut tries = 0;
+    loop {
+        let tmp = temp_path(path)?;
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 100 => tries += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// A temporary file name for a write to `path`, in the same folder: `.<name>.<pid>-<n>.tmp`,
+/// where `n` counts this process's writes, so that every call gives a new name.
 pub fn temp_path(path: &Path) -> io::Result<PathBuf> {
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(
@@ -83,9 +137,10 @@ pub fn temp_path(path: &Path) -> io::Result<PathBuf> {
             format!("'{}' is not a file path", path.display()),
         )
     })?;
+    let n = WRITES.fetch_add(1, Ordering::Relaxed);
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    tmp_name.push(format!(".{}-{n}.tmp", std::process::id()));
     Ok(path.with_file_name(tmp_name))
 }
 
@@ -107,7 +162,10 @@ pub fn save_ron<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
 }
 
 /// Reads a file of at most [`MAX_FILE_BYTES`] as UTF-8 text. `Ok(None)` when it does not exist.
+/// Only regular files are read (a folder, a device such as `/dev/zero` or a pipe is refused),
+/// and never more than the cap, even from a file that grows while it is read.
 pub fn read_text(path: &Path) -> Result<Option<String>, String> {
+    use std::io::Read;
     let meta = match fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -116,17 +174,26 @@ pub fn read_text(path: &Path) -> Result<Option<String>, String> {
     if meta.is_dir() {
         return Err("is a folder, not a file".to_string());
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "is {} bytes, more than the {MAX_FILE_BYTES} a Qi file can have",
-            meta.len()
-        ));
+    if !meta.is_file() {
+        return Err("is not a regular file".to_string());
     }
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
+    let too_big =
+        |len: u64| format!("is {len} bytes, more than the {MAX_FILE_BYTES} a Qi file can have");
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let file = match fs::File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot be read: {e}")),
     };
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
     String::from_utf8(bytes)
         .map(Some)
         .map_err(|e| format!("is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
@@ -251,7 +318,7 @@ mod tests {
     }
 
     #[test]
-    fn temp_file_is_beside_the_target() {
+    fn temp_file_is_beside_the_target_and_new_each_time() {
         let t = temp_path(Path::new("/a/b/slot-1.ron")).unwrap();
         assert_eq!(t.parent(), Some(Path::new("/a/b")));
         assert!(
@@ -260,5 +327,7 @@ mod tests {
                 .to_string_lossy()
                 .starts_with(".slot-1.ron.")
         );
+        let u = temp_path(Path::new("/a/b/slot-1.ron")).unwrap();
+        assert_ne!(t, u, "every write has its own temporary file");
     }
 }

@@ -1,16 +1,22 @@
-//! The Reversi CPU and endgame solver: legal moves always, exact FFO endgame results.
+//! The Reversi CPU and endgame solver: legal moves always, exact FFO endgame results, and
+//! checks against oracles written here (plain minimax over the rules, the search's own code
+//! not used): the solver's scores, the CPU's endgame moves, and the alpha-beta search's value.
+//! The move time and the solver's deadline are kept (overshoot at most 10% or 20 ms).
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod common;
+
 use qi_core::Game;
+use qi_core::Outcome;
 use qi_core::ai::endgame::Solver;
 use qi_core::ai::reversi::ReversiEval;
 use qi_core::ai::{Ai, Cpu};
 use qi_core::engine::matches::random_opening;
 use qi_core::reversi::Reversi;
-use qi_core::search::{Limits, Rng, Searcher};
+use qi_core::search::{Evaluator, Limits, Rng, Searcher};
 
 fn no_stop() -> Arc<AtomicBool> {
     Arc::new(AtomicBool::new(false))
@@ -75,18 +81,11 @@ fn greedy_turns_most_discs() {
     }
 }
 
-/// The FFO positions: (number, position, best moves, score).
+/// The FFO positions: (number, position, best moves, score), as `qi-engine ffo` has them.
 fn ffo() -> Vec<(u32, Reversi, Vec<String>, i32)> {
-    let text = include_str!("data/reversi-ffo40-59.txt");
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            let pos = Reversi::from_text(&format!("{} {}", w[0], w[1])).unwrap();
-            let best = w[2].split('/').map(str::to_string).collect();
-            (40 + i as u32, pos, best, w[3].parse().unwrap())
-        })
+    qi_core::engine::solve::ffo_positions()
+        .into_iter()
+        .map(|p| (p.number, p.pos, p.best, p.score))
         .collect()
 }
 
@@ -124,14 +123,6 @@ fn ffo_40_is_solved_exactly() {
 #[test]
 fn ffo_41_44_47_are_solved_exactly() {
     check_ffo(&[41, 44, 47]);
-}
-
-/// All of FFO #40-#59: run with `cargo test --release -p qi-core --test ai_reversi -- --ignored`.
-#[test]
-#[ignore]
-fn ffo_40_to_59_are_solved_exactly() {
-    let total = check_ffo(&(40..=59).collect::<Vec<_>>());
-    eprintln!("FFO #40-#59 total {:.1} s", total.as_secs_f64());
 }
 
 /// The trained pattern evaluation predicts the exact FFO scores: its error is well below that
@@ -179,4 +170,223 @@ fn level_6_evaluates_with_the_trained_patterns() {
         differ += (patterns != hand) as u32;
     }
     assert!(differ > 150, "{differ}");
+}
+
+/// The exact disc margin for the side to move with perfect play, empties to the winner: a
+/// plain minimax over the rules (no pruning, no table, nothing of the solver).
+fn exact(pos: &Reversi) -> i32 {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        let (own, opp) = (pos.own().count_ones() as i32, pos.opp().count_ones() as i32);
+        let empty = 64 - own - opp;
+        return match own.cmp(&opp) {
+            std::cmp::Ordering::Greater => own - opp + empty,
+            std::cmp::Ordering::Less => own - opp - empty,
+            std::cmp::Ordering::Equal => 0,
+        };
+    }
+    moves
+        .iter()
+        .map(|&m| {
+            let mut q = *pos;
+            q.play(m).unwrap();
+            -exact(&q)
+        })
+        .max()
+        .unwrap()
+}
+
+/// Random positions with `empties` empty squares, games over left out.
+fn endgames(n: usize, seed: u64, empties: std::ops::RangeInclusive<u32>) -> Vec<Reversi> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let want =
+            *empties.start() + rng.below((empties.end() - empties.start() + 1) as u64) as u32;
+        let mut pos = Reversi::start();
+        let mut moves = Vec::new();
+        while 64 - (pos.discs[0] | pos.discs[1]).count_ones() > want {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        if !pos.is_over() && 64 - (pos.discs[0] | pos.discs[1]).count_ones() == want {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// The solver's score and move against plain minimax, on 60 random endgames of 4-9 empties.
+#[test]
+fn solver_equals_plain_minimax() {
+    let mut solver = Solver::new(4);
+    for pos in endgames(60, 77, 4..=9) {
+        let want = exact(&pos);
+        let sol = solver.solve(&pos, None, None).unwrap();
+        assert_eq!(sol.score, want, "{}", pos.to_text());
+        let m = sol.best.unwrap();
+        let mut q = pos;
+        q.play(m).unwrap();
+        assert_eq!(
+            -exact(&q),
+            want,
+            "{} in {}",
+            pos.move_to_text(m),
+            pos.to_text()
+        );
+    }
+}
+
+/// Every level that solves endgames (3-6 solve from 8, 12, 16 and 24 empties) plays a move
+/// that keeps the exact minimax value, on random endgames of up to 8 empties.
+#[test]
+fn levels_play_endgames_perfectly() {
+    let stop = no_stop();
+    let positions = endgames(30, 78, 3..=8);
+    for level in 3..=6u8 {
+        let mut cpu = Cpu::<Reversi>::new(level, 2);
+        for (i, pos) in positions.iter().enumerate() {
+            let want = exact(pos);
+            let r = cpu.choose(pos, Duration::from_secs(60), &stop, i as u64, &mut |_| {});
+            let m = r.best.unwrap();
+            let mut q = *pos;
+            q.play(m).unwrap();
+            assert_eq!(
+                -exact(&q),
+                want,
+                "level {level}: {} in {}",
+                pos.move_to_text(m),
+                pos.to_text()
+            );
+        }
+    }
+}
+
+/// Plain negamax with the evaluation and the scoring of finished games the search uses (a
+/// finished game scores `terminal`, moved towards zero by the ply it is found at).
+fn negamax(e: &ReversiEval, pos: &Reversi, depth: u32, ply: i32) -> i32 {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        let o = pos.outcome().unwrap_or(Outcome::Draw);
+        let t = e.terminal(pos, o);
+        return if t > qi_core::search::MATE_BOUND {
+            t - ply
+        } else if t < -qi_core::search::MATE_BOUND {
+            t + ply
+        } else {
+            t
+        };
+    }
+    if depth == 0 {
+        return e.evaluate(pos);
+    }
+    moves
+        .iter()
+        .map(|&m| {
+            let mut q = *pos;
+            q.make(m);
+            -negamax(e, &q, depth - 1, ply + 1)
+        })
+        .max()
+        .unwrap()
+}
+
+/// The alpha-beta search (principal variation search, transposition table, move ordering)
+/// returns the plain negamax value at depths 1-4 and a move that reaches it, in 40 random
+/// positions from all stages of the game (late move reductions off: they are a deliberate
+/// approximation).
+#[test]
+fn alpha_beta_equals_plain_negamax() {
+    let e = ReversiEval::default();
+    let mut rng = Rng::new(909);
+    for i in 0..40u32 {
+        let pos = random_opening::<Reversi>(4 + rng.below(50) as u32, &mut rng);
+        if pos.is_over() {
+            continue;
+        }
+        let depth = 1 + i % 4;
+        let mut s = Searcher::new(e.clone(), 4);
+        s.lmr = false;
+        let r = s.search(&pos, &Limits::depth(depth), &no_stop(), &mut |_| {});
+        let want = negamax(&e, &pos, depth, 0);
+        assert_eq!(r.score, want, "depth {depth}: {}", pos.to_text());
+        let mut q = pos;
+        q.make(r.best.unwrap());
+        assert_eq!(
+            -negamax(&e, &q, depth - 1, 1),
+            want,
+            "depth {depth}: {}",
+            pos.to_text()
+        );
+    }
+}
+
+/// The move time binds: level 6 in the middle game (a search that would go on for long) and
+/// in an endgame of 20 empties (a quick search, then the exact solve, which cannot finish in
+/// time here) keeps to 200 ms, overshoot at most 10% or 20 ms (one try in three).
+#[test]
+fn levels_keep_to_the_move_time() {
+    let mut rng = Rng::new(5);
+    let middle = random_opening::<Reversi>(20, &mut rng);
+    let endgame = ffo()[5].1; // FFO #45: 24 empties, solved in about 25 s
+    for (what, pos) in [("middle game", middle), ("FFO #45", endgame)] {
+        common::keeps_budget(what, Duration::from_millis(200), || {
+            let mut cpu = Cpu::<Reversi>::new(6, 16);
+            let t = Instant::now();
+            let r = cpu.choose(&pos, Duration::from_millis(200), &no_stop(), 1, &mut |_| {});
+            let took = t.elapsed();
+            assert!(pos.is_legal(r.best.unwrap()), "{what}");
+            took
+        });
+    }
+}
+
+/// The solver keeps to its deadline (FFO #45 takes about 25 s; given 200 ms it gives up
+/// within 10% or 20 ms of it), and a stop flag raised by another thread in the middle of a
+/// solve ends it within 50 ms (one try in three, for a busy machine).
+#[test]
+fn solver_keeps_its_deadline_and_stops() {
+    let pos = ffo()[5].1;
+    common::keeps_budget("solve with a deadline", Duration::from_millis(200), || {
+        let mut solver = Solver::new(16);
+        let t = Instant::now();
+        let r = solver.solve(&pos, None, Some(t + Duration::from_millis(200)));
+        let took = t.elapsed();
+        assert_eq!(r, None, "no solution in 200 ms");
+        took
+    });
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let h = std::thread::spawn(move || {
+            let mut solver = Solver::new(16);
+            // a deadline far away, so that a flag not honoured fails instead of hanging
+            let r = solver.solve(
+                &pos,
+                Some(&flag),
+                Some(Instant::now() + Duration::from_secs(120)),
+            );
+            (r, Instant::now())
+        });
+        std::thread::sleep(Duration::from_millis(150));
+        assert!(!h.is_finished(), "the solve ended before the stop");
+        let raised = Instant::now();
+        stop.store(true, Ordering::Relaxed);
+        let (r, ended) = h.join().unwrap();
+        assert_eq!(r, None);
+        times.push(ended.saturating_duration_since(raised));
+        if times.last() <= Some(&Duration::from_millis(50)) {
+            break;
+        }
+    }
+    assert!(
+        times.iter().any(|&t| t <= Duration::from_millis(50)),
+        "stopped {times:?} after the flag"
+    );
 }

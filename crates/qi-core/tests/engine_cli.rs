@@ -1,17 +1,14 @@
-//! Drives the `qi-engine` binary as a child process.
+//! Drives the `qi-engine` binary as a child process (killed, and the test failed, if it runs
+//! past a time limit).
 
-use std::process::Command;
+use std::time::Duration;
+
+mod common;
 
 fn engine(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
-        .args(args)
-        .output()
-        .expect("run qi-engine");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, out, err) = common::run_engine(args, Duration::from_secs(120));
+    // no code: killed by a signal (an abort on a failed allocation, for one)
+    (code.unwrap_or(-1), out, err)
 }
 
 #[test]
@@ -79,4 +76,60 @@ fn solve_prints_move_and_score_last() {
     assert!(err.contains("nodes"), "{err}");
     let (code, _, _) = engine(&["solve", "reversi", "--fen", "garbage"]);
     assert_eq!(code, 2);
+}
+
+/// Size options are range-checked: a table of 99,999,999,999 MB used to abort the program on
+/// the failed allocation; now it is a usage error (exit code 2) before anything is allocated.
+#[test]
+fn size_options_are_range_checked() {
+    let fen = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    for bad in [
+        &["solve", "reversi", "--fen", fen, "--hash", "99999999999"][..],
+        &["solve", "reversi", "--fen", fen, "--hash", "0"],
+        &["solve", "reversi", "--fen", fen, "--hash", "-5"],
+        &["solve", "gomoku", "--size", "300"],
+        &["solve", "gomoku", "--size", "4"],
+        &["bench", "ataxx", "--depth", "99999"],
+        &["bench", "ataxx", "--positions", "0"],
+    ] {
+        let (code, out, err) = engine(bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(out.is_empty(), "{bad:?}: {out}");
+        assert!(!err.contains("panicked"), "{bad:?}: {err}");
+    }
+    // a table within the range works
+    let (code, out, err) = engine(&["solve", "reversi", "--fen", fen, "--hash", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().last(), Some("a2 +38"));
+}
+
+/// `qi-engine ffo`, the FFO endgame benchmark: one line per position with its result and
+/// times, then the total; bad ranges are usage errors. (All of #40-#59 take about an hour; the
+/// test solves the two quickest.)
+#[test]
+fn ffo_benchmark_command() {
+    let (code, out, err) = engine(&["ffo", "--from", "59", "--to", "59"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with("#59 "), "{out}");
+    assert!(lines[0].contains(" +64 (expected h4/g8/e8 +64) "), "{out}");
+    assert!(lines[0].ends_with(" ok"), "{out}");
+    assert!(
+        lines[1].starts_with("total #59-#59: 1 positions, 0 wrong"),
+        "{out}"
+    );
+    let (code, out, err) = engine(&["ffo", "--from", "40", "--to", "40", "--hash", "16"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("#40 a2 +38 (expected a2 +38)"), "{out}");
+    for bad in [
+        &["ffo", "--from", "39"][..],
+        &["ffo", "--to", "60"],
+        &["ffo", "--from", "50", "--to", "45"],
+        &["ffo", "--hash", "0"],
+    ] {
+        let (code, _, err) = engine(bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(!err.contains("panicked"), "{bad:?}: {err}");
+    }
 }

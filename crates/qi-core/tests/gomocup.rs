@@ -1,43 +1,32 @@
 //! The Gomocup (Piskvork) protocol, with `qi-engine gomocup` and a `pbrain-qi` copy driven as
 //! child processes.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
 
-struct Brain {
-    child: Child,
-    out: BufReader<ChildStdout>,
-}
+mod common;
+
+use common::Driven;
+use qi_core::engine::gomocup::Session;
+
+/// Every read waits at most this long (a move takes well under a second here).
+const LONG: Duration = Duration::from_secs(30);
+
+struct Brain(Driven);
 
 impl Brain {
     fn start(program: &Path, args: &[&str]) -> Brain {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start the engine");
-        let out = BufReader::new(child.stdout.take().unwrap());
-        Brain { child, out }
+        Brain(Driven::start(program.to_str().unwrap(), args))
     }
 
     fn send(&mut self, line: &str) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\r\n").unwrap();
-        stdin.flush().unwrap();
+        self.0.send_bytes(format!("{line}\r\n").as_bytes());
     }
 
-    /// The next line that is not a MESSAGE or DEBUG line.
+    /// The next line that is not a MESSAGE or DEBUG line (within [`LONG`]).
     fn reply(&mut self) -> String {
         loop {
-            let mut l = String::new();
-            assert!(
-                self.out.read_line(&mut l).unwrap() > 0,
-                "the engine closed its output"
-            );
-            let l = l.trim().to_string();
+            let l = self.0.line(LONG).trim().to_string();
             if !l.starts_with("MESSAGE") && !l.starts_with("DEBUG") {
                 return l;
             }
@@ -46,13 +35,12 @@ impl Brain {
 
     fn end(mut self) {
         self.send("END");
-        let status = self.child.wait().unwrap();
-        assert!(status.success());
+        assert!(self.0.wait(LONG).success());
     }
 }
 
 fn engine() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_qi-engine"))
+    Path::new(common::engine_path())
 }
 
 fn coords(reply: &str) -> (u32, u32) {
@@ -163,4 +151,140 @@ fn started_as_pbrain_without_arguments() {
     assert!(b.reply().starts_with("ERROR"));
     b.end();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bytes that are not UTF-8 and a line of 2 MB get an ERROR line, and the session goes on.
+#[test]
+fn bad_bytes_and_long_lines() {
+    let mut b = Brain::start(engine(), &["gomocup"]);
+    b.0.send_bytes(b"\xff\xfe START 15\r\n");
+    assert_eq!(b.reply(), "ERROR the line is not UTF-8 text");
+    let mut long = vec![b'9'; 2 << 20];
+    long.extend_from_slice(b"\r\n");
+    b.0.send_bytes(&long);
+    assert!(b.reply().starts_with("ERROR the line is longer than"));
+    b.send("START 15");
+    assert_eq!(b.reply(), "OK");
+    b.end();
+}
+
+/// The replies of one in-process session line, MESSAGE lines left out.
+fn handle(s: &mut Session, line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    assert!(s.handle(line, &mut out));
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A session on 15x15 with a few stones of each side on the board, the engine to move: level
+/// 6 would search for seconds here (300,000 nodes and its threat searches), so the clock binds.
+fn middle_game(infos: &[&str]) -> Session {
+    let mut s = Session::new();
+    assert_eq!(handle(&mut s, "START 15"), ["OK"]);
+    for i in infos {
+        assert_eq!(
+            handle(&mut s, &format!("INFO {i}")),
+            Vec::<String>::new(),
+            "{i}"
+        );
+    }
+    assert!(handle(&mut s, "BOARD").is_empty());
+    for l in [
+        "7,7,2", "8,8,1", "6,8,2", "8,6,1", "9,9,2", "6,6,1", "7,9,2",
+    ] {
+        assert!(handle(&mut s, l).is_empty(), "{l}");
+    }
+    s
+}
+
+/// A move, timed: the reply must be one `x,y` line.
+fn timed_move(s: &mut Session, line: &str) -> Duration {
+    let t = Instant::now();
+    let r = handle(s, line);
+    let took = t.elapsed();
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(r[0].split_once(',').is_some(), "{r:?}");
+    took
+}
+
+/// `INFO timeout_turn 0` means "play at once" (it used to mean 5 s): the move comes at once.
+#[test]
+fn timeout_turn_zero_plays_at_once() {
+    let probe = middle_game(&["timeout_turn 0"]);
+    assert_eq!(probe.movetime(), Duration::ZERO);
+    common::keeps_budget("timeout_turn 0", Duration::ZERO, || {
+        let mut s = middle_game(&["timeout_turn 0"]);
+        timed_move(&mut s, "DONE")
+    });
+}
+
+/// `timeout_turn` and the match clock set the time a move takes: 85% of the turn's time less
+/// 30 ms, at most a fifteenth of the time left when the match has a clock.
+#[test]
+fn time_controls_set_the_move_time() {
+    let s = middle_game(&["timeout_turn 300"]);
+    assert_eq!(s.movetime(), Duration::from_millis(225));
+    common::keeps_budget("timeout_turn 300", Duration::from_millis(225), || {
+        let mut s = middle_game(&["timeout_turn 300"]);
+        timed_move(&mut s, "DONE")
+    });
+    let infos = [
+        "timeout_turn 5000",
+        "timeout_match 100000",
+        "time_left 1500",
+    ];
+    let s = middle_game(&infos);
+    // 1500 / 15 = 100 ms: 85 less 30
+    assert_eq!(s.movetime(), Duration::from_millis(55));
+    common::keeps_budget("time_left 1500", Duration::from_millis(55), || {
+        let mut s = middle_game(&infos);
+        timed_move(&mut s, "DONE")
+    });
+    // no match clock: time_left does not count
+    let s = middle_game(&["timeout_turn 1000", "timeout_match 0", "time_left 150"]);
+    assert_eq!(s.movetime(), Duration::from_millis(820));
+}
+
+/// Huge numbers saturate: the move still comes (level 6 is bound by its node budget).
+#[test]
+fn huge_times_do_not_overflow() {
+    let mut s = middle_game(&[
+        "timeout_turn 18446744073709551615",
+        "timeout_match 99999999999999999999999",
+        "time_left 18446744073709551615",
+        "max_memory 18446744073709551615",
+    ]);
+    let r = handle(&mut s, "DONE");
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(r[0].contains(','), "{r:?}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
+
+    /// Any bytes through a Gomocup session: it ends at the end of the input, and every line
+    /// out is an ERROR, OK, a MESSAGE, ABOUT's answer or a move.
+    #[test]
+    fn random_bytes_through_gomocup(
+        lines in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3000), 0..20),
+    ) {
+        let mut input = Vec::new();
+        for l in &lines {
+            input.extend_from_slice(l);
+            input.extend_from_slice(b"\r\n");
+        }
+        let mut out = Vec::new();
+        qi_core::engine::gomocup::run_io(&mut input.as_slice(), &mut out);
+        let text = String::from_utf8(out).unwrap();
+        for l in text.lines() {
+            proptest::prop_assert!(
+                l.starts_with("ERROR") || l == "OK" || l.starts_with("MESSAGE") || l.starts_with("name=") || l.contains(','),
+                "{l}"
+            );
+        }
+    }
 }

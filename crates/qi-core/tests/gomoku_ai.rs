@@ -1,16 +1,21 @@
 //! The Gomoku CPU: wins in one, blocks, VCFs for both colours under each rule, defence against
-//! the opponent's VCF, legal moves in random positions, and the `solve gomoku` command.
+//! the opponent's VCF, legal moves in random positions, the move time and the stop flag, and
+//! the `solve gomoku` command. The VCF solver and the CPU's defence are checked against a
+//! brute-force VCF search written here (over the rules' moves and a five test of its own,
+//! nothing of the AI's threat code).
 
-use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+mod common;
 
 use qi_core::ai::Cpu;
 use qi_core::ai::gomoku::{find_vcf, find_vct};
 use qi_core::game::{Game, Outcome, Side};
-use qi_core::gomoku::{Gomoku, GomokuRule, Move};
+use qi_core::gomoku::{Gomoku, GomokuRule, Move, move_at};
 use qi_core::search::Rng;
+use qi_core::{Cell, Square};
 
 /// A 15×15 position from square lists; far-away single stones of the other colour are added so
 /// that the stone counts fit the side to move.
@@ -231,6 +236,14 @@ fn stops_the_opponents_vcf() {
                 "{rule:?}: {} lets {attacker:?} win by fours",
                 text(&pos, m)
             );
+            // and by the brute-force search (renju has forbidden points of its own)
+            if rule != GomokuRule::Renju {
+                assert!(
+                    !oracle::wins_by_fours(&p, 11),
+                    "{rule:?}: {} lets {attacker:?} win by fours (brute force)",
+                    text(&pos, m)
+                );
+            }
         }
     }
 }
@@ -302,20 +315,12 @@ fn legal_moves_in_random_positions() {
 #[test]
 fn solve_command_prints_the_winning_move() {
     let run = |rule: &str, moves: &str| -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
-            .args(["solve", "gomoku", "--rule", rule, "--moves", moves])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let (code, out, err) = common::run_engine(
+            &["solve", "gomoku", "--rule", rule, "--moves", moves],
+            Duration::from_secs(120),
         );
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .last()
-            .unwrap_or("")
-            .to_string()
+        assert_eq!(code, Some(0), "{err}");
+        out.lines().last().unwrap_or("").to_string()
     };
     // Black: e5 f6 g7 j8 k8; White: d4 c12 m3 a1 o15 (Black to move): h8 starts the VCF
     let moves = "e5 d4 f6 c12 g7 m3 j8 a1 k8 o15";
@@ -331,11 +336,11 @@ fn solve_command_prints_the_winning_move() {
         "h8"
     );
     assert_eq!(run("freestyle", "h8 h9"), "none");
-    let bad = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
-        .args(["solve", "gomoku", "--moves", "h8 h8"])
-        .output()
-        .unwrap();
-    assert!(!bad.status.success());
+    let (code, _, _) = common::run_engine(
+        &["solve", "gomoku", "--moves", "h8 h8"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(2));
 }
 
 /// f8 g8 on row 8 and i10 i11 on column i, no fours anywhere: i8 makes two threes (g8 _ i8 is
@@ -447,4 +452,221 @@ fn vct_for_both_colours_under_each_rule() {
             assert_eq!(find_vct(&pos, 200_000), None, "{rule:?} {attacker:?}");
         }
     }
+}
+
+/// A brute-force VCF (victory by continuous fours) for freestyle and standard rules: the
+/// attacker plays only moves after which it has a five point (a four) or a five; the defender
+/// may play anything, but a move that neither blocks the one five point nor makes a five of
+/// its own loses at once, so only those are tried. Every empty point is tried at every node,
+/// moves go through the rules (`play`), and fives are counted here on the cells.
+mod oracle {
+    use super::*;
+
+    /// Whether a stone of `side` on the empty `sq` makes a five under the position's rule
+    /// (freestyle: five or more in a row; standard: exactly five).
+    pub fn makes_five(pos: &Gomoku, side: Side, sq: Square) -> bool {
+        let n = pos.size() as i32;
+        let mine = |x: i32, y: i32| {
+            x >= 0
+                && y >= 0
+                && x < n
+                && y < n
+                && pos.cell(Square::new(x as u8, y as u8)) == Cell::Piece(side)
+        };
+        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+            let run = |s: i32| {
+                (1..)
+                    .take_while(|&k| mine(sq.x as i32 + s * k * dx, sq.y as i32 + s * k * dy))
+                    .count()
+            };
+            let len = 1 + run(1) + run(-1);
+            match pos.rule() {
+                GomokuRule::Standard => len == 5,
+                _ => len >= 5,
+            }
+        })
+    }
+
+    pub fn empties(pos: &Gomoku) -> Vec<Square> {
+        let n = pos.size();
+        (0..n)
+            .flat_map(|y| (0..n).map(move |x| Square::new(x, y)))
+            .filter(|&sq| pos.cell(sq) == Cell::Empty)
+            .collect()
+    }
+
+    fn five_points(pos: &Gomoku, side: Side) -> Vec<Square> {
+        empties(pos)
+            .into_iter()
+            .filter(|&sq| makes_five(pos, side, sq))
+            .collect()
+    }
+
+    /// Whether the side to move wins by fours within `plies` plies (its moves and the
+    /// defender's, the five included).
+    pub fn wins_by_fours(pos: &Gomoku, plies: u32) -> bool {
+        first_move(pos, plies).is_some()
+    }
+
+    /// A first move of a VCF within `plies` plies.
+    pub fn first_move(pos: &Gomoku, plies: u32) -> Option<Square> {
+        let att = pos.side_to_move();
+        if plies == 0 || pos.outcome().is_some() {
+            return None;
+        }
+        if let Some(sq) = five_points(pos, att).first() {
+            return Some(*sq);
+        }
+        if plies < 3 {
+            return None;
+        }
+        empties(pos)
+            .into_iter()
+            .find(|&sq| four_wins(pos, sq, plies))
+    }
+
+    /// Whether the side to move, playing `sq`, makes a four that wins within `plies` plies
+    /// (a five at `sq` counts too).
+    pub fn four_wins(pos: &Gomoku, sq: Square, plies: u32) -> bool {
+        let att = pos.side_to_move();
+        let mut q = pos.clone();
+        if q.play(move_at(sq)).is_err() {
+            return false;
+        }
+        if q.outcome() == Some(Outcome::Win(att)) {
+            return true;
+        }
+        if plies < 3 || q.outcome().is_some() {
+            return false;
+        }
+        let threats = five_points(&q, att);
+        if threats.is_empty() {
+            return false;
+        }
+        let def = att.other();
+        // the defender makes a five of its own first
+        if !five_points(&q, def).is_empty() {
+            return false;
+        }
+        if threats.len() >= 2 {
+            return true;
+        }
+        let mut r = q.clone();
+        if r.play(move_at(threats[0])).is_err() {
+            return true;
+        }
+        first_move(&r, plies - 2).is_some()
+    }
+}
+
+/// `find_vcf` against the brute force, on random crowded 9x9 positions under freestyle and
+/// standard rules: when the brute force finds a VCF of at most 9 plies, `find_vcf` finds one;
+/// when `find_vcf` gives one of at most 9 plies, the brute force confirms its first move; when
+/// `find_vcf` finds none, neither does the brute force.
+#[test]
+fn vcf_matches_a_brute_force_search() {
+    let mut rng = Rng::new(4242);
+    let (mut with, mut without) = (0, 0);
+    let mut tried = 0;
+    while with < 40 || without < 40 {
+        tried += 1;
+        assert!(
+            tried < 20_000,
+            "{with} positions with a VCF, {without} without"
+        );
+        let rule = if tried % 2 == 0 {
+            GomokuRule::Freestyle
+        } else {
+            GomokuRule::Standard
+        };
+        let mut pos = Gomoku::new(9, rule);
+        let stones = 8 + rng.below(10);
+        let mut placed = 0;
+        while placed < stones && pos.outcome().is_none() {
+            let sq = Square::new(1 + rng.below(7) as u8, 1 + rng.below(7) as u8);
+            if pos.cell(sq) == Cell::Empty {
+                pos.play(move_at(sq)).unwrap();
+                placed += 1;
+            }
+        }
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let brute = oracle::wins_by_fours(&pos, 9);
+        let found = find_vcf(&pos, 2_000_000);
+        let fen = pos.to_text();
+        match found {
+            Some((m, k)) => {
+                let sq = qi_core::gomoku::move_square(m);
+                if k <= 9 {
+                    assert!(brute, "{fen}: find_vcf says {} in {k}", text(&pos, m));
+                    assert!(
+                        oracle::four_wins(&pos, sq, k),
+                        "{fen}: {} does not win by fours in {k} plies",
+                        text(&pos, m)
+                    );
+                }
+            }
+            None => assert!(!brute, "{fen}: a VCF find_vcf missed"),
+        }
+        if brute {
+            assert!(found.is_some(), "{fen}");
+            with += 1;
+        } else {
+            without += 1;
+        }
+    }
+}
+
+/// When the side to move has a VCF of at most 7 plies (by the brute force), level 6 (which
+/// looks for a VCF at the root before anything else) plays a first move of one.
+#[test]
+fn level_6_plays_a_winning_vcf_move() {
+    let mut rng = Rng::new(777);
+    let mut checked = 0;
+    let mut tried = 0;
+    while checked < 15 {
+        tried += 1;
+        assert!(tried < 20_000, "{checked} positions");
+        let mut pos = Gomoku::new(9, GomokuRule::Freestyle);
+        for _ in 0..10 + rng.below(8) {
+            let sq = Square::new(1 + rng.below(7) as u8, 1 + rng.below(7) as u8);
+            if pos.outcome().is_none() && pos.cell(sq) == Cell::Empty {
+                pos.play(move_at(sq)).unwrap();
+            }
+        }
+        if pos.outcome().is_some() || !oracle::wins_by_fours(&pos, 7) {
+            continue;
+        }
+        checked += 1;
+        let m = choose(&pos, 6);
+        let sq = qi_core::gomoku::move_square(m);
+        assert!(
+            oracle::four_wins(&pos, sq, 9),
+            "{}: {} gives up the win by fours",
+            pos.to_text(),
+            text(&pos, m)
+        );
+    }
+}
+
+/// The move time binds level 6 (whose budgets would take seconds here): 200 ms, overshoot at
+/// most 10% or 20 ms, one try in three.
+#[test]
+fn level_6_keeps_to_the_move_time() {
+    let pos = build(
+        GomokuRule::Freestyle,
+        &["h8", "i9", "g7", "j8"],
+        &["h9", "g9", "i7", "j10"],
+        Side::Black,
+    );
+    common::keeps_budget("Gomoku level 6, 200 ms", Duration::from_millis(200), || {
+        let mut cpu = Cpu::<Gomoku>::new(6, 8);
+        let stop = Arc::new(AtomicBool::new(false));
+        let t = Instant::now();
+        let r = cpu.choose(&pos, Duration::from_millis(200), &stop, 3, &mut |_| {});
+        let took = t.elapsed();
+        assert!(pos.is_legal(r.best.unwrap()));
+        took
+    });
 }

@@ -1,12 +1,15 @@
 //! GTP sessions: in process through `run_gtp`, and `qi-engine gtp` as a child process fed
 //! garbage among the commands.
 
-use std::io::{Cursor, Write};
-use std::process::{Command, Stdio};
+use std::io::Cursor;
+use std::time::{Duration, Instant};
 
+mod common;
+
+use qi_core::any::AnyPosition;
 use qi_core::engine::gtp::{GtpEngine, run_gtp};
 use qi_core::go::Go;
-use qi_core::{Game, Side};
+use qi_core::{Game, GameKind, Side};
 
 /// Replies of a session, each without its trailing empty line.
 fn session(input: &str) -> Vec<String> {
@@ -203,27 +206,22 @@ fn loadsgf_and_time_commands() {
 
 #[test]
 fn engine_binary_speaks_gtp_through_garbage() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
-        .arg("gtp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run qi-engine gtp");
-    {
-        let stdin = child.stdin.as_mut().unwrap();
-        stdin
-            .write_all(
-                b"1 name\n\x01\x02garbage \xff\xfe line\n)(*&^\nboardsize 9\n\t\n2 play b E5\nplay b E5\n3 genmove w\n42\nplay\nlist_stones black\n99 quit\nname\n",
-            )
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let mut input =
+        b"1 name\n\x01\x02garbage \xff\xfe line\n)(*&^\nboardsize 9\n\t\n2 play b E5\nplay b E5\n3 genmove w\n42\nplay\nlist_stones black\n7 name \xc3\x28\n".to_vec();
+    // a 2 MB line, then the end of the session
+    input.extend(std::iter::repeat_n(b'#', 2 << 20));
+    input.extend_from_slice(b"\n99 quit\nname\n");
+    let (code, out, err) = common::run_with_input(
+        common::engine_path(),
+        &["gtp"],
+        &input,
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let text = String::from_utf8(out).unwrap();
     let r: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
     assert_eq!(r[0], "=1 Qi");
-    assert!(r[1].starts_with("? unknown command"), "{}", r[1]);
+    assert_eq!(r[1], "? syntax error: the line is not UTF-8 text");
     assert!(r[2].starts_with("? unknown command"), "{}", r[2]);
     assert_eq!(r[3], "=");
     assert_eq!(r[4], "=2");
@@ -234,9 +232,202 @@ fn engine_binary_speaks_gtp_through_garbage() {
     assert!(r[7].starts_with("?42 syntax error"), "{}", r[7]);
     assert!(r[8].starts_with("? syntax error"), "{}", r[8]);
     assert_eq!(r[9], "= E5");
-    assert_eq!(r[10], "=99");
+    // the id of a line that is not UTF-8 is still read
+    assert_eq!(r[10], "?7 syntax error: the line is not UTF-8 text");
+    assert!(
+        r[11].starts_with("? syntax error: the line is longer than"),
+        "{}",
+        r[11]
+    );
+    assert_eq!(r[12], "=99");
     // nothing after quit
-    assert_eq!(r.len(), 11, "{text}");
+    assert_eq!(r.len(), 13, "{text}");
+}
+
+/// Once `qi-level 1`, `time_left b 18446744073709551615 1`, `genmove b` panicked ("overflow
+/// when adding duration to instant"); every time command saturates now.
+#[test]
+fn huge_times_do_not_overflow() {
+    for setup in [
+        &["time_left b 18446744073709551615 1"][..],
+        &["time_left b 18446744073709551615 0"],
+        &["time_settings 18446744073709551615 18446744073709551615 1"],
+        &[
+            "time_settings 0 18446744073709551615 0",
+            "time_left b 99999999999999999999999 0",
+        ],
+        &["qi-movetime 18446744073709551615"],
+    ] {
+        let mut e = GtpEngine::new();
+        for l in ["boardsize 9", "qi-level 1", "qi-threads 1"]
+            .iter()
+            .chain(setup)
+        {
+            assert!(e.handle_line(l).unwrap().starts_with('='), "{l}");
+        }
+        assert!(e.planned_move_time(Side::Black) <= qi_core::search::MAX_TIME);
+        let r = e.handle_line("genmove b").unwrap();
+        let g = Go::new(9, 7.5).unwrap();
+        let mv = r.strip_prefix("= ").unwrap().trim();
+        assert!(mv == "pass" || g.parse_move(mv).is_ok(), "{setup:?}: {r}");
+    }
+}
+
+/// `time_settings` and `time_left` set the time `genmove` takes: the planned time follows the
+/// documented rule, and a level-6 search (96,000 playouts, far more than fit in these times)
+/// keeps to it.
+#[test]
+fn time_commands_change_the_time_used() {
+    let mut e = GtpEngine::new();
+    for l in [
+        "boardsize 9",
+        "qi-level 6",
+        "qi-threads 1",
+        "qi-movetime 60000",
+    ] {
+        assert!(e.handle_line(l).unwrap().starts_with('='));
+    }
+    for l in ["play b E5", "play w C3", "play b G7", "play w G3"] {
+        e.handle_line(l);
+    }
+    assert_eq!(e.planned_move_time(Side::Black), Duration::from_secs(60));
+    // 10 s main time and no byo-yomi, 77 empty points: 10 s / 38 moves, less 0.1 s
+    e.handle_line("time_settings 10 0 0");
+    let planned = e.planned_move_time(Side::Black);
+    assert_eq!(planned.as_millis(), 163, "{planned:?}");
+    timed_genmove(&mut e, planned);
+    // no time left in this byo-yomi period: the least a move gets, 50 ms
+    e.handle_line("time_left b 0 1");
+    assert_eq!(e.planned_move_time(Side::Black).as_millis(), 50);
+    // 1 s for 4 stones: 80% of a quarter of it, less 0.1 s
+    e.handle_line("time_left b 1 4");
+    let planned = e.planned_move_time(Side::Black);
+    assert_eq!(planned.as_millis(), 100);
+    timed_genmove(&mut e, planned);
+    // White has no time_left yet: the main time rule as above
+    assert_eq!(e.planned_move_time(Side::White).as_millis(), 163);
+}
+
+/// `genmove b` keeps to `budget` (one try in three, for a busy machine).
+fn timed_genmove(e: &mut GtpEngine, budget: Duration) {
+    common::keeps_budget("genmove", budget, || {
+        let t = Instant::now();
+        let r = e.handle_line("genmove b").unwrap();
+        let took = t.elapsed();
+        assert!(r.starts_with("= "), "{r}");
+        e.handle_line("undo");
+        took
+    });
+}
+
+/// Undo goes back move by move through a long game (positions are rebuilt from the ones kept
+/// every 64 moves): the position after each undo is the one a fresh session reaches by playing
+/// the moves up to there; passes after the end of the game are played on, as GTP does.
+#[test]
+fn undo_through_a_long_game() {
+    let start = AnyPosition::from_text(
+        GameKind::Go,
+        &format!("9 7.5 b {}", ["........."; 9].join("/")),
+    )
+    .unwrap();
+    let line = common::play_line(start, 150, |i, n| (i * 7919 + 13) % n);
+    let mut moves: Vec<(char, String)> = Vec::new();
+    let mut side = 'b';
+    for t in line.move_texts() {
+        moves.push((side, t));
+        side = if side == 'b' { 'w' } else { 'b' };
+    }
+    // and passes past the end of the game
+    for _ in 0..70 {
+        moves.push((side, "pass".into()));
+        side = if side == 'b' { 'w' } else { 'b' };
+    }
+    let board_after = |k: usize| {
+        let mut f = GtpEngine::new();
+        f.handle_line("boardsize 9");
+        for (c, m) in &moves[..k] {
+            assert_eq!(f.handle_line(&format!("play {c} {m}")).unwrap(), "=\n\n");
+        }
+        (f.handle_line("showboard").unwrap(), f.position().clone())
+    };
+    let mut e = GtpEngine::new();
+    e.handle_line("boardsize 9");
+    for (c, m) in &moves {
+        assert_eq!(
+            e.handle_line(&format!("play {c} {m}")).unwrap(),
+            "=\n\n",
+            "{c} {m}"
+        );
+    }
+    let mut k = moves.len();
+    for back in [1, 5, 64, 1, 30, 60] {
+        for _ in 0..back {
+            assert_eq!(e.handle_line("undo").unwrap(), "=\n\n");
+        }
+        k -= back;
+        let (board, pos) = board_after(k);
+        assert_eq!(
+            e.handle_line("showboard").unwrap(),
+            board,
+            "after {k} moves"
+        );
+        assert_eq!(e.position(), &pos, "after {k} moves (superko history too)");
+    }
+    while k > 0 {
+        assert_eq!(e.handle_line("undo").unwrap(), "=\n\n");
+        k -= 1;
+    }
+    assert!(e.handle_line("undo").unwrap().starts_with("? cannot undo"));
+    assert_eq!(e.position(), &Go::new(9, 7.5).unwrap());
+}
+
+/// `loadsgf` has the record size cap of every record (8 MiB) and the SGF depth cap: a bigger
+/// file or a longer line of play is refused with a clear error, one at the cap loads.
+#[test]
+fn loadsgf_caps_size_and_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.sgf");
+    let mut text = String::from("(;GM[1]SZ[9]C[");
+    text.push_str(&"x".repeat(qi_core::records::MAX_RECORD_BYTES));
+    text.push_str("])");
+    std::fs::write(&big, &text).unwrap();
+    let mut e = GtpEngine::new();
+    let r = e
+        .handle_line(&format!("loadsgf {}", big.display()))
+        .unwrap();
+    assert!(r.starts_with("? cannot load file"), "{r}");
+    assert!(
+        r.contains(&qi_core::records::MAX_RECORD_BYTES.to_string()),
+        "{r}"
+    );
+
+    let passes = |n: usize| {
+        let mut s = String::from("(;GM[1]FF[4]SZ[9]");
+        for i in 0..n {
+            s.push_str(if i % 2 == 0 { ";B[]" } else { ";W[]" });
+        }
+        s + ")"
+    };
+    let max = qi_core::sgf::MAX_SGF_DEPTH;
+    let deep = dir.path().join("deep.sgf");
+    std::fs::write(&deep, passes(max)).unwrap();
+    let r = e
+        .handle_line(&format!("loadsgf {}", deep.display()))
+        .unwrap();
+    assert!(
+        r.starts_with("? cannot load file") && r.contains(&max.to_string()),
+        "{r}"
+    );
+    std::fs::write(&deep, passes(max - 1)).unwrap();
+    let r = e
+        .handle_line(&format!("loadsgf {}", deep.display()))
+        .unwrap();
+    // an odd number of passes: White to move
+    assert_eq!(r, "= white\n\n");
+    for _ in 0..max - 1 {
+        assert_eq!(e.handle_line("undo").unwrap(), "=\n\n");
+    }
+    assert!(e.handle_line("undo").unwrap().starts_with('?'));
 }
 
 #[test]
@@ -285,4 +476,54 @@ fn qi_seed_makes_budgeted_searches_repeatable() {
     assert!(moves.len() > 1, "the seed changes the search: {moves:?}");
     let mut e = GtpEngine::new();
     assert!(e.handle_line("qi-seed x").unwrap().starts_with('?'));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
+
+    /// Any bytes (not UTF-8, control bytes, long lines) through a GTP session: every reply is
+    /// `=` or `?` and ends in an empty line, and the session ends at the end of the input.
+    #[test]
+    fn random_bytes_through_gtp(
+        lines in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3000), 0..20),
+    ) {
+        let mut input = Vec::new();
+        for l in &lines {
+            input.extend_from_slice(l);
+            input.push(b'\n');
+        }
+        let mut out = Vec::new();
+        run_gtp(Cursor::new(input), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        proptest::prop_assert!(text.is_empty() || text.ends_with("\n\n"));
+        for reply in text.split("\n\n").filter(|r| !r.is_empty()) {
+            proptest::prop_assert!(reply.starts_with('=') || reply.starts_with('?'), "{reply}");
+        }
+    }
+}
+
+/// `undo` after `loadsgf` comes back to the loaded position exactly, the side to move the file
+/// gives included, also when that position is one kept for undo (the 64th move) or the start.
+#[test]
+fn undo_after_loadsgf_returns_to_the_loaded_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("passes.sgf");
+    // 64 passes taking turns, then White again
+    let mut text = String::from("(;GM[1]FF[4]SZ[9]");
+    for i in 0..64 {
+        text.push_str(if i % 2 == 0 { ";B[]" } else { ";W[]" });
+    }
+    text.push_str(";W[ee])");
+    std::fs::write(&file, text).unwrap();
+    for (stop, side) in [(65, "white"), (1, "black")] {
+        let mut e = GtpEngine::new();
+        let r = e
+            .handle_line(&format!("loadsgf {} {stop}", file.display()))
+            .unwrap();
+        assert_eq!(r, format!("= {side}\n\n"));
+        let loaded = e.position().clone();
+        assert_eq!(e.handle_line(&format!("play {side} C3")).unwrap(), "=\n\n");
+        assert_eq!(e.handle_line("undo").unwrap(), "=\n\n");
+        assert_eq!(e.position(), &loaded, "loadsgf … {stop}");
+    }
 }

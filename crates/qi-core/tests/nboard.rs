@@ -1,61 +1,30 @@
-//! Drives `qi-engine nboard` as a child process.
+//! Drives `qi-engine nboard` as a child process (every read with a time limit).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
 use std::time::Duration;
 
+mod common;
+
+use common::Driven;
 use qi_core::Game;
 use qi_core::reversi::Reversi;
 
 const START: &str = "---------------------------O*------*O--------------------------- *";
+const LONG: Duration = Duration::from_secs(30);
 
 #[test]
 fn nboard_session() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
-        .arg("nboard")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let out = child.stdout.take().unwrap();
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for l in BufReader::new(out).lines() {
-            if tx.send(l.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut send = |l: &str| {
-        writeln!(stdin, "{l}").unwrap();
-        stdin.flush().unwrap();
-    };
-    let until = |prefix: &str| -> Vec<String> {
-        let mut got = Vec::new();
-        loop {
-            let l = rx
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("no '{prefix}'; got {got:?}"));
-            let done = l.starts_with(prefix);
-            got.push(l);
-            if done {
-                return got;
-            }
-        }
-    };
-    send("nboard 1");
-    send("set depth 4");
-    send(&format!(
+    let mut e = Driven::engine(&["nboard"]);
+    e.send("nboard 1");
+    e.send("set depth 4");
+    e.send(&format!(
         "set game (;GM[Othello]PC[NBoard]PB[me]PW[qi]RE[?]TI[5:00]TY[8]BO[8 {START}]B[d3//1.5]W[c5];)"
     ));
-    send("ping 1");
-    until("pong 1");
-    send("move e6/0.5/2.0");
-    send("go");
-    let l = until("===");
-    until("status");
+    e.send("ping 1");
+    e.until("pong 1", LONG);
+    e.send("move e6/0.5/2.0");
+    e.send("go");
+    let l = e.until("===", LONG);
+    e.until("status", LONG);
     let reply = l.last().unwrap().strip_prefix("=== ").unwrap().to_string();
     let mv_text = reply.split('/').next().unwrap();
     let mut pos = Reversi::start();
@@ -72,13 +41,27 @@ fn nboard_session() {
         "move a1",
         "set depth many",
         "set game (;nonsense",
+        "set movetime soon",
     ] {
-        send(bad);
-        let l = until("status error");
+        e.send(bad);
+        let l = e.until("status error", LONG);
         assert_eq!(l.len(), 1, "{bad}: {l:?}");
     }
-    send("hint 1");
-    let l = until("search ");
+    // bytes that are not UTF-8 (the engine used to exit at the first one)
+    for bad in [&b"\xff\n"[..], b"ping \xfe3\n", b"\xc3\x28\n"] {
+        e.send_bytes(bad);
+        let l = e.until("status error", LONG);
+        assert_eq!(l, ["status error: the line is not UTF-8 text"], "{bad:?}");
+    }
+    // a 2 MB line: an error, and the next line is read as usual
+    let mut long = vec![b'm'; 2 << 20];
+    long.extend_from_slice(b"\nping 7\n");
+    e.send_bytes(&long);
+    let l = e.until("status error", LONG);
+    assert!(l[0].contains("longer than"), "{l:?}");
+    assert_eq!(e.line(LONG), "pong 7");
+    e.send("hint 1");
+    let l = e.until("search ", LONG);
     let hint = l
         .last()
         .unwrap()
@@ -87,8 +70,43 @@ fn nboard_session() {
         .unwrap()
         .to_string();
     assert!(pos.is_legal(pos.parse_move(&hint).unwrap()), "{hint}");
-    send("ping 2");
-    until("pong 2");
-    send("quit");
-    assert!(child.wait().unwrap().success());
+    e.send("ping 2");
+    e.until("pong 2", LONG);
+    e.send("quit");
+    assert!(e.wait(LONG).success());
+}
+
+/// The time cap holds: with `set movetime` (an extension; 10 s unless changed) a search asked
+/// for depth 60 in the middle game answers within the cap, as the engine's own reply reports
+/// (`=== move/eval/seconds`). A huge cap saturates instead of overflowing.
+#[test]
+fn movetime_caps_a_deep_search() {
+    let mut e = Driven::engine(&["nboard"]);
+    e.send("nboard 2");
+    e.send("set depth 60");
+    e.send("set movetime 300");
+    // a middle-game position (after 12 moves)
+    e.send(&format!(
+        "set game (;GM[Othello]BO[8 {START}]B[f5]W[d6]B[c3]W[d3]B[c4]W[f4]B[c5]W[b4]B[c6]W[e6]B[a3]W[b3];)"
+    ));
+    common::keeps_budget("go at depth 60", Duration::from_millis(300), || {
+        e.send("go");
+        let l = e.until("===", LONG);
+        let secs: f64 = l
+            .last()
+            .unwrap()
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        e.until("status", LONG);
+        Duration::from_secs_f64(secs)
+    });
+    e.send("set movetime 18446744073709551615");
+    e.send("set depth 2");
+    e.send("go");
+    e.until("===", LONG);
+    e.send("quit");
+    assert!(e.wait(LONG).success());
 }

@@ -155,6 +155,116 @@ fn files_from_other_programs_open() {
     assert!(listed.iter().any(|p| p.ends_with("cutechess_ataxx.pgn")));
 }
 
+/// GNU Go's listing of the moves it played (its stderr while finishing a game): lines like
+/// `12 black (X) move B6`, in order, as Qi writes moves (`pass` for `PASS`).
+fn gnugo_listing(name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(data(name)).unwrap();
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w[0], i.to_string(), "{l}");
+            assert_eq!(w[3], "move", "{l}");
+            if w[4] == "PASS" {
+                "pass".to_string()
+            } else {
+                w[4].to_string()
+            }
+        })
+        .collect()
+}
+
+/// Files GNU Go 3.8 wrote (see the data folder's README): every move read is the move GNU Go
+/// says it played, in order; players to move, komi, handicap, result and comments as written;
+/// and GNU Go's own diagram of the position before move 21 is the position Qi reaches after 20.
+#[test]
+fn files_written_by_gnu_go_open_move_by_move() {
+    let r = import_file(&data("gnugo-9x9-selfplay.sgf")).unwrap();
+    assert_eq!(r.game, GameKind::Go);
+    let listing = gnugo_listing("gnugo-9x9-selfplay.moves.txt");
+    assert_eq!(listing.len(), 33);
+    assert_eq!(r.moves, listing);
+    assert_eq!(r.result.as_deref(), Some("B+38.0"));
+    assert!(r.start.starts_with("9 7 b "), "{}", r.start);
+    assert!(
+        r.comments
+            .get(&33)
+            .is_some_and(|c| c.contains("Black wins by 38.0 points")),
+        "{:?}",
+        r.comments
+    );
+    let end = r.history().unwrap();
+    assert!(end.current().outcome().is_some(), "two passes end the game");
+
+    let r = import_file(&data("gnugo-19x19-handicap.sgf")).unwrap();
+    let listing = gnugo_listing("gnugo-19x19-handicap.moves.txt");
+    assert_eq!(listing.len(), 174);
+    assert_eq!(r.moves, listing);
+    assert_eq!(r.result.as_deref(), Some("B+16.6"));
+    // three handicap stones, White first, komi 0.5
+    assert!(r.start.starts_with("19 0.5 w "), "{}", r.start);
+    let h = r.history().unwrap();
+    assert_eq!(h.start().piece_counts(), [3, 0]);
+    for v in ["D4", "Q16", "Q4"] {
+        let sq = qi_core::go::parse_vertex(v, 19).unwrap();
+        assert_eq!(h.start().cell(sq), qi_core::Cell::Piece(Side::Black), "{v}");
+    }
+    // written back and read again: the same moves
+    let again = import_text(&r.export().unwrap().0).unwrap();
+    assert_eq!(again.moves, r.moves);
+
+    // GNU Go's diagram before move 21 (setup stones, Black to play) against Qi's replay
+    let diagram = import_file(&data("gnugo-9x9-position.sgf")).unwrap();
+    assert!(diagram.moves.is_empty());
+    let game = import_file(&data("gnugo-9x9-selfplay.sgf")).unwrap();
+    let mut h = game.history().unwrap();
+    h.go_to(20);
+    let theirs = AnyPosition::from_text(GameKind::Go, &diagram.start).unwrap();
+    assert_eq!(theirs.side_to_move(), Side::Black);
+    for y in 0..9 {
+        for x in 0..9 {
+            let sq = qi_core::Square::new(x, y);
+            assert_eq!(theirs.cell(sq), h.current().cell(sq), "{sq:?}");
+        }
+    }
+}
+
+/// An Othello game grhino's `gtp-rhino` played against itself (its move list and score from
+/// its own GTP replies): Qi replays every move, reaches grhino's score, and writes and reads
+/// the game back as SGF move by move.
+#[test]
+fn a_game_grhino_played_replays_to_its_score() {
+    let text = std::fs::read_to_string(data("grhino-selfplay.gtp.txt")).unwrap();
+    let replies: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("= ") && l.len() > 2)
+        .map(|l| &l[2..])
+        .collect();
+    let moves: Vec<String> = replies[0]
+        .split_whitespace()
+        .map(|m| m.to_ascii_lowercase())
+        .collect();
+    assert_eq!(moves.len(), 60);
+    assert_eq!(replies[1], "B+10");
+    let start = AnyPosition::start(GameKind::Reversi).unwrap();
+    let mut h = GameHistory::new(start);
+    for (i, m) in moves.iter().enumerate() {
+        let mv = h
+            .current()
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("move {} ({m}): {e}", i + 1));
+        h.play(mv)
+            .unwrap_or_else(|e| panic!("move {} ({m}): {e}", i + 1));
+    }
+    let end = h.current();
+    assert_eq!(end.outcome(), Some(qi_core::Outcome::Win(Side::Black)));
+    assert_eq!(end.piece_counts(), [37, 27], "B+10 on a full board");
+    let rec = Record::from_history(&h, "grhino", "grhino");
+    assert_eq!(rec.result.as_deref(), Some("B+10"));
+    let back = import_text(&rec.to_sgf().unwrap()).unwrap();
+    assert_eq!(back.moves, moves);
+}
+
 #[test]
 fn ataxx_passes_and_results_in_pgn() {
     // x has no move left here (its only piece is walled in by blocked squares): it passes
@@ -317,7 +427,7 @@ fn player_history_totals_and_file() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(150))]
 
     #[test]
     fn random_bytes_never_panic_as_a_record(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
@@ -343,6 +453,36 @@ proptest! {
         bytes.truncate(cut % (n + 1));
         if let Ok(rec) = import_text(&String::from_utf8_lossy(&bytes)) {
             prop_assert!(rec.history().is_ok(), "what imports replays");
+        }
+    }
+
+    /// Large, deeply nested and binary inputs (not only short ASCII): pieces repeated up to
+    /// 30,000 times, bytes that are not UTF-8, through the text and the file readers.
+    #[test]
+    fn large_deep_and_binary_records_never_panic(
+        pieces in proptest::collection::vec((0usize..14, 1usize..30_000), 1..6),
+        binary in proptest::collection::vec(any::<u8>(), 0..2048),
+    ) {
+        const TOKENS: [&[u8]; 14] = [
+            b"(", b";", b")", b"[", b"]", b"\\", b"(;GM[1]SZ[9]", b";B[ee]", b"(;B[aa])",
+            b"{", b"1. f2 ", b"[Event \"", b"\xff\xfe", b"\x00",
+        ];
+        let mut bytes = Vec::new();
+        for (t, n) in pieces {
+            for _ in 0..n {
+                bytes.extend_from_slice(TOKENS[t]);
+            }
+        }
+        bytes.extend_from_slice(&binary);
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(rec) = import_text(&text) {
+            prop_assert!(rec.history().is_ok());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("fuzz.sgf");
+        std::fs::write(&file, &bytes).unwrap();
+        if let Ok(rec) = import_file(&file) {
+            prop_assert!(rec.history().is_ok());
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Save slots and the autosave: round trips for every game, the list, overwrite protection,
-//! corrupt / truncated / newer-version / illegal-move files, atomic writes, settings files that
-//! cannot be read, and random bytes.
+//! corrupt / truncated / newer-version / illegal-move files, atomic writes (failures, two writers
+//! at once, symbolic links, permissions), RON files that cannot be read, and random bytes.
 
 use std::fs;
 use std::path::Path;
@@ -10,10 +10,11 @@ mod common;
 use proptest::prelude::*;
 use qi_core::GameKind;
 use qi_core::any::{AnyPosition, GameHistory};
+use qi_core::history::History;
 use qi_core::saves::{
     Clocks, PlayerInfo, SAVE_VERSION, SLOT_COUNT, SaveError, SaveGame, SaveStore, SlotState,
 };
-use qi_core::storage::{atomic_write, load_or_default, save_ron, temp_path};
+use qi_core::storage::{atomic_write, load_or_default, save_ron};
 
 /// A game of `kind` with `n` moves: always the first legal move that is not a pass (a pass
 /// when it is the only one), so the line is deterministic.
@@ -269,18 +270,39 @@ fn autosave_round_trip_and_continue() {
     assert_eq!(store.clear_autosave(), Ok(false));
 }
 
+/// The names in a folder, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Writes that fail (in ways that fail for root too, as CI runs) leave what was there as it was
+/// and no temporary file behind.
 #[test]
 fn a_failed_write_leaves_the_old_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("slot-1.ron");
     atomic_write(&path, b"old").unwrap();
 
-    // the temporary file cannot be created (a folder is in its way): error, old file intact
-    let tmp = temp_path(&path).unwrap();
-    fs::create_dir(&tmp).unwrap();
-    assert!(atomic_write(&path, b"new").is_err());
-    assert_eq!(fs::read(&path).unwrap(), b"old");
-    fs::remove_dir(&tmp).unwrap();
+    // the target is a folder with a file in it: the rename over it fails after the temporary
+    // file was written; the folder and its file are untouched, the temporary file is gone
+    let folder = dir.path().join("slot-2.ron");
+    fs::create_dir(&folder).unwrap();
+    fs::write(folder.join("inside"), b"kept").unwrap();
+    assert!(atomic_write(&folder, b"new").is_err());
+    assert_eq!(fs::read(folder.join("inside")).unwrap(), b"kept");
+    assert_eq!(names(dir.path()), ["slot-1.ron", "slot-2.ron"]);
+
+    // the target's folder is a file: nothing can be created there
+    let file_as_dir = dir.path().join("plain-file");
+    fs::write(&file_as_dir, "x").unwrap();
+    assert!(atomic_write(&file_as_dir.join("settings.ron"), b"new").is_err());
+    assert!(save_ron(&file_as_dir.join("settings.ron"), &History::default()).is_err());
+    assert_eq!(fs::read_to_string(&file_as_dir).unwrap(), "x");
 
     // a folder that does not exist
     let missing = dir.path().join("no/such/folder/slot-1.ron");
@@ -298,23 +320,24 @@ fn a_failed_write_leaves_the_old_file() {
     assert_eq!(fs::read(&path).unwrap(), b"old");
 
     // the store's folder is a file: saving fails with an error, nothing panics
-    let file_as_dir = dir.path().join("plain-file");
-    fs::write(&file_as_dir, "x").unwrap();
     let store = SaveStore::new(&file_as_dir);
     let save = SaveGame::new(&game(GameKind::Ataxx, 2), players(), Clocks::default());
     assert!(matches!(store.save(1, &save, true), Err(SaveError::Io(_))));
+    assert!(matches!(store.save_autosave(&save), Err(SaveError::Io(_))));
     assert_eq!(fs::read_to_string(&file_as_dir).unwrap(), "x");
 
     // a successful write replaces the file and leaves no temporary file behind
     atomic_write(&path, b"new").unwrap();
     assert_eq!(fs::read(&path).unwrap(), b"new");
-    let names: Vec<_> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(
+        names(dir.path()),
+        ["plain-file", "slot-1.ron", "slot-2.ron"]
+    );
 }
 
+/// A folder that cannot be written (for users other than root, who may write anyway) keeps the
+/// old file; with root the write goes through, atomically. Either way no temporary file is
+/// left and the file holds one whole version.
 #[test]
 fn read_only_folder_keeps_the_old_file() {
     use std::os::unix::fs::PermissionsExt;
@@ -323,100 +346,166 @@ fn read_only_folder_keeps_the_old_file() {
     atomic_write(&path, b"old").unwrap();
     fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o555)).unwrap();
     let result = atomic_write(&path, b"new");
-    // root ignores folder permissions; then the write succeeds, atomically, and that is fine
-    let probe = fs::write(dir.path().join("probe"), b"");
     fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
-    if probe.is_err() {
-        assert!(result.is_err(), "writing into a read-only folder fails");
-        assert_eq!(fs::read(&path).unwrap(), b"old");
-    } else {
-        assert_eq!(fs::read(&path).unwrap(), b"new");
+    match result {
+        Err(_) => assert_eq!(fs::read(&path).unwrap(), b"old"),
+        Ok(()) => assert_eq!(fs::read(&path).unwrap(), b"new"),
     }
+    assert_eq!(names(dir.path()), ["settings.ron"]);
 }
 
-/// The app's settings, as its `src/settings.rs` has them.
-#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-struct Settings {
-    volume: f32,
-    mute: bool,
-    animation_speed: f32,
-    show_legal_moves: bool,
-    eval_bar: bool,
-    default_level: [u8; 4],
-    cpu_time_ms: [u32; 4],
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            volume: 0.6,
-            mute: false,
-            animation_speed: 1.0,
-            show_legal_moves: true,
-            eval_bar: true,
-            default_level: [3; 4],
-            cpu_time_ms: [1000, 1000, 1000, 2000],
-        }
-    }
-}
-
+/// Two threads saving one file at the same time each write through a temporary file of their
+/// own (the name used to be per process, so they shared one and one rename failed or the file
+/// mixed both): every write succeeds and the file always holds one writer's whole text.
 #[test]
-fn settings_round_trip_and_bad_file_is_kept() {
+fn two_writers_of_one_file_do_not_share_a_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("data").join("settings.ron");
-    // no file: defaults, no message
-    let (s, msg) = load_or_default::<Settings>(&path);
-    assert_eq!(s, Settings::default());
-    assert_eq!(msg, None);
+    let path = dir.path().join("autosave.ron");
+    let texts: Vec<Vec<u8>> = (0..4u8)
+        .map(|k| std::iter::repeat_n(b'a' + k, 256 * 1024).collect())
+        .collect();
+    std::thread::scope(|s| {
+        for t in &texts {
+            let path = &path;
+            s.spawn(move || {
+                for _ in 0..25 {
+                    atomic_write(path, t).unwrap();
+                }
+            });
+        }
+        // meanwhile the file is always one whole text
+        for _ in 0..200 {
+            if let Ok(now) = fs::read(&path) {
+                assert!(texts.contains(&now), "a mixed file of {} bytes", now.len());
+            }
+        }
+    });
+    let last = fs::read(&path).unwrap();
+    assert!(texts.contains(&last));
+    assert_eq!(names(dir.path()), ["autosave.ron"]);
+}
 
-    let mine = Settings {
-        volume: 0.25,
-        mute: true,
-        default_level: [1, 2, 5, 6],
-        ..Settings::default()
-    };
-    save_ron(&path, &mine).unwrap();
-    assert_eq!(load_or_default::<Settings>(&path), (mine, None));
-
-    // a file from before a field existed still reads, the field at its default
-    fs::write(&path, "(volume: 0.5, mute: true)").unwrap();
-    let (s, msg) = load_or_default::<Settings>(&path);
-    assert_eq!(msg, None);
+/// A save slot that is a symbolic link is written through to the file it points to (the link
+/// stays a link), and a file keeps its permissions (they used to be reset to 644).
+#[test]
+fn symlinked_slots_and_permissions_are_kept() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = tempfile::tempdir().unwrap();
+    let store = SaveStore::new(dir.path().join("saves"));
+    let elsewhere = dir.path().join("synced");
+    fs::create_dir_all(&elsewhere).unwrap();
+    fs::create_dir_all(store.dir()).unwrap();
+    let real = elsewhere.join("my-slot.ron");
+    let a = SaveGame::new(&game(GameKind::Reversi, 5), players(), Clocks::default());
+    let b = SaveGame::new(&game(GameKind::Reversi, 9), players(), Clocks::default());
+    fs::write(&real, a.to_ron().unwrap()).unwrap();
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
+    // a relative link, as a person makes one
+    symlink("../synced/my-slot.ron", store.slot_path(1).unwrap()).unwrap();
+    assert_eq!(store.load(1).unwrap().save, a);
+    store.save(1, &b, true).unwrap();
+    let link = fs::symlink_metadata(store.slot_path(1).unwrap()).unwrap();
+    assert!(link.file_type().is_symlink(), "the slot is still a link");
+    assert_eq!(store.load(1).unwrap().save, b);
     assert_eq!(
-        (s.volume, s.mute, s.cpu_time_ms),
-        (0.5, true, [1000, 1000, 1000, 2000])
+        SaveGame::from_ron(&fs::read_to_string(&real).unwrap()).unwrap(),
+        b
+    );
+    let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert_eq!(names(&elsewhere), ["my-slot.ron"], "no temporary file left");
+
+    // a plain file keeps its mode too
+    let plain = store.slot_path(2).unwrap();
+    store.save(2, &a, false).unwrap();
+    fs::set_permissions(&plain, fs::Permissions::from_mode(0o640)).unwrap();
+    store.save(2, &b, true).unwrap();
+    assert_eq!(
+        fs::metadata(&plain).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    assert_eq!(store.load(2).unwrap().save, b);
+
+    // a link to a file that does not exist yet: the file is made where it points
+    let later = elsewhere.join("later.ron");
+    symlink(&later, store.slot_path(3).unwrap()).unwrap();
+    store.save(3, &a, false).unwrap();
+    assert!(
+        fs::symlink_metadata(store.slot_path(3).unwrap())
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        SaveGame::from_ron(&fs::read_to_string(&later).unwrap()).unwrap(),
+        a
     );
 
-    // a damaged file: defaults, a message, and the bad file kept beside it
-    fs::write(&path, "(volume: \"loud\", mute: tru").unwrap();
-    let (s, msg) = load_or_default::<Settings>(&path);
-    assert_eq!(s, Settings::default());
+    // a loop of links is an error, not a hang
+    let (x, y) = (dir.path().join("x.ron"), dir.path().join("y.ron"));
+    symlink(&y, &x).unwrap();
+    symlink(&x, &y).unwrap();
+    assert!(atomic_write(&x, b"data").is_err());
+}
+
+/// RON files of a core type (the player history; the app's settings are tested in the app):
+/// a missing file gives the defaults and no message, a file from before a field existed still
+/// reads, and a damaged one gives the defaults, a message, and is kept beside the original
+/// under a name of its own (a second one the same second gets another).
+#[test]
+fn ron_files_round_trip_and_bad_files_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data").join("history.ron");
+    let (h, msg) = load_or_default::<History>(&path);
+    assert_eq!((h, msg), (History::default(), None));
+
+    let mut mine = History::default();
+    mine.record(qi_core::history::GameResultEntry::new(
+        GameKind::Go,
+        "Ann",
+        "CPU",
+        qi_core::history::GameOutcome::Win,
+        "B+3.5",
+        120,
+        Some(4),
+    ));
+    save_ron(&path, &mine).unwrap();
+    assert_eq!(load_or_default::<History>(&path), (mine, None));
+
+    // written before `results` existed: it reads, with no results
+    fs::write(&path, "(version: 1)").unwrap();
+    let (h, msg) = load_or_default::<History>(&path);
+    assert_eq!(msg, None);
+    assert!(h.results.is_empty());
+
+    // damaged: defaults, a message, the bad file kept beside it
+    fs::write(&path, "(version: \"one\", results: [").unwrap();
+    let (h, msg) = load_or_default::<History>(&path);
+    assert_eq!(h, History::default());
     let msg = msg.expect("a message for the player");
     assert!(
-        msg.contains("settings.ron") && msg.contains("defaults"),
+        msg.contains("history.ron") && msg.contains("defaults"),
         "{msg}"
     );
-    assert!(
-        !path.exists(),
-        "the bad file was moved aside, not left to be overwritten"
-    );
-    let kept: Vec<_> = fs::read_dir(path.parent().unwrap())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    assert!(!path.exists(), "moved aside, not left to be overwritten");
+    let kept = names(path.parent().unwrap());
     assert_eq!(kept.len(), 1);
-    assert!(kept[0].starts_with("settings.ron.bad-"), "{kept:?}");
+    assert!(kept[0].starts_with("history.ron.bad-"), "{kept:?}");
     assert!(msg.contains(&kept[0]), "{msg}");
     assert_eq!(
         fs::read_to_string(path.parent().unwrap().join(&kept[0])).unwrap(),
-        "(volume: \"loud\", mute: tru"
+        "(version: \"one\", results: ["
     );
-    // a second bad file the same second gets its own name
+    // a second bad file the same second gets its own name; bytes that are not UTF-8 say so
     fs::write(&path, [0xffu8, 0x00]).unwrap();
-    let (_, msg) = load_or_default::<Settings>(&path);
+    let (_, msg) = load_or_default::<History>(&path);
     assert!(msg.unwrap().contains("UTF-8"));
-    assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 2);
+    assert_eq!(names(path.parent().unwrap()).len(), 2);
+    // deep nesting: an error, not a stack overflow
+    fs::write(&path, "(".repeat(1_000_000)).unwrap();
+    let (h, msg) = load_or_default::<History>(&path);
+    assert_eq!(h, History::default());
+    assert!(msg.is_some());
 }
 
 #[test]
@@ -436,7 +525,7 @@ fn default_data_dir_is_qis() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(150))]
 
     #[test]
     fn random_bytes_never_panic_as_a_save(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
@@ -456,5 +545,39 @@ proptest! {
             // whatever loads is a legal game
             prop_assert!(loaded.history.ply() <= loaded.save.moves.len());
         }
+    }
+
+    /// Large, deeply nested and binary saves: RON brackets repeated up to 30,000 times, bytes
+    /// that are not UTF-8, and a real save's text among them.
+    #[test]
+    fn large_deep_and_binary_saves_never_panic(
+        pieces in proptest::collection::vec((0usize..10, 1usize..30_000), 1..6),
+        binary in proptest::collection::vec(any::<u8>(), 0..2048),
+    ) {
+        let real = SaveGame::new(&game(GameKind::Go, 6), players(), Clocks::default())
+            .to_ron()
+            .unwrap();
+        let tokens: [&[u8]; 10] = [
+            b"(", b"[", b"{", b")", b"]", b"\"", b"version: 1, ", b"\xff", b"\x00",
+            real.as_bytes(),
+        ];
+        let mut bytes = Vec::new();
+        for (t, n) in pieces {
+            // the real save at most three times over
+            let times = if t == 9 { n.min(3) } else { n };
+            for _ in 0..times {
+                bytes.extend_from_slice(tokens[t]);
+            }
+        }
+        bytes.extend_from_slice(&binary);
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(loaded) = SaveGame::load_text(&text) {
+            prop_assert!(loaded.history.ply() <= loaded.save.moves.len());
+        }
+        let (store_dir, store) = store();
+        std::fs::create_dir_all(store.dir()).unwrap();
+        std::fs::write(store.slot_path(1).unwrap(), &bytes).unwrap();
+        let _ = store.slot_info(1);
+        drop(store_dir);
     }
 }

@@ -230,7 +230,7 @@ proptest! {
 
     /// Any text: an error or a record, never a panic.
     #[test]
-    fn arbitrary_text_never_panics(text in "[(;)\\[\\]A-Za-z0-9:\\\\ \n]{0,80}") {
+    fn arbitrary_text_never_panics(text in "[(;)\\[\\]A-Za-z0-9:\\\\ \n]{0,400}") {
         if let Ok(rec) = GameRecord::from_sgf(&text) {
             let _ = rec.replay_go();
             let _ = GameRecord::from_sgf(&rec.to_sgf());
@@ -254,4 +254,95 @@ proptest! {
             prop_assert!(back.is_ok(), "{:?}", back);
         }
     }
+}
+
+/// Runs `f` on a thread with a 2 MB stack (the size of the app's worker threads): a record
+/// must be read there without overflowing it.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+/// A Go record whose main line is `n` passes (alternating colours).
+fn passes(n: usize) -> String {
+    let mut s = String::from("(;GM[1]FF[4]SZ[9]");
+    for i in 0..n {
+        s.push_str(if i % 2 == 0 { ";B[]" } else { ";W[]" });
+    }
+    s.push(')');
+    s
+}
+
+/// The SGF reader, writer, clone, comparison and drop walk trees without recursion: a main line
+/// as long as the limit and variations nested as deep are read on a 2 MB stack; one node more
+/// is a clear error, measured before the parser runs (whose trees would recurse); and a deep
+/// tree that the parser rejects at the end does not overflow either.
+#[test]
+fn deep_records_are_read_iteratively_up_to_the_limit() {
+    use qi_core::sgf::MAX_SGF_DEPTH;
+    on_small_stack(|| {
+        // the root and MAX - 1 moves: exactly the limit
+        let text = passes(MAX_SGF_DEPTH - 1);
+        let rec = GameRecord::from_sgf(&text).unwrap();
+        assert_eq!(rec.nodes.len(), MAX_SGF_DEPTH);
+        assert_eq!(rec.moves().count(), MAX_SGF_DEPTH - 1);
+        let (_, moves) = rec.replay_go().unwrap();
+        assert!(moves.iter().all(|&m| m == PASS));
+        let tree = rec.to_tree();
+        let copy = tree.clone();
+        assert_eq!(copy, tree);
+        let again = GameRecord::from_sgf(&rec.to_sgf()).unwrap();
+        assert_eq!(again, rec);
+        drop((tree, copy, again));
+
+        // one more node
+        let e = GameRecord::from_sgf(&passes(MAX_SGF_DEPTH)).unwrap_err();
+        assert!(e.0.contains(&MAX_SGF_DEPTH.to_string()), "{e}");
+        assert!(e.0.contains("more than"), "{e}");
+
+        // variations nested to the limit: (;B[]( ;W[]( ;B[] … ))), read and written back
+        let depth = MAX_SGF_DEPTH - 1;
+        let mut text = String::from("(;GM[1]SZ[9]");
+        for i in 0..depth {
+            text.push_str(if i % 2 == 0 {
+                "(;B[aa])(;B[]"
+            } else {
+                "(;W[bb])(;W[]"
+            });
+        }
+        text.push_str(&")".repeat(depth + 1));
+        let trees = parse_collection(&text).unwrap();
+        let mut n = &trees[0];
+        let mut levels = 1;
+        while let Some(c) = n.children.last() {
+            n = c;
+            levels += 1;
+        }
+        assert_eq!(levels, MAX_SGF_DEPTH);
+        let written = qi_core::sgf::write_collection(&trees);
+        assert_eq!(parse_collection(&written).unwrap(), trees);
+        let rec = GameRecord::from_tree(&trees[0]).unwrap();
+        assert_eq!(rec.nodes[0].variations.len(), 1);
+        drop(rec);
+
+        // parentheses nested a million deep, and one past the limit: an error at once
+        for n in [MAX_SGF_DEPTH + 1, 1_000_000] {
+            let text = format!("(;GM[1]{}", "(".repeat(n));
+            let e = parse_collection(&text).unwrap_err();
+            assert!(e.0.contains("nested"), "{e}");
+        }
+        // a main line at the limit that the parser rejects only at its end (no closing
+        // parenthesis): the parser's own tree is dropped on this stack
+        let mut text = passes(MAX_SGF_DEPTH - 1);
+        text.pop();
+        assert!(parse_collection(&text).is_err());
+        // property values may hold any number of parentheses and semicolons
+        let text = format!("(;GM[1]SZ[9]C[{}];B[ee])", "(;".repeat(50_000));
+        let rec = GameRecord::from_sgf(&text).unwrap();
+        assert_eq!(rec.moves().count(), 1);
+    });
 }

@@ -227,7 +227,9 @@ impl Ai for Ataxx {
         if stop.load(Ordering::Relaxed) || r.info.depth < LEVEL6_DEPTH {
             return r;
         }
-        let Some(t) = limits.time else { return r };
+        let Some(t) = limits.time.map(|t| t.min(crate::search::MAX_TIME)) else {
+            return r;
+        };
         if start.elapsed() > t.mul_f64(0.45) {
             return r;
         }

@@ -34,8 +34,9 @@
 //! search honours a stop flag and a deadline; a stopped search returns `None`.
 //!
 //! All of FFO #40-#59 solved exactly with this version (commit "Reversi patterns trained on
-//! 11,400 self-play games"): the `ffo` example, 256 MB table, one thread a position, two or
-//! three solver processes side by side on the 2-core machine (at times with tests and matches
+//! 11,400 self-play games"; `qi-engine ffo --hash 256` runs the same benchmark, on any range
+//! of the positions): the `ffo` example, 256 MB table, one thread a position, two or three
+//! solver processes side by side on the 2-core machine (at times with tests and matches
 //! besides), so the CPU times of the solving threads are inflated by the sharing; nodes are
 //! those with 2 or more empties (the ordering searches are not counted):
 //!
@@ -487,9 +488,11 @@ fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
 }
 
 impl Solver {
-    /// A solver whose table takes about `mb` megabytes.
+    /// A solver whose table takes about `mb` megabytes (1 to
+    /// [`crate::search::tt::MAX_HASH_MB`]; a larger request is cut to that).
     pub fn new(mb: usize) -> Solver {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(512);
+        let mb = mb.clamp(1, crate::search::tt::MAX_HASH_MB);
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(512);
         let mut table = Vec::with_capacity(n);
         // before the first write, so that the pages are faulted in as huge ones
         advise_huge_pages(table.spare_capacity_mut());
@@ -1541,11 +1544,40 @@ mod tests {
         }
     }
 
+    /// A stop flag raised by another thread in the middle of a solve (of the start position,
+    /// which never ends) ends it within 50 ms (one try in three, for a busy machine); a
+    /// deadline two minutes away turns a flag that is not honoured into a failure, not a hang.
+    /// A flag raised before the solve ends it at once.
     #[test]
     fn stop_flag_ends_a_solve() {
+        use std::time::{Duration, Instant};
         let pos = Reversi::start();
-        let stop = Arc::new(AtomicBool::new(true));
+        let mut times = Vec::new();
+        for _ in 0..3 {
+            let stop = Arc::new(AtomicBool::new(false));
+            let flag = stop.clone();
+            let h = std::thread::spawn(move || {
+                let mut s = Solver::new(1);
+                let far = Instant::now() + Duration::from_secs(120);
+                (s.solve(&pos, Some(&flag), Some(far)), Instant::now())
+            });
+            std::thread::sleep(Duration::from_millis(100));
+            assert!(!h.is_finished(), "the solve ended before the stop");
+            let raised = Instant::now();
+            stop.store(true, Ordering::Relaxed);
+            let (r, ended) = h.join().unwrap();
+            assert_eq!(r, None);
+            times.push(ended.saturating_duration_since(raised));
+            if times.last() <= Some(&Duration::from_millis(50)) {
+                break;
+            }
+        }
+        assert!(
+            times.iter().any(|&t| t <= Duration::from_millis(50)),
+            "stopped {times:?} after the flag"
+        );
+        let raised = Arc::new(AtomicBool::new(true));
         let mut s = Solver::new(1);
-        assert_eq!(s.solve(&pos, Some(&stop), None), None);
+        assert_eq!(s.solve(&pos, Some(&raised), None), None);
     }
 }

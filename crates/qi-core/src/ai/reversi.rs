@@ -311,7 +311,10 @@ impl Ai for Reversi {
             return searcher.search(pos, limits, stop, on_info);
         }
         let start = Instant::now();
-        let budget = limits.time.unwrap_or(Duration::from_secs(3600));
+        let budget = limits
+            .time
+            .unwrap_or(Duration::from_secs(3600))
+            .min(crate::search::MAX_TIME);
         // a quick midgame search first when the solve may not finish in time
         let fallback = if e > 14 {
             let l = Limits {
@@ -323,7 +326,11 @@ impl Ai for Reversi {
             None
         };
         let mut solver = Solver::new(16);
-        match solver.solve(pos, Some(stop), Some(start + budget)) {
+        match solver.solve(
+            pos,
+            Some(stop),
+            Some(crate::search::deadline_after(start, budget)),
+        ) {
             Some(sol) => {
                 let elapsed = start.elapsed();
                 let info = SearchInfo {

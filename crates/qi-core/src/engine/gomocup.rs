@@ -5,7 +5,12 @@
 //! `time_left`, `max_memory`, `rule`: 0 freestyle, 1 exactly five, 4 renju; others are
 //! accepted and ignored), `RESTART`, `TAKEBACK x,y`, `ABOUT`, `END`. Moves are written `x,y`
 //! (0-based, `y` from the top). Search reports go out as `MESSAGE` lines, and anything that
-//! cannot be understood gets an `ERROR` line; the engine keeps running.
+//! cannot be understood (garbage, a line that is not UTF-8 text, a line longer than
+//! [`super::MAX_LINE_BYTES`]) gets an `ERROR` line; the engine keeps running.
+//!
+//! Time: a move gets 85% of `timeout_turn` less 30 ms (5 s before the manager says), and with
+//! a match clock at most a fifteenth of `time_left`; `timeout_turn 0` means "play at once" (the
+//! search stops at its first check and answers its best so far). Numbers saturate.
 //!
 //! Piskvork starts engines as `pbrain-<name>` with no arguments: `qi-engine` copied or linked
 //! under such a name speaks this protocol straight away.
@@ -209,10 +214,8 @@ impl Session {
             .ok_or_else(|| format!("INFO '{rest}' needs a key and a value"))?;
         let value = value.trim();
         let num = || -> Result<u64, String> {
-            value
-                .parse::<i64>()
-                .map(|v| v.max(0) as u64)
-                .map_err(|_| format!("INFO {key}: '{value}' is not a number"))
+            super::parse_saturating(value)
+                .ok_or_else(|| format!("INFO {key}: '{value}' is not a number"))
         };
         match key.to_ascii_lowercase().as_str() {
             "timeout_turn" => self.timeout_turn = num()?,
@@ -260,16 +263,17 @@ impl Session {
         Gomoku::from_text(&text).map_err(|e| e.0)
     }
 
-    fn movetime(&self) -> Duration {
-        let mut ms = if self.timeout_turn == 0 {
-            5000
-        } else {
-            self.timeout_turn
-        };
+    /// The time for the next move (see the module doc).
+    pub fn movetime(&self) -> Duration {
+        let mut ms = self.timeout_turn;
         if let Some(left) = self.time_left
             && self.timeout_match > 0
         {
             ms = ms.min(left / 15);
+        }
+        if ms == 0 {
+            // play at once
+            return Duration::ZERO;
         }
         // room for the reply and the manager's own overhead
         let ms = (ms as f64 * 0.85) as u64;
@@ -330,21 +334,29 @@ fn say(out: &mut dyn Write, text: &str) {
     let _ = out.flush();
 }
 
-/// Runs a session on `input` and `output` until `END` or the end of the input.
+/// Runs a session on `input` and `output` until `END` or the end of the input (or an input
+/// error).
 pub fn run_io(input: &mut dyn BufRead, output: &mut dyn Write) {
     let mut s = Session::new();
-    let mut line = String::new();
     loop {
-        line.clear();
-        match input.read_line(&mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(_) => {
-                // not UTF-8 or unreadable: say so and go on
-                say(output, "ERROR unreadable input line");
+        let line = match super::read_input_line(input) {
+            Ok(Some(super::InputLine::Text(l))) => l,
+            Ok(Some(super::InputLine::NotUtf8(_))) => {
+                say(output, "ERROR the line is not UTF-8 text");
                 continue;
             }
-        }
+            Ok(Some(super::InputLine::TooLong)) => {
+                say(
+                    output,
+                    &format!(
+                        "ERROR the line is longer than {} bytes",
+                        super::MAX_LINE_BYTES
+                    ),
+                );
+                continue;
+            }
+            Ok(None) | Err(_) => break,
+        };
         if !s.handle(&line, output) {
             break;
         }

@@ -12,7 +12,9 @@
 //! playout-bound players do not repeat each other's games).
 //!
 //! Every reply is `=[id] result` or `?[id] error` followed by an empty line. Garbage, unknown
-//! commands and illegal moves get `? <reason>` and the engine goes on.
+//! commands, illegal moves, lines that are not UTF-8 text and lines longer than
+//! [`super::MAX_LINE_BYTES`] get `? <reason>` and the engine goes on. Times saturate: a
+//! `time_left` of `u64::MAX` seconds is a very long time, not an overflow.
 
 use std::io::{self, BufRead, Write};
 
@@ -22,7 +24,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::ai::go::GoCpu;
+use crate::any::CHECKPOINT_EVERY;
 use crate::go::{self, Go, handicap_points, vertex_text};
+use crate::search::MAX_TIME;
 use crate::sgf::GameRecord;
 
 /// Every command the engine knows, in the order `list_commands` gives them.
@@ -70,8 +74,13 @@ pub struct TimeControl {
 /// The state of one GTP session.
 pub struct GtpEngine {
     pos: Go,
-    /// Positions before each move, for `undo`.
-    undo: Vec<Go>,
+    /// For `undo`: the position the moves since the last `clear_board`, `boardsize`, handicap
+    /// or `loadsgf` start from, those moves (who played, what), and the position after every
+    /// [`CHECKPOINT_EVERY`] of them (not a copy of the game per move: a Go position carries its
+    /// superko history, so that took memory in the square of the game's length).
+    base: Go,
+    moves: Vec<(Side, go::Move)>,
+    checkpoints: Vec<Go>,
     cpu: GoCpu,
     /// Move time without time settings.
     pub movetime: Duration,
@@ -107,7 +116,9 @@ impl GtpEngine {
     pub fn new() -> GtpEngine {
         GtpEngine {
             pos: Go::start(),
-            undo: Vec::new(),
+            base: Go::start(),
+            moves: Vec::new(),
+            checkpoints: Vec::new(),
             cpu: GoCpu::new(6),
             movetime: Duration::from_millis(1000),
             seed: 0x6770,
@@ -176,6 +187,11 @@ impl GtpEngine {
             t.parse()
                 .map_err(|_| format!("syntax error: '{t}' is not a number"))
         };
+        // times: saturating at u64::MAX rather than refused
+        let time = |i: usize| -> Result<u64, String> {
+            let t = arg(i)?;
+            super::parse_saturating(t).ok_or_else(|| format!("syntax error: '{t}' is not a number"))
+        };
         match cmd {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("Qi".into()),
@@ -192,13 +208,13 @@ impl GtpEngine {
                     return Err("unacceptable size".into());
                 }
                 self.pos = Go::new(n as u8, self.pos.komi()).map_err(|e| e.0)?;
-                self.undo.clear();
+                self.new_base();
                 self.cpu.new_game();
                 Ok(String::new())
             }
             "clear_board" => {
                 self.pos = Go::new(self.pos.size(), self.pos.komi()).map_err(|e| e.0)?;
-                self.undo.clear();
+                self.new_base();
                 self.cpu.new_game();
                 Ok(String::new())
             }
@@ -208,7 +224,7 @@ impl GtpEngine {
                     .parse()
                     .map_err(|_| format!("syntax error: komi '{t}' is not a number"))?;
                 self.pos.set_komi(k).map_err(|e| e.0)?;
-                for p in &mut self.undo {
+                for p in std::iter::once(&mut self.base).chain(&mut self.checkpoints) {
                     let _ = p.set_komi(k);
                 }
                 Ok(String::new())
@@ -259,7 +275,7 @@ impl GtpEngine {
                 Ok(String::new())
             }
             "qi-movetime" => {
-                self.movetime = Duration::from_millis(num(0)?.max(1));
+                self.movetime = Duration::from_millis(time(0)?.max(1));
                 Ok(String::new())
             }
             "qi-playouts" => {
@@ -275,13 +291,13 @@ impl GtpEngine {
                 self.cpu.set_threads(num(0)?.clamp(1, 64) as usize);
                 Ok(String::new())
             }
-            "undo" => match self.undo.pop() {
-                Some(p) => {
-                    self.pos = p;
-                    Ok(String::new())
+            "undo" => {
+                if self.moves.pop().is_none() {
+                    return Err("cannot undo".into());
                 }
-                None => Err("cannot undo".into()),
-            },
+                self.pos = self.rebuild();
+                Ok(String::new())
+            }
             "showboard" => Ok(format!("\n{}", self.pos.diagram())),
             "final_score" | "estimate_score" => {
                 let dead = self.pos.estimate_dead();
@@ -339,15 +355,15 @@ impl GtpEngine {
             }
             "time_settings" => {
                 self.time = TimeControl {
-                    main: num(0)?,
-                    byo_yomi: num(1)?,
-                    byo_stones: num(2)?,
+                    main: time(0)?,
+                    byo_yomi: time(1)?,
+                    byo_stones: time(2)?,
                 };
                 Ok(String::new())
             }
             "time_left" => {
                 let side = parse_color(arg(0)?)?;
-                self.time_left[side.index()] = Some((num(1)?, num(2)?));
+                self.time_left[side.index()] = Some((time(1)?, time(2)?));
                 Ok(String::new())
             }
             "list_stones" => {
@@ -368,9 +384,18 @@ impl GtpEngine {
         }
     }
 
-    /// The time for the next move: the byo-yomi period over its stones, or the main time
-    /// left over the moves still expected (half the empty points, at least 10), plus a share
-    /// of the byo-yomi; without time settings, [`GtpEngine::movetime`].
+    /// The time `genmove` would give `side` now (see [`GtpEngine::move_time`]).
+    pub fn planned_move_time(&self, side: Side) -> Duration {
+        let mut p = self.pos.clone();
+        p.set_to_move(side);
+        self.move_time(&p)
+    }
+
+    /// The time for the next move: the byo-yomi period over its stones (less a fifth), or the
+    /// main time left over the moves still expected (half the empty points, at least 10), plus
+    /// a share of the byo-yomi; 0.1 s is kept for the reply, and a move gets at least 50 ms.
+    /// Without time settings, [`GtpEngine::movetime`]. Never more than
+    /// [`crate::search::MAX_TIME`], however large the numbers.
     fn move_time(&self, p: &Go) -> Duration {
         let side = p.side_to_move();
         let n = p.size() as u64;
@@ -396,33 +421,60 @@ impl GtpEngine {
                 };
                 tc.main as f64 / expected as f64 + byo
             }
-            None => return self.movetime,
+            None => return self.movetime.min(MAX_TIME),
         };
-        Duration::from_secs_f64((secs - 0.1).max(0.05))
+        Duration::try_from_secs_f64((secs - 0.1).max(0.05))
+            .unwrap_or(MAX_TIME)
+            .min(MAX_TIME)
     }
 
     fn play(&mut self, side: Side, mv: go::Move) -> Result<(), String> {
         let mut p = self.pos.clone();
-        p.set_to_move(side);
-        if p.is_over() && p.resigned().is_none() {
-            p.resume();
-        }
-        if !p.is_legal(mv) {
+        if !step(&mut p, side, mv) {
             return Err("illegal move".into());
         }
-        p.make(mv);
-        self.undo.push(std::mem::replace(&mut self.pos, p));
+        self.pos = p;
+        self.record_move(side, mv);
         Ok(())
     }
 
+    /// Notes a move just played in `self.pos`, for `undo`.
+    fn record_move(&mut self, side: Side, mv: go::Move) {
+        self.moves.push((side, mv));
+        if self.moves.len().is_multiple_of(CHECKPOINT_EVERY) {
+            self.checkpoints.push(self.pos.clone());
+        }
+    }
+
+    /// The position now becomes the one `undo` goes back to at most.
+    fn new_base(&mut self) {
+        self.base = self.pos.clone();
+        self.moves.clear();
+        self.checkpoints.clear();
+    }
+
+    /// The position after `self.moves`, replayed from the last checkpoint at or before it.
+    fn rebuild(&mut self) -> Go {
+        let n = self.moves.len();
+        self.checkpoints.truncate(n / CHECKPOINT_EVERY);
+        let from = self.checkpoints.len() * CHECKPOINT_EVERY;
+        let mut p = self.checkpoints.last().unwrap_or(&self.base).clone();
+        for &(side, mv) in &self.moves[from..] {
+            let ok = step(&mut p, side, mv);
+            debug_assert!(ok, "a move that was legal replays");
+        }
+        p
+    }
+
     fn set_handicap(&mut self, pts: &[Square]) -> Reply {
-        if self.pos.piece_counts() != [0, 0] || !self.undo.is_empty() {
+        if self.pos.piece_counts() != [0, 0] || !self.moves.is_empty() {
             return Err("board not empty".into());
         }
         let mut p = self.pos.clone();
         p.set_handicap_stones(pts)
             .map_err(|e| format!("bad vertex list: {e}"))?;
         self.pos = p;
+        self.new_base();
         Ok(pts
             .iter()
             .map(|&s| vertex_text(s))
@@ -474,8 +526,12 @@ impl GtpEngine {
     }
 
     fn load_sgf(&mut self, file: &str, stop: Option<usize>) -> Reply {
-        let text =
-            std::fs::read_to_string(file).map_err(|e| format!("cannot load file '{file}': {e}"))?;
+        // the one size cap of every record (checked before the file is read)
+        let text = match crate::storage::read_text(std::path::Path::new(file)) {
+            Ok(Some(t)) => t,
+            Ok(None) => return Err(format!("cannot load file '{file}': no such file")),
+            Err(e) => return Err(format!("cannot load file '{file}': it {e}")),
+        };
         let rec = GameRecord::from_sgf(&text).map_err(|e| format!("cannot load file: {e}"))?;
         let (start, moves) = rec
             .replay_go()
@@ -486,17 +542,45 @@ impl GtpEngine {
             None => moves.len(),
         };
         self.pos = start;
-        self.undo.clear();
+        self.new_base();
         for i in 0..upto {
-            self.play(sides[i], moves[i])
-                .map_err(|e| format!("cannot load file: move {}: {e}", i + 1))?;
+            // the record's replay checked every move: play them in place, no copy a move
+            if !step(&mut self.pos, sides[i], moves[i]) {
+                // (the replay and GTP play by the same rules: not expected) the record's start
+                self.pos = self.base.clone();
+                self.new_base();
+                return Err(format!("cannot load file: move {}: illegal move", i + 1));
+            }
+            self.record_move(sides[i], moves[i]);
         }
         // the side to move after the last move played, or the record's next mover
         if let Some(&next) = sides.get(upto) {
             self.pos.set_to_move(next);
+            // a position kept at this very move is the one `undo` must come back to
+            if upto == 0 {
+                self.base = self.pos.clone();
+            } else if upto.is_multiple_of(CHECKPOINT_EVERY) {
+                self.checkpoints.pop();
+                self.checkpoints.push(self.pos.clone());
+            }
         }
         Ok(color_name(self.pos.side_to_move()).into())
     }
+}
+
+/// Plays `mv` for `side` in `p` as GTP `play` does: whoever is to move, `side` plays, and a
+/// game ended by two passes goes on. Returns false for an illegal move (`p` may then have
+/// changed hands: callers step a copy).
+fn step(p: &mut Go, side: Side, mv: go::Move) -> bool {
+    p.set_to_move(side);
+    if p.is_over() && p.resigned().is_none() {
+        p.resume();
+    }
+    if !p.is_legal(mv) {
+        return false;
+    }
+    p.make(mv);
+    true
 }
 
 /// `n` free handicap points: the fixed ones as far as they go, then points on the third and
@@ -544,15 +628,19 @@ pub fn free_handicap_points(size: u8, n: usize) -> Vec<Square> {
 pub fn run_gtp<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
     let mut engine = GtpEngine::new();
     let mut input = input;
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            break;
-        }
-        // bytes that are not UTF-8 become U+FFFD and the line is answered as garbage
-        let line = String::from_utf8_lossy(&buf);
-        if let Some(reply) = engine.handle_line(&line) {
+    while let Some(line) = super::read_input_line(&mut input)? {
+        let reply = match line {
+            super::InputLine::Text(text) => engine.handle_line(&text),
+            super::InputLine::NotUtf8(lossy) => Some(format!(
+                "?{} syntax error: the line is not UTF-8 text\n\n",
+                command_id(&lossy)
+            )),
+            super::InputLine::TooLong => Some(format!(
+                "? syntax error: the line is longer than {} bytes\n\n",
+                super::MAX_LINE_BYTES
+            )),
+        };
+        if let Some(reply) = reply {
             output.write_all(reply.as_bytes())?;
             output.flush()?;
         }
@@ -561,6 +649,16 @@ pub fn run_gtp<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> 
         }
     }
     Ok(())
+}
+
+/// The id a command line starts with (digits), or nothing.
+fn command_id(line: &str) -> &str {
+    let first = line.split_whitespace().next().unwrap_or("");
+    if !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) {
+        first
+    } else {
+        ""
+    }
 }
 
 #[cfg(test)]

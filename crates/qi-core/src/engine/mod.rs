@@ -9,6 +9,7 @@ pub mod solve;
 pub mod uai;
 
 use std::ffi::OsString;
+use std::io::{self, BufRead};
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
@@ -77,21 +78,36 @@ pub enum Command {
         /// Reversi: the position, 64 squares a1..h8 (X, O, -) and the side to move.
         #[arg(long, allow_hyphen_values = true)]
         fen: Option<String>,
-        /// Table size in megabytes.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
+        /// Table size in megabytes (1 to 4096).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::search::tt::MAX_HASH_MB as u64))]
+        hash: u64,
         /// Gomoku: freestyle, standard or renju.
         #[arg(long, default_value = "freestyle")]
         rule: String,
         /// Gomoku: the moves from the empty board (`h8 i9` or Gomocup `7,7 8,6`).
         #[arg(long, default_value = "", allow_hyphen_values = true)]
         moves: String,
-        /// Gomoku: the board size.
+        /// Gomoku: the board size (5 to 19).
         #[arg(long, default_value_t = 15)]
         size: u8,
         /// Gomoku: the node budget of the search.
         #[arg(long, default_value_t = 5_000_000)]
         nodes: u64,
+    },
+    /// Benchmark: solve the FFO endgame test positions exactly (#40-#59, 20-24 empty squares)
+    /// and time each. One line per position (move, score, expected, nodes, wall and CPU time),
+    /// then the total; exit code 2 if a result is wrong. All twenty take about an hour on one
+    /// core of the machine in the README; #40, #41, #44, #47 and #59 take seconds.
+    Ffo {
+        /// The first position (40 to 59).
+        #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(40..=59))]
+        from: u32,
+        /// The last position (40 to 59).
+        #[arg(long, default_value_t = 59, value_parser = clap::value_parser!(u32).range(40..=59))]
+        to: u32,
+        /// Table size in megabytes (1 to 4096).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::search::tt::MAX_HASH_MB as u64))]
+        hash: u64,
     },
     /// Speak the NBoard protocol (Reversi) on stdin/stdout.
     Nboard,
@@ -104,13 +120,102 @@ pub enum Command {
     Bench {
         /// ataxx or reversi
         game: String,
-        #[arg(long, default_value_t = 7)]
+        /// The search depth (1 to 30).
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: u32,
-        #[arg(long, default_value_t = 8)]
+        /// How many positions (1 to 1000).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1000))]
         positions: u32,
     },
     /// Play Go over the Go Text Protocol (version 2) on stdin/stdout.
     Gtp,
+}
+
+/// The longest protocol line the engines read: a longer one is answered with an error and
+/// skipped to its end, so that a line without an end cannot fill the memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// One line of a protocol's input, without its line end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputLine {
+    /// A line of UTF-8 text.
+    Text(String),
+    /// A line that is not UTF-8: the protocols answer it with an error and go on. The text is
+    /// the line with the bad bytes replaced by U+FFFD (GTP reads the command id from it).
+    NotUtf8(String),
+    /// A line longer than [`MAX_LINE_BYTES`], skipped.
+    TooLong,
+}
+
+/// Reads the next line of a protocol's input; `Ok(None)` at the end of the input. A line end is
+/// `\n` or `\r\n`; the last line may have none. Never holds more than [`MAX_LINE_BYTES`] of
+/// one line in memory.
+pub fn read_input_line(input: &mut dyn BufRead) -> io::Result<Option<InputLine>> {
+    let mut line: Vec<u8> = Vec::new();
+    let mut too_long = false;
+    let mut seen_any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            if !seen_any {
+                return Ok(None);
+            }
+            break;
+        }
+        seen_any = true;
+        let (part, found) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
+        };
+        if !too_long {
+            if line.len() + part.len() > MAX_LINE_BYTES {
+                too_long = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(part);
+            }
+        }
+        let used = part.len() + usize::from(found);
+        input.consume(used);
+        if found {
+            break;
+        }
+    }
+    if too_long {
+        return Ok(Some(InputLine::TooLong));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(Some(match String::from_utf8(line) {
+        Ok(text) => InputLine::Text(text),
+        Err(e) => InputLine::NotUtf8(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    }))
+}
+
+/// A count or a time as a protocol sends it, read without overflow: digits (an optional `+`)
+/// give the number, saturated at `u64::MAX`; a negative number gives 0. `None` for anything
+/// else (an empty word, letters, a fraction).
+pub fn parse_saturating(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let (negative, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if negative {
+        return Some(0);
+    }
+    Some(digits.bytes().fold(0u64, |n, b| {
+        n.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+    }))
 }
 
 /// Runs the command line; returns the process exit code (2 for bad input).
@@ -226,12 +331,13 @@ fn run(cli: Cli) -> Result<(), String> {
             match kind {
                 GameKind::Reversi => solve::run(
                     &fen.ok_or_else(|| "solve reversi needs --fen".to_string())?,
-                    hash,
+                    hash as usize,
                 ),
                 GameKind::Gomoku => solve::run_gomoku(&rule, &moves, size, nodes),
                 other => Err(format!("solve is not available for {other}")),
             }
         }
+        Command::Ffo { from, to, hash } => solve::run_ffo(from, to, hash as usize),
         Command::Bench {
             game,
             depth,
@@ -288,4 +394,60 @@ fn run_perft<G: Game>(fen: Option<&str>, depth: u32, divide: bool) -> Result<(),
     );
     println!("{total}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(bytes: &[u8]) -> Vec<InputLine> {
+        // a small buffer, so that lines are split over several reads
+        let mut r = io::BufReader::with_capacity(7, bytes);
+        let mut out = Vec::new();
+        while let Some(l) = read_input_line(&mut r).unwrap() {
+            out.push(l);
+        }
+        out
+    }
+
+    #[test]
+    fn input_lines_text_bad_bytes_and_long_lines() {
+        use InputLine::*;
+        assert_eq!(
+            lines(b"uai\r\nisready\n\nlast"),
+            [
+                Text("uai".into()),
+                Text("isready".into()),
+                Text("".into()),
+                Text("last".into())
+            ]
+        );
+        assert_eq!(
+            lines(b"12 name\xff\xfe\nok\n"),
+            [NotUtf8("12 name\u{fffd}\u{fffd}".into()), Text("ok".into())]
+        );
+        let mut long = vec![b'a'; MAX_LINE_BYTES + 1];
+        long.extend_from_slice(b"\nafter\n");
+        assert_eq!(lines(&long), [TooLong, Text("after".into())]);
+        let mut exact = vec![b'b'; MAX_LINE_BYTES];
+        exact.push(b'\n');
+        assert_eq!(lines(&exact).len(), 1);
+        assert!(matches!(&lines(&exact)[0], Text(t) if t.len() == MAX_LINE_BYTES));
+        assert_eq!(lines(b""), []);
+    }
+
+    #[test]
+    fn numbers_saturate() {
+        assert_eq!(parse_saturating("300"), Some(300));
+        assert_eq!(parse_saturating("+7"), Some(7));
+        assert_eq!(parse_saturating("-5"), Some(0));
+        assert_eq!(parse_saturating("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(
+            parse_saturating("99999999999999999999999999999999"),
+            Some(u64::MAX)
+        );
+        for bad in ["", "-", "1.5", "ten", "1e9", "0x10"] {
+            assert_eq!(parse_saturating(bad), None, "{bad}");
+        }
+    }
 }

@@ -3,10 +3,15 @@
 //! Commands: `nboard <version>`, `set depth <n>`, `set game <GGF>`, `set contempt <n>`,
 //! `move <mv>[/<eval>[/<time>]]`, `hint <n>`, `go`, `ping <n>`, `learn`, `analyze`, `quit`.
 //! Answers: `=== <move>/<eval>/<seconds>` to `go`, `search <move> <eval> 0 <depth>` lines to
-//! `hint`, `pong <n>`, `learned`, and `status …` lines. A line the engine cannot use gets a
+//! `hint`, `pong <n>`, `learned`, and `status …` lines. A line the engine cannot use (garbage, a
+//! line that is not UTF-8 text, a line longer than [`super::MAX_LINE_BYTES`]) gets a
 //! `status error: …` line and is otherwise ignored.
+//!
+//! Time: NBoard gives the engine a depth, not a clock; one `go` or `hint` never takes more than
+//! 10 s (the exact solve and the search together). The extension `set movetime <ms>` changes
+//! that cap (numbers saturate, so a huge one means "no cap to speak of").
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -15,12 +20,12 @@ use crate::ai::endgame::Solver;
 use crate::ai::reversi::{ReversiEval, empties};
 use crate::game::{Game, Side};
 use crate::reversi::Reversi;
-use crate::search::{Limits, Searcher, is_decided};
+use crate::search::{Limits, Searcher, deadline_after, is_decided};
 
 /// Solve exactly from this many empties.
 const SOLVE_EMPTIES: u32 = 18;
-/// A cap on any one search, whatever the depth asked for.
-const MAX_TIME: Duration = Duration::from_secs(10);
+/// The default cap on any one `go` or `hint`, whatever the depth asked for.
+pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(10);
 
 fn say(line: &str) {
     let out = std::io::stdout();
@@ -101,6 +106,8 @@ fn play_as(p: &mut Reversi, side: Side, text: &str) -> Result<(), String> {
 struct Engine {
     pos: Reversi,
     depth: u32,
+    /// The cap on one `go` or `hint`.
+    movetime: Duration,
     searcher: Searcher<ReversiEval>,
     solver: Solver,
 }
@@ -109,9 +116,10 @@ impl Engine {
     /// The best move, its value in discs (side to move's view) and the depth reached.
     fn think(&mut self) -> Option<(String, f64, String)> {
         let stop = Arc::new(AtomicBool::new(false));
+        let start = Instant::now();
         let e = empties(&self.pos);
         if e <= SOLVE_EMPTIES {
-            let deadline = Instant::now() + MAX_TIME;
+            let deadline = deadline_after(start, self.movetime);
             if let Some(sol) = self.solver.solve(&self.pos, Some(&stop), Some(deadline)) {
                 let mv = sol.best?;
                 return Some((
@@ -121,8 +129,13 @@ impl Engine {
                 ));
             }
         }
+        // what the solve left of the cap (at least a moment, to find a move)
+        let left = self
+            .movetime
+            .saturating_sub(start.elapsed())
+            .max(Duration::from_millis(1));
         let limits = Limits {
-            time: Some(MAX_TIME),
+            time: Some(left),
             depth: Some(self.depth),
             nodes: None,
         };
@@ -143,12 +156,29 @@ pub fn run() -> Result<(), String> {
     let mut e = Engine {
         pos: Reversi::start(),
         depth: 10,
+        movetime: DEFAULT_MOVETIME,
         searcher: Searcher::new(ReversiEval::default(), 64),
         solver: Solver::new(64),
     };
     let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| e.to_string())?;
+    let mut input = stdin.lock();
+    loop {
+        let line = match super::read_input_line(&mut input) {
+            Ok(Some(super::InputLine::Text(l))) => l,
+            Ok(Some(super::InputLine::NotUtf8(_))) => {
+                error("the line is not UTF-8 text");
+                continue;
+            }
+            Ok(Some(super::InputLine::TooLong)) => {
+                error(&format!(
+                    "the line is longer than {} bytes",
+                    super::MAX_LINE_BYTES
+                ));
+                continue;
+            }
+            Ok(None) => break,
+            Err(err) => return Err(err.to_string()),
+        };
         let t = line.trim();
         let (cmd, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
         let rest = rest.trim();
@@ -174,6 +204,10 @@ pub fn run() -> Result<(), String> {
                         Err(m) => error(&m),
                     },
                     "contempt" => {}
+                    "movetime" => match super::parse_saturating(val) {
+                        Some(ms) => e.movetime = Duration::from_millis(ms.max(1)),
+                        None => error(&format!("movetime must be milliseconds, not '{val}'")),
+                    },
                     other => error(&format!("unknown setting '{other}'")),
                 }
             }
@@ -210,7 +244,10 @@ pub fn run() -> Result<(), String> {
             "learn" => say("learned"),
             "analyze" => {}
             "quit" => return Ok(()),
-            _ => error(&format!("unknown command '{t}'")),
+            _ => {
+                let shown: String = t.chars().take(80).collect();
+                error(&format!("unknown command '{shown}'"))
+            }
         }
     }
     Ok(())

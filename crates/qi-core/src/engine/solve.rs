@@ -1,6 +1,6 @@
 //! `qi-engine solve reversi --fen "<position>"`: the exact endgame result. The last line of
 //! stdout is `<best move> <score>` (score from the side to move's view, empty squares to the
-//! winner); nodes and time go to stderr.
+//! winner); nodes and time go to stderr. `qi-engine ffo`: the FFO endgame benchmark.
 
 use std::time::Instant;
 
@@ -71,6 +71,94 @@ pub fn run_gomoku(rule: &str, moves: &str, size: u8, budget: u64) -> Result<(), 
             println!("{}", pos.move_to_text(m));
         }
         None => println!("none"),
+    }
+    Ok(())
+}
+
+/// The FFO endgame test positions #40-#59 (Edax's `fforum-40-59.obf`): board, side to move,
+/// best moves (`/`-separated when several are as good) and the exact score, one a line.
+pub const FFO_40_59: &str = include_str!("../../data/reversi-ffo40-59.txt");
+
+/// An FFO position: its number, the position, the best moves and the exact score.
+pub struct FfoPosition {
+    pub number: u32,
+    pub pos: Reversi,
+    pub best: Vec<String>,
+    pub score: i32,
+}
+
+/// The positions of [`FFO_40_59`].
+pub fn ffo_positions() -> Vec<FfoPosition> {
+    FFO_40_59
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            FfoPosition {
+                number: 40 + i as u32,
+                pos: Reversi::from_text(&format!("{} {}", w[0], w[1])).expect("an FFO position"),
+                best: w[2].split('/').map(str::to_string).collect(),
+                score: w[3].parse().expect("an FFO score"),
+            }
+        })
+        .collect()
+}
+
+/// This thread's CPU time (Linux), so that a run on a busy machine can be judged.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+/// `qi-engine ffo --from <a> --to <b>`: solves FFO #a-#b and checks each result.
+pub fn run_ffo(from: u32, to: u32, hash_mb: usize) -> Result<(), String> {
+    if from > to {
+        return Err(format!("--from {from} is after --to {to}"));
+    }
+    let mut solver = Solver::new(hash_mb);
+    let (mut wall, mut cpu, mut nodes, mut wrong, mut count) = (0.0, 0.0, 0u64, 0, 0);
+    for p in ffo_positions()
+        .into_iter()
+        .filter(|p| (from..=to).contains(&p.number))
+    {
+        solver.clear();
+        let (t, c) = (Instant::now(), thread_cpu_seconds());
+        let sol = solver
+            .solve(&p.pos, None, None)
+            .ok_or_else(|| "the solve was stopped".to_string())?;
+        let secs = t.elapsed().as_secs_f64();
+        let csecs = match (c, thread_cpu_seconds()) {
+            (Some(a), Some(b)) => b - a,
+            _ => secs,
+        };
+        let mv = sol
+            .best
+            .map_or_else(|| "none".to_string(), |m| p.pos.move_to_text(m));
+        let ok = sol.score == p.score && p.best.contains(&mv);
+        println!(
+            "#{} {mv} {:+} (expected {} {:+}) {} nodes {secs:.2} s wall {csecs:.2} s cpu {}",
+            p.number,
+            sol.score,
+            p.best.join("/"),
+            p.score,
+            solver.nodes,
+            if ok { "ok" } else { "WRONG" }
+        );
+        wall += secs;
+        cpu += csecs;
+        nodes += solver.nodes;
+        count += 1;
+        wrong += usize::from(!ok);
+    }
+    println!(
+        "total #{from}-#{to}: {count} positions, {wrong} wrong, {nodes} nodes, {wall:.1} s wall, \
+         {cpu:.1} s cpu, {:.1} M nodes/s",
+        nodes as f64 / cpu.max(1e-9) / 1e6
+    );
+    if wrong > 0 {
+        return Err(format!("{wrong} of {count} results wrong"));
     }
     Ok(())
 }

@@ -23,6 +23,21 @@ pub const MATE_BOUND: i32 = MATE - 10_000;
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
 
+/// The longest time any search is given. A longer budget (a huge `movetime`, a clock of
+/// `u64::MAX` milliseconds or seconds from a protocol) is cut to this, so that no deadline
+/// computation can overflow: a year is forever for one move.
+pub const MAX_TIME: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// The instant `budget` after `start`, the budget cut to [`MAX_TIME`]; never overflows (every
+/// search and every protocol computes its deadline through this).
+pub fn deadline_after(start: Instant, budget: Duration) -> Instant {
+    let budget = budget.min(MAX_TIME);
+    start
+        .checked_add(budget)
+        .or_else(|| start.checked_add(Duration::from_secs(3600)))
+        .unwrap_or(start)
+}
+
 /// Whether a score says the game is decided (won or lost with best play).
 pub fn is_decided(score: i32) -> bool {
     score.abs() > MATE_BOUND
@@ -189,7 +204,7 @@ impl<E: Evaluator> Searcher<E> {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult<MoveOf<E>> {
         self.start = Instant::now();
-        self.deadline = limits.time.map(|t| self.start + t);
+        self.deadline = limits.time.map(|t| deadline_after(self.start, t));
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.nodes = 0;
         self.stopped = false;
@@ -266,7 +281,7 @@ impl<E: Evaluator> Searcher<E> {
             if is_decided(best_score) && depth as i32 > MATE - best_score.abs() + 2 {
                 break;
             }
-            if let Some(t) = limits.time {
+            if let Some(t) = limits.time.map(|t| t.min(MAX_TIME)) {
                 // a new iteration costs several times the last one: don't start what can't end
                 if self.start.elapsed() > t.mul_f64(0.45) {
                     break;

@@ -24,16 +24,20 @@ pub struct Entry<M: Copy> {
     pub age: u8,
 }
 
+/// The largest table any option may ask for, in megabytes (UAI `Hash`, `solve --hash`); a
+/// larger request is cut to this rather than aborting the program on a failed allocation.
+pub const MAX_HASH_MB: usize = 4096;
+
 pub struct Table<M: Copy> {
     buckets: Vec<[Option<Entry<M>>; 2]>,
     age: u8,
 }
 
 impl<M: Copy> Table<M> {
-    /// A table that takes about `mb` megabytes (at least one bucket).
+    /// A table that takes about `mb` megabytes (at least one bucket; at most [`MAX_HASH_MB`]).
     pub fn new(mb: usize) -> Table<M> {
         let bucket = std::mem::size_of::<[Option<Entry<M>>; 2]>();
-        let n = (mb.max(1) * 1024 * 1024 / bucket).max(1);
+        let n = (mb.clamp(1, MAX_HASH_MB) * 1024 * 1024 / bucket).max(1);
         Table {
             buckets: vec![[None, None]; n],
             age: 0,

@@ -342,7 +342,7 @@ impl GoCpu {
         let size = pos.size() as usize;
         let stones = pos.piece_counts();
         let placed = (stones[0] + stones[1]) as usize;
-        let mut time = movetime;
+        let mut time = movetime.min(crate::search::MAX_TIME);
         if placed < 2 && budget > 30_000 {
             time = movetime / 3;
         }
@@ -358,7 +358,7 @@ impl GoCpu {
         if root.passes >= 2 {
             root.passes = 1;
         }
-        let deadline = start + time;
+        let deadline = crate::search::deadline_after(start, time);
         let exact_stop = budget > 30_000;
         let total = if threads == 1 {
             let t = &mut self.trees[0];

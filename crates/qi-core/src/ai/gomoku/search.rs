@@ -21,7 +21,9 @@ use super::board::{Board, F3, PointShape};
 use crate::game::{Cell, Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, GomokuUndo, Move, move_at, move_square};
 use crate::search::tt::{Bound, Table};
-use crate::search::{MATE, MATE_BOUND, SearchInfo, from_tt, hash_noise, to_tt};
+use crate::search::{
+    MATE, MATE_BOUND, MAX_TIME, SearchInfo, deadline_after, from_tt, hash_noise, to_tt,
+};
 
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 64;
@@ -214,7 +216,7 @@ impl Search {
     /// Starts the clock and clears the per-search tables.
     pub fn begin(&mut self, stop: &Arc<AtomicBool>) {
         self.start = Instant::now();
-        self.deadline = self.cfg.time.map(|t| self.start + t);
+        self.deadline = self.cfg.time.map(|t| deadline_after(self.start, t));
         self.stopped = false;
         self.stop = stop.clone();
         self.nodes = 0;
@@ -861,7 +863,7 @@ impl Search {
         // the threat searches at the root get a share of the time, the main search the rest
         let full_deadline = self.deadline;
         if let Some(t) = self.cfg.time {
-            self.deadline = Some(self.start + t.mul_f64(0.15));
+            self.deadline = Some(deadline_after(self.start, t.min(MAX_TIME).mul_f64(0.15)));
         }
         if self.cfg.vcf_root > 0 {
             let mut budget = self.cfg.vcf_root;
@@ -876,7 +878,7 @@ impl Search {
             }
         }
         if let Some(t) = self.cfg.time {
-            self.deadline = Some(self.start + t.mul_f64(0.35));
+            self.deadline = Some(deadline_after(self.start, t.min(MAX_TIME).mul_f64(0.35)));
         }
 
         // root moves
