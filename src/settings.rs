@@ -37,11 +37,9 @@ impl Default for GameSettings {
     }
 }
 
-/// The CPU's default time per move for a game. Go gets 5 s, the time its level 6 needs on 9×9
-/// (one core) for most of its 96,000 playouts; levels 1-5 of every game are bound by depth,
-/// nodes or playouts and usually answer sooner.
+/// The CPU's default time per move for a game (each game's own, `crate::games`).
 pub fn default_cpu_time_ms(kind: GameKind) -> u32 {
-    if kind == GameKind::Go { 5000 } else { 1000 }
+    crate::games::ui_of(kind).default_cpu_time_ms()
 }
 
 #[derive(Resource, Clone, Debug, PartialEq, serde::Serialize)]
@@ -183,13 +181,8 @@ impl SettingsOnDisk {
             cpu_vs_cpu_delay: self.cpu_vs_cpu_delay,
             ..Settings::default()
         };
-        const OLD_ORDER: [GameKind; 4] = [
-            GameKind::Ataxx,
-            GameKind::Reversi,
-            GameKind::Gomoku,
-            GameKind::Go,
-        ];
-        for (i, k) in OLD_ORDER.into_iter().enumerate() {
+        // the old arrays held the first four games of the table, in its order
+        for (i, k) in GameKind::ALL.into_iter().take(4).enumerate() {
             if let Some(&l) = self.default_level.get(i) {
                 s.game_mut(k).level = l;
             }

@@ -86,6 +86,11 @@ pub trait GameUi: Sync + Send + 'static {
         }
     }
 
+    /// The most a CPU move may take by default, in milliseconds.
+    fn default_cpu_time_ms(&self) -> u32 {
+        1000
+    }
+
     // ---------------------------------------------------------------- New game
 
     fn default_options(&self) -> GameOptions {

@@ -82,7 +82,7 @@ pub struct NewGameModel {
 impl Default for NewGameModel {
     fn default() -> Self {
         NewGameModel {
-            kind: GameKind::Ataxx,
+            kind: GameKind::ALL[0],
             options: GameKind::ALL
                 .into_iter()
                 .map(|k| (k, ui_of(k).default_options()))

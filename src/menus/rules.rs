@@ -75,7 +75,7 @@ fn draw_rules(
     let playing = (*screen.get() == Screen::Playing)
         .then(|| game.as_ref().map(|g| g.kind()))
         .flatten();
-    let kind = model.0.get_or_insert(playing.unwrap_or(GameKind::Ataxx));
+    let kind = model.0.get_or_insert(playing.unwrap_or(GameKind::ALL[0]));
     if menu_area(ctx, |ui| rules_ui(ui, kind)) == Some(true) {
         model.0 = None;
         back_from_page(&screen, &mut next_menu, &mut next_in_game);

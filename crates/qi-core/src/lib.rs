@@ -12,6 +12,7 @@ pub mod history;
 pub mod records;
 pub mod result;
 pub mod reversi;
+pub mod rng;
 pub mod saves;
 pub mod search;
 pub mod sgf;

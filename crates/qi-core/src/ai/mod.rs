@@ -35,11 +35,12 @@
 //! ```
 
 pub mod ataxx;
-pub mod endgame;
 pub mod go;
 pub mod gomoku;
-pub mod patterns;
 pub mod reversi;
+// The Reversi AI lives in its own folder like Go's and Gomoku's; its solver and pattern
+// evaluation keep their paths.
+pub use reversi::{endgame, patterns};
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

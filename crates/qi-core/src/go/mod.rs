@@ -29,6 +29,7 @@
 mod influence;
 mod policy;
 mod score;
+pub mod shape;
 
 pub use influence::{INFLUENCE_TERRITORY, Influence};
 pub use policy::{InterimPolicy, is_eye_like};
@@ -580,6 +581,13 @@ impl Go {
         }
     }
 
+    /// The colour code of every point (0 empty, 1 Black, 2 White, 3 border), for the shapes
+    /// both Go boards share ([`shape`]).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn colors(&self) -> &[u8; POINTS] {
+        &self.color
+    }
+
     /// Whether a point index is on the board and empty.
     #[inline]
     pub fn is_empty_point(&self, p: usize) -> bool {
@@ -804,15 +812,7 @@ impl Go {
         } else {
             (b, a)
         };
-        let mut s = gone;
-        loop {
-            self.head[s] = keep as u16;
-            s = self.next[s] as usize;
-            if s == gone {
-                break;
-            }
-        }
-        self.next.swap(keep, gone);
+        shape::splice_chains(&mut self.head, &mut self.next, keep, gone);
         self.chain_len[keep] += self.chain_len[gone];
         let lb = self.libs[gone];
         self.libs[keep].or(&lb);

@@ -9,32 +9,7 @@ use crate::game::{Game, Side};
 /// opponent does not hold diagonally enough to make it false (one diagonal inside the board,
 /// none on the edge): filling it would waste one of the group's eyes.
 pub fn is_eye_like(g: &Go, p: usize, side: Side) -> bool {
-    if !g.is_empty_point(p) {
-        return false;
-    }
-    let me = super::stone(side);
-    let mut edge = false;
-    for q in neighbors(p) {
-        match g.color[q] {
-            super::BORDER => edge = true,
-            c if c == me => {}
-            _ => return false,
-        }
-    }
-    let opp = super::stone(side.other());
-    let stride = super::STRIDE;
-    let mut bad = 0;
-    for q in [
-        p - stride - 1,
-        p - stride + 1,
-        p + stride - 1,
-        p + stride + 1,
-    ] {
-        if g.color[q] == opp {
-            bad += 1;
-        }
-    }
-    if edge { bad == 0 } else { bad < 2 }
+    g.is_empty_point(p) && super::shape::is_eye(&g.color, p, super::stone(side))
 }
 
 impl Go {

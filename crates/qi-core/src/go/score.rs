@@ -2,7 +2,6 @@
 
 use super::{Go, Move, PASS, STRIDE, neighbors, policy};
 use crate::game::{Game, Outcome, Side, Square};
-use crate::zobrist::splitmix64;
 
 /// The area count of a finished (or any) position.
 #[derive(Clone, Debug, PartialEq)]
@@ -326,9 +325,11 @@ impl Go {
     }
 }
 
-/// A random number below `n` from a SplitMix64 state.
+/// A random number below `n` from a raw SplitMix64 state kept by the caller (the core's one
+/// generator, [`crate::rng::Rng`]).
 pub(super) fn rand_below(state: &mut u64, n: usize) -> usize {
-    let (s, r) = splitmix64(*state);
-    *state = s;
-    (((r >> 32) * n as u64) >> 32) as usize
+    let mut r = crate::rng::Rng::from_state(*state);
+    let v = r.below_small(n);
+    *state = r.state();
+    v
 }

@@ -562,26 +562,8 @@ pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// A small deterministic random number generator (SplitMix64) for noise and openings.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5DEE_CE66_D1CE_5EED)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        let (s, v) = crate::zobrist::splitmix64(self.0);
-        self.0 = s;
-        v
-    }
-
-    /// Uniform in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-}
+/// The core's random generator (SplitMix64), for noise and openings.
+pub use crate::rng::Rng;
 
 /// Mixes a position hash with a seed into noise in `-amp..=amp`, the same for the same
 /// position and seed (so transposition table entries stay consistent).

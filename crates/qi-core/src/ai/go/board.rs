@@ -15,35 +15,8 @@ pub(crate) fn code(side: Side) -> u8 {
     side as u8 + 1
 }
 
-/// A small fast random generator (xorshift64*).
-#[derive(Clone, Debug)]
-pub(crate) struct Fast(u64);
-
-impl Default for Fast {
-    fn default() -> Fast {
-        Fast::new(0)
-    }
-}
-
-impl Fast {
-    pub(crate) fn new(seed: u64) -> Fast {
-        Fast(crate::zobrist::splitmix64(seed).1 | 1)
-    }
-    #[inline(always)]
-    pub(crate) fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `0..n` (`n` > 0).
-    #[inline(always)]
-    pub(crate) fn below(&mut self, n: u32) -> u32 {
-        (((self.next() >> 32) * n as u64) >> 32) as u32
-    }
-}
+/// The playouts' random generator: the core's one fast generator.
+pub(crate) use crate::rng::FastRng as Fast;
 
 /// The light board of the playouts and of the search tree.
 #[derive(Clone)]
@@ -242,34 +215,11 @@ impl Board {
         self.legal_for(p, self.to_move)
     }
 
-    /// Whether `p` is an eye of `c`: all neighbours `c` or border, and not false by diagonals.
+    /// Whether `p` is an eye of `c`: all neighbours `c` or border, and not false by diagonals
+    /// (the one eye test of both boards, [`crate::go::shape::is_eye`]).
     #[inline]
     pub(crate) fn is_eye(&self, p: usize, c: u8) -> bool {
-        let mut edge = 0;
-        for q in neighbors(p) {
-            let cq = self.color[q];
-            if cq == BORDER {
-                edge = 1;
-            } else if cq != c {
-                return false;
-            }
-        }
-        let opp = 3 - c;
-        let mut bad = 0;
-        for q in [
-            p - STRIDE - 1,
-            p - STRIDE + 1,
-            p + STRIDE - 1,
-            p + STRIDE + 1,
-        ] {
-            let cq = self.color[q];
-            if cq == opp {
-                bad += 1;
-            } else if cq == BORDER {
-                edge = 1;
-            }
-        }
-        bad + edge < 2
+        crate::go::shape::is_eye(&self.color, p, c)
     }
 
     /// Liberties (counted up to 3) the chain `c` forms by playing `p`, captures included.
@@ -408,15 +358,7 @@ impl Board {
         } else {
             (b, a)
         };
-        let mut s = small;
-        loop {
-            self.head[s] = big as u16;
-            s = self.next[s] as usize;
-            if s == small {
-                break;
-            }
-        }
-        self.next.swap(big, small);
+        crate::go::shape::splice_chains(&mut self.head, &mut self.next, big, small);
         self.size_of[big] += self.size_of[small];
         self.libs[big] += self.libs[small];
         self.lsum[big] += self.lsum[small];

@@ -496,7 +496,7 @@ impl PatternEval {
     pub fn trained() -> &'static PatternEval {
         static EVAL: OnceLock<PatternEval> = OnceLock::new();
         EVAL.get_or_init(|| {
-            let w = Weights::from_bytes(include_bytes!("../../data/reversi-patterns.bin"))
+            let w = Weights::from_bytes(include_bytes!("../../../data/reversi-patterns.bin"))
                 .expect("the embedded pattern weights are valid");
             PatternEval::new(&w)
         })

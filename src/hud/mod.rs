@@ -16,6 +16,12 @@ use crate::replay::ReplayStep;
 use crate::screens::Screen;
 use crate::theme::palette;
 
+mod eval;
+mod replay_panel;
+
+pub use eval::{eval_bar_ui, eval_text};
+pub use replay_panel::{ReplayView, move_list_ui, replay_panel_ui};
+
 pub fn plugin(app: &mut App) {
     app.init_resource::<HudModel>()
         .add_message::<CpuControl>()
@@ -87,22 +93,6 @@ pub struct HudView {
     pub cpu_vs_cpu: Option<bool>,
 }
 
-/// The replay controls' view of the record.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReplayView {
-    pub source: String,
-    pub ply: usize,
-    pub total: usize,
-    pub autoplay: bool,
-    /// The record's comment at this move.
-    pub comment: Option<String>,
-    pub result: Option<String>,
-    /// Every move of the record, for click-to-jump.
-    pub all_moves: Vec<String>,
-    /// Seconds between moves in autoplay.
-    pub speed: f32,
-}
-
 impl HudView {
     pub fn of(game: &Match, status: &StatusLine, scoring: &ScoreView) -> HudView {
         let pos = game.position();
@@ -146,50 +136,6 @@ impl HudView {
             }),
         }
     }
-}
-
-/// The eval bar's text: the score for the first side, or who wins in how many moves when the
-/// search has found the game decided. `None` when the search has nothing worth showing yet.
-pub fn eval_text(
-    kind: GameKind,
-    info: &qi_core::search::SearchInfo,
-    searching: Side,
-) -> Option<(f32, String)> {
-    if info.nodes == 0 || info.depth < 2 {
-        return None;
-    }
-    let first = if searching == Side::Black {
-        info.score
-    } else {
-        -info.score
-    };
-    let text = if qi_core::search::is_decided(first) {
-        let plies = (qi_core::search::MATE - first.abs()).max(1);
-        let winner = if first > 0 { Side::Black } else { Side::White };
-        format!(
-            "{} wins in {plies} {}",
-            kind.side_name(winner),
-            if plies == 1 { "move" } else { "moves" }
-        )
-    } else {
-        format!(
-            "{} {:+.1} · depth {}",
-            kind.side_name(Side::Black),
-            first as f32 / 100.0,
-            info.depth
-        )
-    };
-    let text = if info.nps >= 1000 {
-        format!("{text} · {} kn/s", info.nps / 1000)
-    } else {
-        text
-    };
-    let value = if qi_core::search::is_decided(first) {
-        first.signum() as f32
-    } else {
-        ((first as f32) / 800.0).tanh()
-    };
-    Some((value, text))
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -273,120 +219,6 @@ pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
                 .size(16.0),
         );
     });
-}
-
-/// A horizontal bar: the first side's share grows to the left as the CPU's score for it rises.
-pub fn eval_bar_ui(ui: &mut egui::Ui, kind: GameKind, value: f32, text: &str) {
-    let game = crate::games::ui_of(kind);
-    let width = ui.available_width();
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
-    let split = rect.left() + rect.width() * (0.5 + 0.5 * value.clamp(-1.0, 1.0));
-    let p = ui.painter();
-    p.rect_filled(rect, 3.0, game.piece_color(Side::White));
-    p.rect_filled(
-        egui::Rect::from_min_max(rect.min, egui::pos2(split, rect.max.y)),
-        3.0,
-        game.piece_color(Side::Black),
-    );
-    p.rect_stroke(
-        rect,
-        3.0,
-        egui::Stroke::new(1.0, palette::OUTLINE),
-        egui::StrokeKind::Inside,
-    );
-    ui.label(egui::RichText::new(text).size(13.0));
-}
-
-/// The replay controls: first, back, forward, last, a slider to jump, autoplay with its speed,
-/// the moves (click one to go there), and "play from here".
-pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
-    let mut action = None;
-    ui.heading("Replay");
-    ui.label(egui::RichText::new(&r.source).color(palette::TEXT_WEAK));
-    if let Some(result) = &r.result {
-        ui.label(format!("Result: {result}"));
-    }
-    ui.label(egui::RichText::new(format!("Move {} of {}", r.ply, r.total)).size(18.0));
-    ui.horizontal(|ui| {
-        for (label, step, on) in [
-            ("|<", ReplayStep::First, r.ply > 0),
-            ("<", ReplayStep::Back, r.ply > 0),
-            (">", ReplayStep::Forward, r.ply < r.total),
-            (">|", ReplayStep::Last, r.ply < r.total),
-        ] {
-            if ui
-                .add_enabled(
-                    on,
-                    egui::Button::new(egui::RichText::new(label).size(18.0).monospace())
-                        .min_size(egui::vec2(44.0, 30.0)),
-                )
-                .clicked()
-            {
-                action = Some(HudAction::Replay(step));
-            }
-        }
-    });
-    let mut ply = r.ply;
-    if ui
-        .add(egui::Slider::new(&mut ply, 0..=r.total).text("move"))
-        .changed()
-    {
-        action = Some(HudAction::Replay(ReplayStep::To(ply)));
-    }
-    ui.horizontal(|ui| {
-        let auto = if r.autoplay {
-            "Stop autoplay (Space)"
-        } else {
-            "Autoplay (Space)"
-        };
-        if ui
-            .add_enabled(r.autoplay || r.ply < r.total, egui::Button::new(auto))
-            .clicked()
-        {
-            action = Some(HudAction::Replay(ReplayStep::ToggleAutoplay));
-        }
-        let mut speed = r.speed;
-        if ui
-            .add(
-                egui::Slider::new(&mut speed, 0.2..=5.0)
-                    .logarithmic(true)
-                    .suffix(" s"),
-            )
-            .changed()
-        {
-            action = Some(HudAction::Replay(ReplayStep::Speed(speed)));
-        }
-    });
-    ui.label(
-        egui::RichText::new("Left / Right step, Home / End first / last").color(palette::TEXT_WEAK),
-    );
-    if let Some(c) = &r.comment {
-        ui.add_space(4.0);
-        egui::ScrollArea::vertical()
-            .id_salt("comment")
-            .max_height(120.0)
-            .show(ui, |ui| ui.label(egui::RichText::new(c).italics()));
-    }
-    ui.add_space(8.0);
-    ui.label(egui::RichText::new("Play from here").strong());
-    ui.horizontal(|ui| {
-        if ui.button("Against the CPU").clicked() {
-            action = Some(HudAction::Replay(ReplayStep::PlayFromHere { vs_cpu: true }));
-        }
-        if ui.button("Two players").clicked() {
-            action = Some(HudAction::Replay(ReplayStep::PlayFromHere {
-                vs_cpu: false,
-            }));
-        }
-    });
-    if ui.button("Menu (Esc)").clicked() {
-        action = Some(HudAction::Pause);
-    }
-    ui.add_space(8.0);
-    if let Some(n) = move_list_ui(ui, &r.all_moves, Some(r.ply)) {
-        action = Some(HudAction::Replay(ReplayStep::To(n)));
-    }
-    action
 }
 
 /// The side panel; returns what the player asked for.
@@ -511,38 +343,6 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
     ui.add_space(8.0);
     move_list_ui(ui, &v.moves, None);
     action
-}
-
-/// The moves, numbered by ply as the HUD counts them; with `current`, each is a button that
-/// jumps there. Returns the ply clicked.
-fn move_list_ui(ui: &mut egui::Ui, moves: &[String], current: Option<usize>) -> Option<usize> {
-    let mut clicked = None;
-    ui.label(egui::RichText::new("Moves").strong());
-    egui::ScrollArea::vertical()
-        .max_height(ui.available_height().max(80.0))
-        .stick_to_bottom(current.is_none())
-        .show(ui, |ui| {
-            egui::Grid::new("moves_grid").num_columns(4).show(ui, |ui| {
-                for (i, pair) in moves.chunks(2).enumerate() {
-                    for (j, m) in pair.iter().enumerate() {
-                        let ply = i * 2 + j + 1;
-                        ui.label(egui::RichText::new(format!("{ply}.")).color(palette::TEXT_WEAK));
-                        match current {
-                            Some(c) => {
-                                if ui.selectable_label(c == ply, m).clicked() {
-                                    clicked = Some(ply);
-                                }
-                            }
-                            None => {
-                                ui.label(m);
-                            }
-                        }
-                    }
-                    ui.end_row();
-                }
-            });
-        });
-    clicked
 }
 
 /// Where the HUD's buttons send their requests.

@@ -11,6 +11,9 @@
 //! 87.5% (35-0-5, 40 games, seed 5). With level 5 on the patterns too, 6 vs 5 fell to 73.1%
 //! (58-1-21 in 80 games), which is why level 5 keeps the hand-made evaluation.
 
+pub mod endgame;
+pub mod patterns;
+
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

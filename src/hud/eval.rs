@@ -1,0 +1,72 @@
+//! The eval bar: the CPU's last evaluation for the first side, or who wins in how many moves.
+
+use bevy_egui::egui;
+use qi_core::{GameKind, Side};
+
+use crate::theme::palette;
+
+/// The eval bar's text: the score for the first side, or who wins in how many moves when the
+/// search has found the game decided. `None` when the search has nothing worth showing yet.
+pub fn eval_text(
+    kind: GameKind,
+    info: &qi_core::search::SearchInfo,
+    searching: Side,
+) -> Option<(f32, String)> {
+    if info.nodes == 0 || info.depth < 2 {
+        return None;
+    }
+    let first = if searching == Side::Black {
+        info.score
+    } else {
+        -info.score
+    };
+    let text = if qi_core::search::is_decided(first) {
+        let plies = (qi_core::search::MATE - first.abs()).max(1);
+        let winner = if first > 0 { Side::Black } else { Side::White };
+        format!(
+            "{} wins in {plies} {}",
+            kind.side_name(winner),
+            if plies == 1 { "move" } else { "moves" }
+        )
+    } else {
+        format!(
+            "{} {:+.1} · depth {}",
+            kind.side_name(Side::Black),
+            first as f32 / 100.0,
+            info.depth
+        )
+    };
+    let text = if info.nps >= 1000 {
+        format!("{text} · {} kn/s", info.nps / 1000)
+    } else {
+        text
+    };
+    let value = if qi_core::search::is_decided(first) {
+        first.signum() as f32
+    } else {
+        ((first as f32) / 800.0).tanh()
+    };
+    Some((value, text))
+}
+
+/// A horizontal bar: the first side's share grows to the left as the CPU's score for it rises.
+pub fn eval_bar_ui(ui: &mut egui::Ui, kind: GameKind, value: f32, text: &str) {
+    let game = crate::games::ui_of(kind);
+    let width = ui.available_width();
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
+    let split = rect.left() + rect.width() * (0.5 + 0.5 * value.clamp(-1.0, 1.0));
+    let p = ui.painter();
+    p.rect_filled(rect, 3.0, game.piece_color(Side::White));
+    p.rect_filled(
+        egui::Rect::from_min_max(rect.min, egui::pos2(split, rect.max.y)),
+        3.0,
+        game.piece_color(Side::Black),
+    );
+    p.rect_stroke(
+        rect,
+        3.0,
+        egui::Stroke::new(1.0, palette::OUTLINE),
+        egui::StrokeKind::Inside,
+    );
+    ui.label(egui::RichText::new(text).size(13.0));
+}
