@@ -75,6 +75,8 @@ pub struct Thinking {
     pending: Option<(u64, usize, AnyMove, bool)>,
     /// When the last CPU move was played (the pause between moves in CPU-against-CPU games).
     last_move_at: Option<Instant>,
+    /// Seconds the last CPU move's search took (from its start to its answer).
+    pub last_search_secs: Option<f32>,
     /// CPU against CPU: paused by the player, and one move allowed while paused.
     pub cpu_paused: bool,
     step_once: bool,
@@ -363,6 +365,7 @@ fn collect_cpu_move(
                 "qi: cpu found {} after {took:.2} s",
                 game.position().move_to_text(mv)
             );
+            thinking.last_search_secs = Some(took);
             thinking.pending = Some((key.hash, key.ply, mv, resigns));
         }
         None => warn!("qi: the CPU found no move"),

@@ -1137,3 +1137,35 @@ fn cpu_against_cpu_pauses_and_steps() {
         "one step is one move"
     );
 }
+
+/// The CPU keeps the time per move the settings give it (overshoot at most 10% or 20 ms, in the
+/// best of three moves, so a busy machine's hiccup does not decide it).
+#[test]
+fn the_cpu_keeps_its_time_per_move() {
+    let mut app = headless_without_animations(&[(GameKind::Reversi, 300)]);
+    start(
+        &mut app,
+        GameKind::Reversi,
+        None,
+        [Player::Cpu { level: 6 }, Player::Cpu { level: 6 }],
+    );
+    let mut best = f32::MAX;
+    let mut seen = 0;
+    let t0 = std::time::Instant::now();
+    while seen < 3 {
+        assert!(t0.elapsed() < std::time::Duration::from_secs(60));
+        let before = app.world().resource::<qi::cpu::Thinking>().last_search_secs;
+        app.update();
+        let after = app.world().resource::<qi::cpu::Thinking>().last_search_secs;
+        if after.is_some() && after != before {
+            best = best.min(after.unwrap());
+            seen += 1;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(
+        best <= 0.3 * 1.1 + 0.02,
+        "best of three moves took {best:.3} s for 0.3 s"
+    );
+    assert!(best >= 0.1, "level 6 uses its time ({best:.3} s)");
+}

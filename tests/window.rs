@@ -78,7 +78,7 @@ fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
         ],
     );
     qi.wait_for_log("qi: screen Title menu Main", Duration::from_secs(240));
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(30));
     // Main menu: "New game" is first. In the panel: down to the Board row, the next layout
     // ("Four blocks"), and Enter starts from there.
     qi.keys(&["Return"]);
@@ -87,7 +87,7 @@ fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
     let line = qi.wait_for_log("qi: new game ataxx", Duration::from_secs(30));
     assert!(line.contains("2-1-2"), "the blocked layout: {line}");
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(30));
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
     // Red owns g1: pick it up, then jump to e1.
     qi.click_square(GameKind::Ataxx, (7, 7), Square::new(6, 0));
     qi.wait_for_log("selected g1", Duration::from_secs(20));
@@ -95,7 +95,7 @@ fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
     let line = qi.wait_for_log("qi: move 1 Red", Duration::from_secs(30));
     assert!(line.ends_with("g1e1"), "{line}");
     let reply = qi.wait_for_log("qi: move 2 Blue", Duration::from_secs(60));
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: board at rest at ply 2", Duration::from_secs(30));
     let shot = qi.screenshot(&dir);
     let w = Vec2::new(1200.0, 800.0);
     let at = |sq| square_color(&shot, w, GameKind::Ataxx, (7, 7), sq);
@@ -149,12 +149,12 @@ fn one_clicked_move_in_reversi_gomoku_and_go() {
             ],
         );
         qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
-        std::thread::sleep(Duration::from_secs(2));
+        qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
         let kind: GameKind = game.parse().unwrap();
         qi.click_square(kind, size, sq);
         qi.wait_for_log(expect, Duration::from_secs(30));
         qi.wait_for_log("qi: move 2 White", Duration::from_secs(60));
-        std::thread::sleep(Duration::from_secs(2));
+        qi.wait_for_log("qi: board at rest at ply 2", Duration::from_secs(30));
         let shot = qi.screenshot(&dir);
         let c = square_color(&shot, Vec2::new(1200.0, 800.0), kind, size, sq);
         assert!(
@@ -180,10 +180,10 @@ fn save_in_slot_3_quit_restart_and_load_it() {
         &saves,
     );
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
     qi.click_square(GameKind::Reversi, (8, 8), Square::new(3, 2));
     qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
-    std::thread::sleep(Duration::from_secs(1));
+    qi.wait_for_log("qi: board at rest at ply 1", Duration::from_secs(30));
     // Esc: pause menu; "Save game" is second; the slot list starts at slot 1.
     qi.keys(&["Escape"]);
     qi.wait_for_log("menu Pause", Duration::from_secs(20));
@@ -205,7 +205,7 @@ fn save_in_slot_3_quit_restart_and_load_it() {
 
     let mut qi = Qi::start_with_saves(&x, "slot3-second", &[], &saves);
     qi.wait_for_log("qi: screen Title menu Main", Duration::from_secs(240));
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(30));
     // Continue (the autosave) is first now; Load is third. The slot list selects the first
     // slot that can be loaded: slot 3.
     qi.keys(&["Down", "Down", "Return"]);
@@ -218,7 +218,7 @@ fn save_in_slot_3_quit_restart_and_load_it() {
     );
     println!("{line}");
     // the game goes on: White answers with c3 (legal after d3)
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: board at rest at ply 1", Duration::from_secs(30));
     qi.click_square(GameKind::Reversi, (8, 8), Square::new(2, 2));
     qi.wait_for_log("qi: move 2 White c3", Duration::from_secs(30));
 }
@@ -242,7 +242,7 @@ fn load_from_the_pause_menu_shows_the_board_and_clicks_play() {
         &saves,
     );
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
     qi.click_square(GameKind::Reversi, (8, 8), Square::new(3, 2));
     qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
     qi.keys(&["Escape"]);
@@ -267,7 +267,7 @@ fn load_from_the_pause_menu_shows_the_board_and_clicks_play() {
         &saves,
     );
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
     qi.keys(&["Escape"]);
     qi.wait_for_log("menu Pause", Duration::from_secs(20));
     qi.keys(&["Down", "Down", "Down", "Return"]);
@@ -277,7 +277,7 @@ fn load_from_the_pause_menu_shows_the_board_and_clicks_play() {
     qi.keys(&["Up", "Return"]);
     qi.wait_for_log("qi: loaded slot 1", Duration::from_secs(20));
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(20));
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: board at rest at ply 1", Duration::from_secs(30));
     let shot = qi.screenshot(&dir);
     let w = Vec2::new(1200.0, 800.0);
     let at = |sq| square_color(&shot, w, GameKind::Reversi, (8, 8), sq);
@@ -316,7 +316,7 @@ fn the_board_scales_with_the_window() {
         ],
     );
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
-    std::thread::sleep(Duration::from_secs(2));
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
     qi.resize(900, 600);
     let w = Vec2::new(900.0, 600.0);
     let shot = qi.screenshot(&dir);

@@ -31,7 +31,13 @@ pub fn plugin(app: &mut App) {
         .add_plugins((art::plugin, input::plugin))
         .add_systems(
             Update,
-            (rebuild_board, animate_moves, run_animations, update_markers)
+            (
+                rebuild_board,
+                animate_moves,
+                run_animations,
+                update_markers,
+                log_board_at_rest,
+            )
                 .chain()
                 .in_set(AppSet::Present)
                 .run_if(in_state(Screen::Playing)),
@@ -44,6 +50,34 @@ pub fn board_idle(anims: Query<(), With<Anim>>, mut played: MessageReader<MovePl
     // each use of the condition has its own reader: it sees each move once
     let fresh = played.read().count() > 0;
     anims.is_empty() && !fresh
+}
+
+/// Says in the log when the board has come to rest after a move or a rebuild (the window tests
+/// wait for it instead of sleeping).
+fn log_board_at_rest(
+    anims: Query<(), With<Anim>>,
+    game: Option<Res<Match>>,
+    generation: Res<BoardGeneration>,
+    mut played: MessageReader<MovePlayed>,
+    mut last: Local<Option<(u64, usize)>>,
+    mut frames: Local<u32>,
+) {
+    let moved = played.read().count() > 0;
+    let Some(game) = game else { return };
+    if moved || !anims.is_empty() {
+        *frames = 0;
+        return;
+    }
+    let key = (generation.0, game.history.ply());
+    if *last == Some(key) {
+        return;
+    }
+    // two quiet frames, so the last one is drawn
+    *frames += 1;
+    if *frames >= 2 {
+        *last = Some(key);
+        info!("qi: board at rest at ply {}", game.history.ply());
+    }
 }
 
 /// A square of the board.

@@ -40,16 +40,34 @@ fn close_menus(mut next: ResMut<NextState<Menu>>) {
     next.set(Menu::None);
 }
 
+/// Frames drawn after a change of screen or menu before the log says it is drawn (egui lays a
+/// new panel out over a frame or two); tests wait for that line instead of sleeping.
+const DRAWN_AFTER_FRAMES: u32 = 5;
+
 fn log_screen_changes(
     screen: Res<State<Screen>>,
     menu: Res<State<Menu>>,
     in_game: Option<Res<State<InGame>>>,
     mut windows: Query<&mut Window>,
+    mut frames_since: Local<Option<u32>>,
 ) {
     let in_game_changed = in_game.as_ref().is_some_and(|s| s.is_changed());
+    let shown_now = || match (screen.get(), &in_game) {
+        (Screen::Playing, Some(g)) => format!("{:?}", g.get()),
+        (Screen::Playing, None) => "None".to_string(),
+        (Screen::Title, _) => format!("{:?}", menu.get()),
+    };
     if !(screen.is_changed() || menu.is_changed() || in_game_changed) {
+        if let Some(n) = frames_since.as_mut() {
+            *n += 1;
+            if *n == DRAWN_AFTER_FRAMES {
+                info!("qi: drawn screen {:?} menu {}", screen.get(), shown_now());
+                *frames_since = None;
+            }
+        }
         return;
     }
+    *frames_since = Some(0);
     let shown = match (screen.get(), &in_game) {
         (Screen::Playing, Some(g)) => format!("{:?}", g.get()),
         (Screen::Playing, None) => "None".to_string(),

@@ -211,8 +211,30 @@ impl Qi {
         self.click(x as i32, y as i32);
     }
 
-    /// Gives the window a new size and waits until the app has seen it.
+    /// How many log lines contain `needle`.
+    pub fn log_count(&self, needle: &str) -> usize {
+        self.log_text()
+            .lines()
+            .filter(|l| l.contains(needle))
+            .count()
+    }
+
+    /// Waits until `needle` has been logged more than `before` times.
+    pub fn wait_for_more(&mut self, needle: &str, before: usize, timeout: Duration) {
+        let t0 = Instant::now();
+        while self.log_count(needle) <= before {
+            assert!(
+                t0.elapsed() < timeout,
+                "no new '{needle}' after {timeout:?}:\n{}",
+                self.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Gives the window a new size and waits until the board has been drawn again for it.
     pub fn resize(&mut self, w: u32, h: u32) {
+        let before = self.log_count("qi: board at rest");
         self.xdotool(&[
             "search",
             "--sync",
@@ -223,7 +245,7 @@ impl Qi {
             &w.to_string(),
             &h.to_string(),
         ]);
-        std::thread::sleep(Duration::from_millis(1500));
+        self.wait_for_more("qi: board at rest", before, Duration::from_secs(30));
     }
 
     /// Presses F12 and waits for the PNG it writes into `dir`; returns its path.
