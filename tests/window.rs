@@ -157,10 +157,8 @@ fn one_clicked_move_in_reversi_gomoku_and_go() {
         qi.wait_for_log("qi: board at rest at ply 2", Duration::from_secs(30));
         let shot = qi.screenshot(&dir);
         let c = square_color(&shot, Vec2::new(1200.0, 800.0), kind, size, sq);
-        assert!(
-            near(c, rgb(palette::BLACK_PIECE), 30),
-            "{game}: {c:?} at the move"
-        );
+        // a black disc, or a shaded black stone (lighter towards its highlight)
+        assert!(c.iter().all(|v| *v < 90), "{game}: {c:?} at the move");
         drop(qi);
         drop(x);
     }

@@ -14,7 +14,7 @@ use qi_core::{Cell, Side, Square};
 
 use crate::AppSet;
 use crate::game::{BoardReset, Hint, Match, MovePlayed, Selection};
-use crate::games::{GameUi, ui_of};
+use crate::games::GameUi;
 use crate::screens::Screen;
 use crate::settings::Settings;
 use crate::theme::palette::{self, to_bevy};
@@ -161,8 +161,8 @@ impl BoardLayout {
     /// The largest board that fits the window beside the side panel, centred in that room.
     pub fn for_board(size: (u8, u8), window: Vec2) -> BoardLayout {
         let side = side_panel_width(window.x);
-        // room for the coordinates around the board
-        let margin = 56.0;
+        // room for the coordinates around the board (outside the wood's margin on lined boards)
+        let margin = 72.0;
         let avail_w = (window.x - side - margin).max(100.0);
         let avail_h = (window.y - TOP_BAR - BOTTOM_BAR - margin).max(100.0);
         let cell = (avail_w / size.0 as f32)
@@ -224,7 +224,8 @@ pub fn piece_color(ui: &dyn GameUi, side: Side) -> Color {
     to_bevy(ui.piece_color(side))
 }
 
-/// The bundle for one piece entity.
+/// The bundle for one piece entity: a shaded stone on lined boards (Go, Gomoku), a disc in the
+/// piece's colour on the others, each with a soft shadow under it.
 pub fn piece_bundle(
     ui: &dyn GameUi,
     side: Side,
@@ -232,7 +233,15 @@ pub fn piece_bundle(
     layout: &BoardLayout,
     art: &PieceArt,
 ) -> impl Bundle {
-    let size = Vec2::splat(layout.cell * 0.8);
+    let stones = ui.board_style().lined;
+    let scale = if stones { 0.94 } else { 0.8 };
+    let size = Vec2::splat(layout.cell * scale);
+    let (image, color) = match (stones, side) {
+        (true, Side::Black) => (art.black_stone.clone(), Color::WHITE),
+        (true, Side::White) => (art.white_stone.clone(), Color::WHITE),
+        (false, _) => (art.disc.clone(), piece_color(ui, side)),
+    };
+    let offset = layout.cell * 0.05;
     (
         Name::new(format!(
             "Piece {:?} {}",
@@ -242,14 +251,24 @@ pub fn piece_bundle(
         Piece { side, square: sq },
         BoardPart,
         Sprite {
-            image: art.disc.clone(),
-            color: piece_color(ui, side),
+            image,
+            color,
             custom_size: Some(size),
             ..default()
         },
         Transform::from_translation(layout.center_of(sq).extend(3.0)),
         Pickable::default(),
         DespawnOnExit(Screen::Playing),
+        children![(
+            Name::new("Shadow"),
+            Sprite {
+                image: art.shadow.clone(),
+                custom_size: Some(size * 1.08),
+                ..default()
+            },
+            Transform::from_xyz(offset, -offset, -0.5),
+            Pickable::IGNORE,
+        )],
     )
 }
 
@@ -293,21 +312,42 @@ pub fn rebuild_board(
     let colors = style.colors;
     let board_px = Vec2::new(w as f32, h as f32) * layout.cell;
     let center = layout.origin + board_px / 2.0;
-    let board_color = if style.lined {
-        colors.cell
+    // lined boards are wood with a margin around the outer lines; the others a frame
+    let board = if style.lined {
+        Sprite {
+            image: art.wood.clone(),
+            custom_size: Some(board_px + Vec2::splat(layout.cell * 0.5)),
+            ..default()
+        }
     } else {
-        colors.frame
+        Sprite::from_color(
+            to_bevy(colors.frame),
+            board_px + Vec2::splat(layout.cell * 0.12),
+        )
     };
     commands.spawn((
         Name::new("Board"),
         BoardPart,
-        Sprite::from_color(
-            to_bevy(board_color),
-            board_px + Vec2::splat(layout.cell * 0.12),
-        ),
+        board,
         Transform::from_translation(center.extend(0.0)),
         DespawnOnExit(Screen::Playing),
     ));
+    // dots on the grid's crossings (Othello's four)
+    for (gx, gy) in ui.grid_dots() {
+        let p = layout.origin + Vec2::new(gx as f32, gy as f32) * layout.cell;
+        commands.spawn((
+            Name::new("Grid dot"),
+            BoardPart,
+            Sprite {
+                image: art.disc.clone(),
+                color: to_bevy(colors.frame),
+                custom_size: Some(Vec2::splat((layout.cell * 0.14).max(5.0))),
+                ..default()
+            },
+            Transform::from_translation(p.extend(1.5)),
+            DespawnOnExit(Screen::Playing),
+        ));
+    }
     if style.lined {
         spawn_grid_lines(
             &mut commands,
@@ -346,14 +386,20 @@ pub fn rebuild_board(
     }
     // Coordinates along the left and the bottom edge (the top edge when row 1 is at the top).
     let font = (layout.cell * 0.38).clamp(12.0, 16.0);
+    // beyond the wood's margin on lined boards, beyond the frame on the others
+    let out = if style.lined {
+        layout.cell * 0.75 + font * 0.9
+    } else {
+        layout.cell * 0.5 + font
+    };
     for x in 0..w {
-        let edge = layout.cell * 0.5 + font;
+        let edge = out;
         let p = layout.center_of(Square::new(x, 0))
             + Vec2::new(0.0, if layout.rank_one_on_top { edge } else { -edge });
         commands.spawn(coord_label(ui.column_label(x), p, font));
     }
     for y in 0..h {
-        let p = layout.center_of(Square::new(0, y)) - Vec2::new(layout.cell * 0.5 + font, 0.0);
+        let p = layout.center_of(Square::new(0, y)) - Vec2::new(out, 0.0);
         commands.spawn(coord_label((y + 1).to_string(), p, font));
     }
 }
@@ -367,7 +413,8 @@ fn spawn_grid_lines(
     art: &PieceArt,
     ui: &dyn GameUi,
 ) {
-    let thick = (layout.cell * 0.045).clamp(1.0, 2.5);
+    // thin lines, as on a real board
+    let thick = (layout.cell * 0.03).clamp(1.0, 1.6);
     let first = layout.center_of(Square::new(0, 0));
     let last = layout.center_of(Square::new(w - 1, h - 1));
     for x in 0..w {
@@ -397,7 +444,7 @@ fn spawn_grid_lines(
             Sprite {
                 image: art.disc.clone(),
                 color,
-                custom_size: Some(Vec2::splat(thick * 4.0)),
+                custom_size: Some(Vec2::splat((layout.cell * 0.16).max(4.0))),
                 ..default()
             },
             Transform::from_translation(layout.center_of(sq).extend(0.6)),
@@ -521,13 +568,38 @@ fn update_markers(
         &game_marks.0,
         busy,
     );
+    // a line through the winning row
+    if let Some(line) = game.position().winning_line().filter(|l| l.len() >= 2) {
+        let (a, b) = (
+            layout.center_of(line[0]),
+            layout.center_of(line[line.len() - 1]),
+        );
+        let d = b - a;
+        commands.spawn((
+            Name::new("Winning line"),
+            Marker::Winning,
+            BoardPart,
+            Sprite::from_color(
+                to_bevy(palette::WINNING),
+                Vec2::new(
+                    d.length() + layout.cell * 0.5,
+                    (layout.cell * 0.08).max(3.0),
+                ),
+            ),
+            Transform::from_translation(((a + b) / 2.0).extend(5.5))
+                .with_rotation(Quat::from_rotation_z(d.y.atan2(d.x))),
+            Pickable::IGNORE,
+            DespawnOnExit(Screen::Playing),
+        ));
+    }
     for (sq, m) in list {
         let (color, scale, image) = match m {
             Marker::Legal => (palette::LEGAL, 0.3, art.disc.clone()),
             Marker::CloneTarget => (palette::CLONE_TARGET, 0.4, art.disc.clone()),
             Marker::JumpTarget => (palette::JUMP_TARGET, 0.55, art.ring.clone()),
             Marker::Selected => (palette::SELECTED, 0.95, art.ring.clone()),
-            Marker::LastMove => (palette::LAST_MOVE, 0.25, art.disc.clone()),
+            // a ring that shows on black and white stones alike
+            Marker::LastMove => (palette::LAST_MOVE, 0.5, art.ring.clone()),
             Marker::Hint => (palette::HINT, 0.9, art.ring.clone()),
             Marker::Forbidden => (palette::FORBIDDEN, 0.3, art.cross.clone()),
             Marker::Winning => (palette::WINNING, 0.98, art.ring.clone()),

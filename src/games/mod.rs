@@ -129,6 +129,12 @@ pub trait GameUi: Sync + Send + 'static {
         ((b'a' + x) as char).to_string()
     }
 
+    /// Dots on the crossings of the grid lines, counted from the bottom-left corner in cells
+    /// (Othello's four dots).
+    fn grid_dots(&self) -> Vec<(u8, u8)> {
+        Vec::new()
+    }
+
     /// Points marked on an empty board (Go and Gomoku star points).
     fn star_points(&self, size: u8) -> Vec<Square> {
         let _ = size;

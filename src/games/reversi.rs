@@ -23,8 +23,8 @@ impl GameUi for ReversiUi {
         }
     }
 
-    fn star_points(&self, _size: u8) -> Vec<Square> {
-        Vec::new()
+    fn grid_dots(&self) -> Vec<(u8, u8)> {
+        vec![(2, 2), (6, 2), (2, 6), (6, 6)]
     }
 
     fn move_markers(

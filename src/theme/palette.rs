@@ -47,7 +47,7 @@ pub const GREEN_BOARD: BoardColors = BoardColors {
     blocked: Color32::from_rgb(12, 52, 28),
 };
 pub const WOOD_BOARD: BoardColors = BoardColors {
-    frame: Color32::from_rgb(70, 48, 24),
+    frame: Color32::from_rgb(45, 30, 16),
     cell: Color32::from_rgb(222, 184, 120),
     blocked: Color32::from_rgb(70, 48, 24),
 };
@@ -57,7 +57,7 @@ pub const LEGAL: Color32 = Color32::from_rgba_unmultiplied_const(255, 255, 255, 
 pub const CLONE_TARGET: Color32 = Color32::from_rgba_unmultiplied_const(89, 255, 115, 140);
 pub const JUMP_TARGET: Color32 = Color32::from_rgba_unmultiplied_const(255, 217, 64, 204);
 pub const SELECTED: Color32 = Color32::from_rgba_unmultiplied_const(255, 255, 77, 230);
-pub const LAST_MOVE: Color32 = Color32::from_rgba_unmultiplied_const(255, 140, 26, 230);
+pub const LAST_MOVE: Color32 = Color32::from_rgba_unmultiplied_const(235, 64, 40, 240);
 pub const HINT: Color32 = Color32::from_rgba_unmultiplied_const(77, 242, 255, 242);
 pub const FORBIDDEN: Color32 = Color32::from_rgba_unmultiplied_const(230, 26, 26, 217);
 pub const WINNING: Color32 = Color32::from_rgb(255, 51, 51);
