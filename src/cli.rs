@@ -27,6 +27,12 @@ pub struct Args {
     /// Start from this position (the game's own text form, e.g. an Ataxx FEN).
     #[arg(long, allow_hyphen_values = true)]
     pub fen: Option<String>,
+    /// Open this game record (SGF, or PGN for Ataxx) to replay, at the last move or at --at.
+    #[arg(long)]
+    pub record: Option<std::path::PathBuf>,
+    /// With --record: the move to show (0 is the start).
+    #[arg(long)]
+    pub at: Option<usize>,
     /// Save a screenshot to this PNG file once the first screen is drawn.
     #[arg(long)]
     pub screenshot: Option<std::path::PathBuf>,

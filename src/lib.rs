@@ -138,8 +138,28 @@ fn spawn_camera(mut commands: Commands) {
 fn start_from_args(app: &mut App) {
     app.add_systems(
         Startup,
-        |args: Option<Res<Args>>, mut start: MessageWriter<menus::StartMatch>| {
+        |args: Option<Res<Args>>,
+         mut start: MessageWriter<menus::StartMatch>,
+         mut load: MessageWriter<menus::LoadMatch>| {
             let Some(args) = args else { return };
+            if let Some(path) = &args.record {
+                let label = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into(),
+                );
+                match qi_core::records::import_file(path)
+                    .and_then(|r| replay::replay_match(&r, &label))
+                {
+                    Ok(mut m) => {
+                        let last = m.history.all_moves().len();
+                        m.history.go_to(args.at.unwrap_or(last).min(last));
+                        info!("qi: replay {label} at move {}", m.history.ply());
+                        load.write(menus::LoadMatch(Box::new(m)));
+                    }
+                    Err(e) => error!("qi: cannot open {}: {e}", path.display()),
+                }
+                return;
+            }
             let Some(kind) = args.game else { return };
             let mut model = menus::new_game::NewGameModel {
                 kind,

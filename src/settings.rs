@@ -26,6 +26,8 @@ pub struct GameSettings {
     pub level: u8,
     /// The most a CPU move may take, in milliseconds (100-60000).
     pub cpu_time_ms: u32,
+    /// Move numbers on the pieces (`None`: the game's default).
+    pub move_numbers: Option<bool>,
 }
 
 impl Default for GameSettings {
@@ -33,6 +35,7 @@ impl Default for GameSettings {
         GameSettings {
             level: 3,
             cpu_time_ms: 1000,
+            move_numbers: None,
         }
     }
 }
@@ -75,6 +78,7 @@ impl Default for Settings {
                         GameSettings {
                             level: 3,
                             cpu_time_ms: default_cpu_time_ms(k),
+                            move_numbers: None,
                         },
                     )
                 })
@@ -91,6 +95,7 @@ impl Settings {
             .unwrap_or(GameSettings {
                 level: 3,
                 cpu_time_ms: default_cpu_time_ms(kind),
+                move_numbers: None,
             })
     }
 
@@ -100,6 +105,7 @@ impl Settings {
             .or_insert(GameSettings {
                 level: 3,
                 cpu_time_ms: default_cpu_time_ms(kind),
+                move_numbers: None,
             })
     }
 
@@ -109,6 +115,13 @@ impl Settings {
 
     pub fn cpu_time_ms(&self, kind: GameKind) -> u32 {
         self.game(kind).cpu_time_ms
+    }
+
+    /// Whether the pieces of this game show their move numbers.
+    pub fn move_numbers(&self, kind: GameKind) -> bool {
+        self.game(kind)
+            .move_numbers
+            .unwrap_or_else(|| crate::games::ui_of(kind).move_numbers_by_default())
     }
 
     /// Every value brought into its range: a file edited by hand (time 0, level 99, a volume

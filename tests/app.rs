@@ -1169,3 +1169,36 @@ fn the_cpu_keeps_its_time_per_move() {
     );
     assert!(best >= 0.1, "level 6 uses its time ({best:.3} s)");
 }
+
+/// Gomoku shows move numbers on its stones by default (as Piskvork and Yixin do); Settings
+/// turns them off.
+#[test]
+fn gomoku_stones_carry_their_move_numbers() {
+    use qi::board::MoveNumber;
+    let mut app = two_players(GameKind::Gomoku);
+    for mv in ["h8", "h9", "j8"] {
+        play(&mut app, mv);
+    }
+    settle(&mut app);
+    let mut n: Vec<usize> = app
+        .world_mut()
+        .query::<&MoveNumber>()
+        .iter(app.world())
+        .map(|m| m.0)
+        .collect();
+    n.sort();
+    assert_eq!(n, vec![1, 2, 3]);
+    app.world_mut()
+        .resource_mut::<Settings>()
+        .game_mut(GameKind::Gomoku)
+        .move_numbers = Some(false);
+    app.update();
+    app.update();
+    assert_eq!(count::<MoveNumber>(&mut app), 0);
+    drop(app); // one app at a time
+    // Reversi shows none by default
+    let mut app2 = two_players(GameKind::Reversi);
+    play(&mut app2, "d3");
+    settle(&mut app2);
+    assert_eq!(count::<MoveNumber>(&mut app2), 0);
+}

@@ -36,6 +36,7 @@ pub fn plugin(app: &mut App) {
                 animate_moves,
                 run_animations,
                 update_markers,
+                update_move_numbers,
                 log_board_at_rest,
             )
                 .chain()
@@ -50,6 +51,77 @@ pub fn board_idle(anims: Query<(), With<Anim>>, mut played: MessageReader<MovePl
     // each use of the condition has its own reader: it sees each move once
     let fresh = played.read().count() > 0;
     anims.is_empty() && !fresh
+}
+
+/// A move number drawn on a piece.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveNumber(pub usize);
+
+/// The number of the move that put each piece on the board now (the latest, where a point was
+/// played more than once).
+pub fn move_numbers_of(game: &Match) -> Vec<(Square, usize)> {
+    let mut at: std::collections::BTreeMap<Square, usize> = Default::default();
+    let moves = game.history.moves();
+    for (i, mv) in moves.iter().enumerate() {
+        let before = game.history.position_at(i);
+        if let Some(to) = before.move_squares(*mv).to {
+            at.insert(to, i + 1);
+        }
+    }
+    let pos = game.position();
+    at.into_iter()
+        .filter(|(sq, _)| matches!(pos.cell(*sq), Cell::Piece(_)))
+        .collect()
+}
+
+/// Draws the move numbers on the pieces when the game shows them (Gomoku by default).
+#[allow(clippy::too_many_arguments)]
+fn update_move_numbers(
+    mut commands: Commands,
+    game: Option<Res<Match>>,
+    settings: Res<Settings>,
+    generation: Res<BoardGeneration>,
+    layout: Res<BoardLayout>,
+    numbers: Query<Entity, With<MoveNumber>>,
+    anims: Query<(), With<Anim>>,
+    mut last: Local<Option<(u64, usize, u64, bool)>>,
+) {
+    let Some(game) = game else { return };
+    let on = settings.move_numbers(game.kind());
+    let key = (game.position().hash(), game.history.ply(), generation.0, on);
+    if *last == Some(key) || !anims.is_empty() {
+        return;
+    }
+    *last = Some(key);
+    for e in &numbers {
+        commands.entity(e).despawn();
+    }
+    if !on {
+        return;
+    }
+    let pos = game.position();
+    let size = (layout.cell * 0.36).clamp(8.0, 18.0);
+    for (sq, n) in move_numbers_of(&game) {
+        let color = match pos.cell(sq) {
+            Cell::Piece(Side::Black) => palette::NUMBER_ON_DARK,
+            _ => palette::NUMBER_ON_LIGHT,
+        };
+        commands.spawn((
+            Name::new(format!("Move number {n}")),
+            MoveNumber(n),
+            BoardPart,
+            Text2d::new(n.to_string()),
+            TextFont {
+                font_size: FontSize::Px(size),
+                ..default()
+            },
+            TextColor(to_bevy(color)),
+            // above the marks, so a winning line or the last-move ring never hides a number
+            Transform::from_translation(layout.center_of(sq).extend(6.0)),
+            Pickable::IGNORE,
+            DespawnOnExit(Screen::Playing),
+        ));
+    }
 }
 
 /// Says in the log when the board has come to rest after a move or a rebuild (the window tests

@@ -73,6 +73,10 @@ impl GameUi for GomokuUi {
         }
     }
 
+    fn move_numbers_by_default(&self) -> bool {
+        true
+    }
+
     fn star_points(&self, size: u8) -> Vec<Square> {
         hoshi(size)
     }

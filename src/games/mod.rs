@@ -135,6 +135,12 @@ pub trait GameUi: Sync + Send + 'static {
         Vec::new()
     }
 
+    /// Whether stones show their move numbers unless the player turns them off (Gomoku, as
+    /// Piskvork and Yixin show them).
+    fn move_numbers_by_default(&self) -> bool {
+        false
+    }
+
     /// Points marked on an empty board (Go and Gomoku star points).
     fn star_points(&self, size: u8) -> Vec<Square> {
         let _ = size;

@@ -51,6 +51,14 @@ pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) -> bool {
                 ui.label(format!("{} CPU time per move (ms)", k.title()));
                 ui.add(egui::Slider::new(&mut g.cpu_time_ms, 100..=10000).logarithmic(true));
                 ui.end_row();
+                let mut on = g
+                    .move_numbers
+                    .unwrap_or_else(|| crate::games::ui_of(k).move_numbers_by_default());
+                ui.label(format!("{} move numbers on the pieces", k.title()));
+                if ui.checkbox(&mut on, "").changed() {
+                    g.move_numbers = Some(on);
+                }
+                ui.end_row();
             }
         });
     ui.add_space(12.0);
