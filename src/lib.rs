@@ -51,7 +51,9 @@ pub fn build_app(args: Args) -> App {
             }),
     )
     .add_plugins(EguiPlugin::default())
-    .insert_resource(ClearColor(theme::palette::to_bevy(theme::palette::CLEAR)))
+    .insert_resource(ClearColor(theme::palette::to_bevy(
+        theme::palette::ui().clear,
+    )))
     // Cells of Go and Gomoku boards are invisible squares that still take clicks.
     .insert_resource(bevy::sprite::SpritePickingSettings {
         picking_mode: bevy::sprite::SpritePickingMode::BoundingBox,
@@ -93,8 +95,10 @@ pub fn plugin(app: &mut App) {
             .chain(),
     );
     app.add_systems(Update, toggle_fullscreen);
+    app.init_resource::<ClearColor>();
     app.add_plugins((
         games::plugin,
+        theme::plugin,
         settings::plugin,
         screens::plugin,
         menus::plugin,

@@ -57,6 +57,8 @@ pub struct Settings {
     pub eval_bar: bool,
     /// CPU against CPU: seconds between two moves, so a person can follow.
     pub cpu_vs_cpu_delay: f32,
+    /// The window's colours: dark or light.
+    pub theme: crate::theme::palette::Theme,
     /// Per game, by its name (`ataxx`, `go`, …).
     pub games: BTreeMap<String, GameSettings>,
 }
@@ -70,6 +72,7 @@ impl Default for Settings {
             show_legal_moves: true,
             eval_bar: true,
             cpu_vs_cpu_delay: 0.5,
+            theme: Default::default(),
             games: GameKind::ALL
                 .into_iter()
                 .map(|k| {
@@ -160,6 +163,7 @@ struct SettingsOnDisk {
     show_legal_moves: bool,
     eval_bar: bool,
     cpu_vs_cpu_delay: f32,
+    theme: crate::theme::palette::Theme,
     games: BTreeMap<String, GameSettings>,
     /// The old format.
     default_level: Vec<u8>,
@@ -176,6 +180,7 @@ impl Default for SettingsOnDisk {
             show_legal_moves: s.show_legal_moves,
             eval_bar: s.eval_bar,
             cpu_vs_cpu_delay: s.cpu_vs_cpu_delay,
+            theme: s.theme,
             games: BTreeMap::new(),
             default_level: Vec::new(),
             cpu_time_ms: Vec::new(),
@@ -192,6 +197,7 @@ impl SettingsOnDisk {
             show_legal_moves: self.show_legal_moves,
             eval_bar: self.eval_bar,
             cpu_vs_cpu_delay: self.cpu_vs_cpu_delay,
+            theme: self.theme,
             ..Settings::default()
         };
         // the old arrays held the first four games of the table, in its order

@@ -1202,3 +1202,35 @@ fn gomoku_stones_carry_their_move_numbers() {
     settle(&mut app2);
     assert_eq!(count::<MoveNumber>(&mut app2), 0);
 }
+
+/// Settings → Theme: the light theme changes the window's colours (and the board is drawn
+/// again in them); the choice is kept in the settings file.
+#[test]
+fn the_light_theme_changes_the_window() {
+    use qi::theme::palette::{self, Theme};
+    let mut app = two_players(GameKind::Go);
+    let generation = app.world().resource::<qi::board::BoardGeneration>().0;
+    app.world_mut().resource_mut::<Settings>().theme = Theme::Light;
+    app.update();
+    app.update();
+    assert_eq!(palette::theme(), Theme::Light);
+    assert_eq!(
+        app.world().resource::<ClearColor>().0,
+        palette::to_bevy(palette::LIGHT.clear)
+    );
+    assert!(
+        app.world().resource::<qi::board::BoardGeneration>().0 > generation,
+        "the board was drawn again"
+    );
+    let dir = app
+        .world()
+        .resource::<qi::saves::Store>()
+        .0
+        .dir()
+        .to_path_buf();
+    let text = std::fs::read_to_string(dir.join("settings.ron")).unwrap();
+    assert!(text.contains("Light"), "{text}");
+    app.world_mut().resource_mut::<Settings>().theme = Theme::Dark;
+    app.update();
+    assert_eq!(palette::theme(), Theme::Dark);
+}

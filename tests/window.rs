@@ -51,7 +51,7 @@ fn starts_shows_the_main_menu_saves_a_screenshot_and_exits() {
     let (w, h, _) = png_summary(&shot);
     assert_eq!((w, h), (1200, 800));
     // the opaque menu panel is there, over the dimmed window
-    let panel = count_color(&shot, rgb(palette::PANEL));
+    let panel = count_color(&shot, rgb(palette::ui().panel));
     assert!(panel > 20_000, "the menu panel covers {panel} pixels");
     let corner = pixel(&shot, 5, 5);
     assert!(near(corner, [9, 10, 12], 4), "dimmed corner: {corner:?}");

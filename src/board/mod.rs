@@ -364,8 +364,12 @@ pub fn rebuild_board(
     mut layout: ResMut<BoardLayout>,
     mut generation: ResMut<BoardGeneration>,
     window: Query<&Window, With<PrimaryWindow>>,
+    settings: Res<Settings>,
+    mut drawn_theme: Local<Option<crate::theme::palette::Theme>>,
 ) {
-    let reset = resets.read().count() > 0;
+    // a new theme redraws the board (its coordinates take the theme's colour)
+    let themed = drawn_theme.is_some_and(|t| t != settings.theme);
+    let reset = resets.read().count() > 0 || themed;
     let resize = resized.read().count() > 0;
     let Some(game) = game else { return };
     let pos = game.position();
@@ -379,6 +383,8 @@ pub fn rebuild_board(
     }
     generation.0 += 1;
     *layout = wanted;
+    *drawn_theme = Some(settings.theme);
+    palette::set_theme(settings.theme);
     let (w, h) = pos.dimensions();
     let style = ui.board_style();
     let colors = style.colors;
@@ -534,7 +540,7 @@ fn coord_label(text: String, p: Vec2, size: f32) -> impl Bundle {
             font_size: FontSize::Px(size),
             ..default()
         },
-        TextColor(to_bevy(palette::COORDINATES)),
+        TextColor(to_bevy(palette::ui().coordinates)),
         Transform::from_translation(p.extend(2.0)),
         DespawnOnExit(Screen::Playing),
     )

@@ -65,7 +65,7 @@ pub fn eval_bar_ui(ui: &mut egui::Ui, kind: GameKind, value: f32, text: &str) {
     p.rect_stroke(
         rect,
         3.0,
-        egui::Stroke::new(1.0, palette::OUTLINE),
+        egui::Stroke::new(1.0, palette::ui().outline),
         egui::StrokeKind::Inside,
     );
     ui.label(egui::RichText::new(text).size(13.0));

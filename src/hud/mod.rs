@@ -178,7 +178,7 @@ pub fn piece_icon(ui: &mut egui::Ui, kind: GameKind, side: Side) {
         3.0,
         egui::Color32::from_rgb(lift(c.r()), lift(c.g()), lift(c.b())),
     );
-    p.circle_stroke(center, 10.0, egui::Stroke::new(1.0, palette::ICON_RIM));
+    p.circle_stroke(center, 10.0, egui::Stroke::new(1.0, palette::ui().icon_rim));
 }
 
 /// The top bar: the score and whose turn it is.

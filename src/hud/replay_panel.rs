@@ -28,7 +28,7 @@ pub struct ReplayView {
 pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     let mut action = None;
     ui.heading("Replay");
-    ui.label(egui::RichText::new(&r.source).color(palette::TEXT_WEAK));
+    ui.label(egui::RichText::new(&r.source).color(palette::ui().text_weak));
     if let Some(result) = &r.result {
         ui.label(format!("Result: {result}"));
     }
@@ -84,7 +84,8 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
         }
     });
     ui.label(
-        egui::RichText::new("Left / Right step, Home / End first / last").color(palette::TEXT_WEAK),
+        egui::RichText::new("Left / Right step, Home / End first / last")
+            .color(palette::ui().text_weak),
     );
     if let Some(c) = &r.comment {
         ui.add_space(4.0);
@@ -128,7 +129,9 @@ pub fn move_list_ui(ui: &mut egui::Ui, moves: &[String], current: Option<usize>)
                 for (i, pair) in moves.chunks(2).enumerate() {
                     for (j, m) in pair.iter().enumerate() {
                         let ply = i * 2 + j + 1;
-                        ui.label(egui::RichText::new(format!("{ply}.")).color(palette::TEXT_WEAK));
+                        ui.label(
+                            egui::RichText::new(format!("{ply}.")).color(palette::ui().text_weak),
+                        );
                         match current {
                             Some(c) => {
                                 if ui.selectable_label(c == ply, m).clicked() {

@@ -52,7 +52,7 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
         ui.label(egui::RichText::new("Ataxx · Reversi · Gomoku · Go").size(16.0));
         ui.add_space(20.0);
         if let Some(n) = &model.notice {
-            ui.label(egui::RichText::new(n).color(palette::ERROR).size(15.0));
+            ui.label(egui::RichText::new(n).color(palette::ui().error).size(15.0));
             ui.add_space(10.0);
         }
         let items = [
@@ -68,7 +68,7 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
         ui.add_space(16.0);
         ui.label(
             egui::RichText::new("Arrows or Tab to move, Enter or Space to choose")
-                .color(palette::TEXT_WEAK),
+                .color(palette::ui().text_weak),
         );
         chosen.map(|i| {
             [

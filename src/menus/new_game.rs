@@ -399,7 +399,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
         ui.add_space(8.0);
         ui.label(
             egui::RichText::new("Up/Down pick a row, Left/Right change it, Enter starts")
-                .color(crate::theme::palette::TEXT_WEAK),
+                .color(crate::theme::palette::ui().text_weak),
         );
     });
     action

@@ -226,7 +226,7 @@ pub fn records_ui(
 
 fn results_tab(ui: &mut egui::Ui, history: &History, problem: Option<&str>) {
     if let Some(p) = problem {
-        ui.colored_label(palette::ERROR, p);
+        ui.colored_label(palette::ui().error, p);
     }
     if history.results.is_empty() {
         ui.label("No finished games yet. Results are kept here after each game.");
@@ -317,7 +317,7 @@ fn replay_tab(ui: &mut egui::Ui, m: &mut RecordsModel, keys: NavKeys) -> Option<
         }
     });
     if let Some(msg) = &m.message {
-        ui.colored_label(palette::ERROR, msg);
+        ui.colored_label(palette::ui().error, msg);
     }
     action
 }

@@ -25,6 +25,19 @@ pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) -> bool {
         .num_columns(2)
         .spacing([24.0, 10.0])
         .show(ui, |ui| {
+            ui.label("Theme");
+            ui.horizontal(|ui| {
+                use crate::theme::palette::Theme;
+                for (t, label) in [(Theme::Dark, "Dark"), (Theme::Light, "Light wood")] {
+                    if ui
+                        .add(egui::Button::new(label).selected(s.theme == t))
+                        .clicked()
+                    {
+                        s.theme = t;
+                    }
+                }
+            });
+            ui.end_row();
             ui.label("Volume");
             ui.add(egui::Slider::new(&mut s.volume, 0.0..=1.0).show_value(true));
             ui.end_row();

@@ -82,11 +82,12 @@ pub fn slots_ui(
             }
             match &info.state {
                 SlotState::Empty => {
-                    ui.label(egui::RichText::new("empty").color(palette::TEXT_WEAK));
+                    ui.label(egui::RichText::new("empty").color(palette::ui().text_weak));
                 }
                 SlotState::Unreadable(why) => {
                     ui.label(
-                        egui::RichText::new(format!("unreadable: {why}")).color(palette::ERROR),
+                        egui::RichText::new(format!("unreadable: {why}"))
+                            .color(palette::ui().error),
                     );
                     if !saving && ui.small_button("Delete").clicked() {
                         action = Some(SlotAction::Delete(info.slot));
@@ -119,7 +120,7 @@ pub fn slots_ui(
         action = Some(SlotAction::Choose(slots[model.selected].slot));
     }
     if let Some(m) = &model.message {
-        ui.label(egui::RichText::new(m).color(palette::ERROR));
+        ui.label(egui::RichText::new(m).color(palette::ui().error));
     }
     ui.add_space(8.0);
     if ui

@@ -16,7 +16,7 @@ pub fn menu_area<R>(ctx: &egui::Context, add: impl FnOnce(&mut egui::Ui) -> R) -
         .show(ctx, |ui| {
             // the dim layer also swallows clicks meant for the HUD behind it
             let (rect, _) = ui.allocate_exact_size(screen.size(), egui::Sense::click());
-            ui.painter().rect_filled(rect, 0.0, palette::DIM);
+            ui.painter().rect_filled(rect, 0.0, palette::ui().dim);
         });
     let max_h = (screen.height() - 40.0).max(200.0);
     egui::Area::new(egui::Id::new("menu_area"))
@@ -24,7 +24,7 @@ pub fn menu_area<R>(ctx: &egui::Context, add: impl FnOnce(&mut egui::Ui) -> R) -
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
             egui::Frame::window(&ctx.global_style())
-                .fill(palette::PANEL)
+                .fill(palette::ui().panel)
                 .inner_margin(egui::Margin::same(24))
                 .show(ui, |ui| {
                     ui.set_max_width((screen.width() - 60.0).clamp(300.0, 760.0));
@@ -87,7 +87,11 @@ pub fn draw_small_board(ui: &mut egui::Ui, pos: &AnyPosition, cell: f32) {
             }
             if let qi_core::Cell::Piece(side) = c {
                 painter.circle_filled(p, cell * 0.42, game.piece_color(side));
-                painter.circle_stroke(p, cell * 0.42, egui::Stroke::new(0.5, palette::OUTLINE));
+                painter.circle_stroke(
+                    p,
+                    cell * 0.42,
+                    egui::Stroke::new(0.5, palette::ui().outline),
+                );
             }
         }
     }

@@ -8,19 +8,80 @@ pub fn to_bevy(c: Color32) -> Color {
     Color::srgba_u8(c.r(), c.g(), c.b(), c.a())
 }
 
-/// The window behind everything.
-pub const CLEAR: Color32 = Color32::from_rgb(22, 24, 30);
-/// Menus and overlays: opaque, over a dimmed board.
-pub const PANEL: Color32 = Color32::from_rgb(24, 26, 32);
-/// Drawn over the board while a menu is open.
-pub const DIM: Color32 = Color32::from_rgba_premultiplied(0, 0, 0, 150);
-pub const TEXT: Color32 = Color32::from_rgb(230, 230, 235);
-pub const TEXT_WEAK: Color32 = Color32::from_rgb(170, 172, 180);
-pub const ERROR: Color32 = Color32::from_rgb(255, 128, 128);
-pub const OUTLINE: Color32 = Color32::GRAY;
-/// The thin outline of the piece icons in the HUD.
-pub const ICON_RIM: Color32 = Color32::from_rgb(70, 72, 80);
-pub const COORDINATES: Color32 = Color32::from_rgb(191, 191, 199);
+/// The colours of the window around the board, for one theme.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UiColors {
+    /// The window behind everything.
+    pub clear: Color32,
+    /// Menus and overlays: opaque, over a dimmed board.
+    pub panel: Color32,
+    /// Drawn over the board while a menu is open.
+    pub dim: Color32,
+    pub text_weak: Color32,
+    pub error: Color32,
+    pub outline: Color32,
+    pub coordinates: Color32,
+    /// The thin outline of the piece icons in the HUD.
+    pub icon_rim: Color32,
+}
+
+pub const DARK: UiColors = UiColors {
+    clear: Color32::from_rgb(22, 24, 30),
+    panel: Color32::from_rgb(24, 26, 32),
+    dim: Color32::from_rgba_premultiplied(0, 0, 0, 150),
+    text_weak: Color32::from_rgb(170, 172, 180),
+    error: Color32::from_rgb(255, 128, 128),
+    outline: Color32::GRAY,
+    coordinates: Color32::from_rgb(191, 191, 199),
+    icon_rim: Color32::from_rgb(70, 72, 80),
+};
+
+pub const LIGHT: UiColors = UiColors {
+    clear: Color32::from_rgb(236, 230, 218),
+    panel: Color32::from_rgb(250, 247, 240),
+    dim: Color32::from_rgba_premultiplied(20, 16, 10, 110),
+    text_weak: Color32::from_rgb(88, 84, 78),
+    error: Color32::from_rgb(176, 32, 32),
+    outline: Color32::from_rgb(120, 114, 104),
+    coordinates: Color32::from_rgb(70, 60, 48),
+    icon_rim: Color32::from_rgb(120, 114, 104),
+};
+
+/// The two themes: a dark one and a light, warm one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Theme {
+    #[default]
+    Dark,
+    Light,
+}
+
+impl Theme {
+    pub fn colors(self) -> &'static UiColors {
+        match self {
+            Theme::Dark => &DARK,
+            Theme::Light => &LIGHT,
+        }
+    }
+}
+
+static CURRENT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Makes `theme` the one [`ui`] answers with (the app sets it from the settings).
+pub fn set_theme(theme: Theme) {
+    CURRENT.store(theme as u8, std::sync::atomic::Ordering::Relaxed);
+}
+
+pub fn theme() -> Theme {
+    match CURRENT.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => Theme::Light,
+        _ => Theme::Dark,
+    }
+}
+
+/// The colours of the current theme.
+pub fn ui() -> &'static UiColors {
+    theme().colors()
+}
 
 // Pieces
 pub const RED_PIECE: Color32 = Color32::from_rgb(214, 58, 58);
