@@ -282,32 +282,25 @@ fn undo_and_redo_keep_the_legal_dots_and_the_last_move_mark() {
     assert_eq!(has(&before, Marker::LastMove), 1);
     assert!(has(&before, Marker::Legal) > 0);
     for _ in 0..3 {
-        app.world_mut().write_message(UndoRequest);
-        settle(&mut app);
-        let now = markers(&mut app);
-        assert_eq!(app.world().resource::<Match>().history.ply(), 1);
-        assert_eq!(
-            has(&now, Marker::LastMove),
-            1,
-            "last move after undo: {now:?}"
-        );
-        assert!(
-            has(&now, Marker::Legal) > 0,
-            "legal dots after undo: {now:?}"
-        );
-        app.world_mut().write_message(RedoRequest);
-        settle(&mut app);
-        let now = markers(&mut app);
-        assert_eq!(app.world().resource::<Match>().history.ply(), 2);
-        assert_eq!(
-            has(&now, Marker::LastMove),
-            1,
-            "last move after redo: {now:?}"
-        );
-        assert!(
-            has(&now, Marker::Legal) > 0,
-            "legal dots after redo: {now:?}"
-        );
+        for (ply, what) in [(1, "undo"), (2, "redo")] {
+            if ply == 1 {
+                app.world_mut().write_message(UndoRequest);
+            } else {
+                app.world_mut().write_message(RedoRequest);
+            }
+            settle(&mut app);
+            let now = markers(&mut app);
+            assert_eq!(app.world().resource::<Match>().history.ply(), ply);
+            assert_eq!(
+                has(&now, Marker::LastMove),
+                1,
+                "last move after {what}: {now:?}"
+            );
+            assert!(
+                has(&now, Marker::Legal) > 0,
+                "legal dots after {what}: {now:?}"
+            );
+        }
     }
 }
 

@@ -29,6 +29,24 @@ fn square_color(
     pixel(shot, (x - 0.27 * cell) as u32, y as u32)
 }
 
+/// Checks the colour of squares in a screenshot of the first window size: each `(square,
+/// colour, tolerance)`.
+fn expect_squares(
+    shot: &std::path::Path,
+    kind: GameKind,
+    size: (u8, u8),
+    want: &[(Square, [u8; 3], u8)],
+) {
+    let w = Vec2::new(1200.0, 800.0);
+    for &(sq, color, tol) in want {
+        let c = square_color(shot, w, kind, size, sq);
+        assert!(
+            near(c, color, tol),
+            "{kind} {sq:?}: {c:?}, expected {color:?}"
+        );
+    }
+}
+
 #[test]
 fn starts_shows_the_main_menu_saves_a_screenshot_and_exits() {
     let x = Xvfb::start();
@@ -97,27 +115,16 @@ fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
     let reply = qi.wait_for_log("qi: move 2 Blue", Duration::from_secs(60));
     qi.wait_for_log("qi: board at rest at ply 2", Duration::from_secs(30));
     let shot = qi.screenshot(&dir);
-    let w = Vec2::new(1200.0, 800.0);
-    let at = |sq| square_color(&shot, w, GameKind::Ataxx, (7, 7), sq);
-    assert!(
-        near(at(Square::new(4, 0)), rgb(palette::RED_PIECE), 28),
-        "e1 {:?}",
-        at(Square::new(4, 0))
-    );
-    assert!(
-        near(at(Square::new(6, 0)), rgb(palette::SLATE_BOARD.cell), 16),
-        "g1 {:?}",
-        at(Square::new(6, 0))
-    );
-    assert!(
-        near(at(Square::new(2, 2)), rgb(palette::SLATE_BOARD.blocked), 16),
-        "c3 {:?}",
-        at(Square::new(2, 2))
-    );
-    assert!(
-        near(at(Square::new(0, 6)), rgb(palette::RED_PIECE), 28),
-        "a7 {:?}",
-        at(Square::new(0, 6))
+    expect_squares(
+        &shot,
+        GameKind::Ataxx,
+        (7, 7),
+        &[
+            (Square::new(4, 0), rgb(palette::RED_PIECE), 28),
+            (Square::new(6, 0), rgb(palette::SLATE_BOARD.cell), 16),
+            (Square::new(2, 2), rgb(palette::SLATE_BOARD.blocked), 16),
+            (Square::new(0, 6), rgb(palette::RED_PIECE), 28),
+        ],
     );
     println!("CPU replied: {reply}; screenshot {}", shot.display());
 }
@@ -277,17 +284,14 @@ fn load_from_the_pause_menu_shows_the_board_and_clicks_play() {
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(20));
     qi.wait_for_log("qi: board at rest at ply 1", Duration::from_secs(30));
     let shot = qi.screenshot(&dir);
-    let w = Vec2::new(1200.0, 800.0);
-    let at = |sq| square_color(&shot, w, GameKind::Reversi, (8, 8), sq);
-    assert!(
-        near(at(Square::new(3, 2)), rgb(palette::BLACK_PIECE), 30),
-        "d3 {:?}",
-        at(Square::new(3, 2))
-    );
-    assert!(
-        near(at(Square::new(0, 0)), rgb(palette::GREEN_BOARD.cell), 16),
-        "a1 {:?}",
-        at(Square::new(0, 0))
+    expect_squares(
+        &shot,
+        GameKind::Reversi,
+        (8, 8),
+        &[
+            (Square::new(3, 2), rgb(palette::BLACK_PIECE), 30),
+            (Square::new(0, 0), rgb(palette::GREEN_BOARD.cell), 16),
+        ],
     );
     qi.click_square(GameKind::Reversi, (8, 8), Square::new(2, 2));
     qi.wait_for_log("qi: move 2 White c3", Duration::from_secs(30));

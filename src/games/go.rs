@@ -53,16 +53,7 @@ impl GameUi for GoUi {
     }
 
     fn options_ui(&self, ui: &mut egui::Ui, o: &mut GameOptions) -> bool {
-        let mut clicked = false;
-        for n in [9u8, 13, 19] {
-            if ui
-                .add(egui::Button::new(format!("{n}x{n}")).selected(o.size == n))
-                .clicked()
-            {
-                o.size = n;
-                clicked = true;
-            }
-        }
+        let mut clicked = super::size_buttons(ui, GameKind::Go, &mut o.size);
         ui.separator();
         ui.label("Handicap");
         let before = o.handicap;

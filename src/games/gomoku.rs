@@ -26,16 +26,7 @@ impl GameUi for GomokuUi {
     }
 
     fn options_ui(&self, ui: &mut egui::Ui, o: &mut GameOptions) -> bool {
-        let mut clicked = false;
-        for &n in GameKind::Gomoku.info().board_sizes {
-            if ui
-                .add(egui::Button::new(format!("{n}x{n}")).selected(o.size == n))
-                .clicked()
-            {
-                o.size = n;
-                clicked = true;
-            }
-        }
+        let mut clicked = super::size_buttons(ui, GameKind::Gomoku, &mut o.size);
         ui.separator();
         let labels: Vec<String> = GomokuRule::ALL
             .iter()

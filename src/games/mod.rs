@@ -231,6 +231,23 @@ pub fn cycle<T: Copy + PartialEq>(options: &[T], current: T, delta: isize) -> T 
     options[(i + delta).rem_euclid(options.len() as isize) as usize]
 }
 
+/// Buttons for the game's board sizes (smallest first); returns whether one was clicked.
+pub fn size_buttons(ui: &mut egui::Ui, kind: GameKind, size: &mut u8) -> bool {
+    let mut sizes = kind.info().board_sizes.to_vec();
+    sizes.sort();
+    let mut clicked = false;
+    for n in sizes {
+        if ui
+            .add(egui::Button::new(format!("{n}x{n}")).selected(*size == n))
+            .clicked()
+        {
+            *size = n;
+            clicked = true;
+        }
+    }
+    clicked
+}
+
 /// A row of buttons, one per choice; returns the index clicked.
 pub fn choice_buttons(ui: &mut egui::Ui, labels: &[String], current: usize) -> Option<usize> {
     let mut out = None;
