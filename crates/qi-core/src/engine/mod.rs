@@ -141,7 +141,7 @@ pub enum Command {
     Gomocup,
     /// Search speed: fixed-depth searches of a fixed set of positions; nodes/s last.
     Bench {
-        /// ataxx or reversi
+        /// ataxx, reversi or gomoku
         game: String,
         #[arg(long, default_value_t = 7)]
         depth: u32,
@@ -331,6 +331,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let (nodes, secs) = match kind {
                 GameKind::Ataxx => matches::bench::<Ataxx>(depth, positions, 7),
                 GameKind::Reversi => matches::bench::<Reversi>(depth, positions, 7),
+                GameKind::Gomoku => matches::bench::<Gomoku>(depth, positions, 7),
                 other => return Err(format!("bench is not available for {other}")),
             };
             println!(
