@@ -294,6 +294,9 @@ pub struct Board {
     line_total: i32,
     /// The table each side reads: exactly five (Standard, and Black in Renju) or five or more.
     tab: [&'static [u8]; 2],
+    /// `reach[point][dir]`: how many points (up to five) lie on the board behind and ahead of
+    /// the point along `dir`.
+    reach: Vec<[[u8; 2]; 4]>,
     pub stones: u32,
 }
 
@@ -328,6 +331,7 @@ impl Board {
             rows: vec![[[0; 2]; 4]; POINTS],
             line_total: 0,
             tab: [&t[table[0]], &t[table[1]]],
+            reach: vec![[[0; 2]; 4]; POINTS],
             stones: 0,
         };
         for y in 0..n as i32 {
@@ -347,6 +351,15 @@ impl Board {
                     for s in 0..2 {
                         b.shapes[p][s].lines[d] = b.tab[s][b.codes[p][s][d] as usize];
                     }
+                    let mut back = 0;
+                    while back < 5 && b.on(x - (back + 1) * dx, y - (back + 1) * dy) {
+                        back += 1;
+                    }
+                    let mut ahead = 0;
+                    while ahead < 5 && b.on(x + (ahead + 1) * dx, y + (ahead + 1) * dy) {
+                        ahead += 1;
+                    }
+                    b.reach[p][d] = [back as u8, ahead as u8];
                 }
             }
         }
@@ -383,38 +396,32 @@ impl Board {
             self.stones -= 1;
         }
         let stride = STRIDE as i32;
+        let pi = p as i32;
+        let (w_own, w_other) = if add { (1i32, 2i32) } else { (-1, -2) };
         for (d, &(dx, dy)) in DIRS.iter().enumerate() {
-            for k in -5i32..=5 {
+            let step = dy * stride + dx;
+            let [back, ahead] = self.reach[p as usize][d];
+            let (back, ahead) = (back as i32, ahead as i32);
+            // the points q for which p sits at offset k: q = p - k * step, on the board for
+            // -ahead <= k <= back
+            for k in -ahead..=back {
                 if k == 0 {
                     continue;
                 }
-                // the point q for which p sits at offset k
-                let (qx, qy) = (x - k * dx, y - k * dy);
-                if !self.on(qx, qy) {
-                    continue;
-                }
-                let q = (qy * stride + qx) as usize;
-                let w = POW3[digit(k)];
+                let q = (pi - k * step) as usize;
+                let w = POW3[digit(k)] as i32;
                 let c = &mut self.codes[q];
-                if add {
-                    c[s][d] += w;
-                    c[1 - s][d] += 2 * w;
-                } else {
-                    c[s][d] -= w;
-                    c[1 - s][d] -= 2 * w;
-                }
+                c[s][d] = (c[s][d] as i32 + w_own * w) as u32;
+                c[1 - s][d] = (c[1 - s][d] as i32 + w_other * w) as u32;
                 let (c0, c1) = (c[0][d], c[1][d]);
                 let sh = &mut self.shapes[q];
                 sh[0].lines[d] = self.tab[0][c0 as usize];
                 sh[1].lines[d] = self.tab[1][c1 as usize];
             }
-            // the rows of five through p: from p - 4 * dir to p
-            for k in 0..5 {
-                let (sx, sy) = (x - k * dx, y - k * dy);
-                if !self.on(sx, sy) || !self.on(sx + 4 * dx, sy + 4 * dy) {
-                    continue;
-                }
-                let r = &mut self.rows[(sy * stride + sx) as usize][d];
+            // the rows of five through p: from p - k * step for k = 0..=4, those whose last
+            // point p + (4 - k) * step is on the board
+            for k in (4 - ahead).max(0)..=back.min(4) {
+                let r = &mut self.rows[(pi - k * step) as usize][d];
                 let before = row_value(r[0], r[1]);
                 if add {
                     r[s] += 1;
