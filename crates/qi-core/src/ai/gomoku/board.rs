@@ -297,6 +297,9 @@ pub struct Board {
     /// `reach[point][dir]`: how many points (up to five) lie on the board behind and ahead of
     /// the point along `dir`.
     reach: Vec<[[u8; 2]; 4]>,
+    /// Stones on each row and each column, for [`Board::span`].
+    row_stones: [u8; 19],
+    col_stones: [u8; 19],
     pub stones: u32,
 }
 
@@ -332,6 +335,8 @@ impl Board {
             line_total: 0,
             tab: [&t[table[0]], &t[table[1]]],
             reach: vec![[[0; 2]; 4]; POINTS],
+            row_stones: [0; 19],
+            col_stones: [0; 19],
             stones: 0,
         };
         for y in 0..n as i32 {
@@ -392,8 +397,12 @@ impl Board {
         self.cell[p as usize] = if add { s as u8 + 1 } else { 0 };
         if add {
             self.stones += 1;
+            self.row_stones[y as usize] += 1;
+            self.col_stones[x as usize] += 1;
         } else {
             self.stones -= 1;
+            self.row_stones[y as usize] -= 1;
+            self.col_stones[x as usize] -= 1;
         }
         let stride = STRIDE as i32;
         let pi = p as i32;
@@ -446,6 +455,25 @@ impl Board {
                 }
             }
         }
+    }
+
+    /// The columns `x0..x1` and rows `y0..y1` outside which no point is near a stone (empty
+    /// ranges on an empty board): the stones' bounding box widened by two.
+    #[inline]
+    pub fn span(&self) -> (u16, u16, u16, u16) {
+        let n = self.n as usize;
+        let range = |counts: &[u8; 19]| -> (u16, u16) {
+            match (
+                counts[..n].iter().position(|&c| c > 0),
+                counts[..n].iter().rposition(|&c| c > 0),
+            ) {
+                (Some(lo), Some(hi)) => (lo.saturating_sub(2) as u16, (hi + 3).min(n) as u16),
+                _ => (0, 0),
+            }
+        };
+        let (x0, x1) = range(&self.col_stones);
+        let (y0, y1) = range(&self.row_stones);
+        (x0, x1, y0, y1)
     }
 
     /// The shapes a stone of `side` on the empty point `p` would make.
@@ -704,6 +732,7 @@ mod tests {
                 for side in [Side::Black, Side::White] {
                     assert_eq!(b.line_score(side), b.line_score_scratch(side), "{rule:?}");
                 }
+                let (x0, x1, y0, y1) = b.span();
                 let t = tables();
                 let which = match rule {
                     GomokuRule::Freestyle => [1, 1],
@@ -724,6 +753,9 @@ mod tests {
                             }
                         }
                         assert_eq!(b.near1[p as usize], one);
+                        let inside = (x0 as i32..x1 as i32).contains(&x)
+                            && (y0 as i32..y1 as i32).contains(&y);
+                        assert!(inside || b.near[p as usize] == 0, "{x},{y} near a stone");
                         for side in [Side::Black, Side::White] {
                             let s = side.index();
                             let c = b.codes[p as usize][s];

@@ -254,8 +254,9 @@ impl Search {
                 order: 1,
             });
         }
-        for y in 0..n {
-            for x in 0..n {
+        let (x0, x1, y0, y1) = e.b.span();
+        for y in y0..y1 {
+            for x in x0..x1 {
                 let p = y * 32 + x;
                 if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
                     continue;
@@ -374,12 +375,12 @@ impl Search {
         }
         let a = e.side();
         let d = a.other();
-        let n = e.b.n as u16;
         let mut def_fives = 0;
         let mut def_five = 0;
         let mut fours: Vec<(i32, Move)> = Vec::with_capacity(16);
-        for y in 0..n {
-            for x in 0..n {
+        let (x0, x1, y0, y1) = e.b.span();
+        for y in y0..y1 {
+            for x in x0..x1 {
                 let p = y * 32 + x;
                 if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
                     continue;
@@ -477,12 +478,12 @@ impl Search {
         }
         let a = e.side();
         let d = a.other();
-        let n = e.b.n as u16;
         let mut def_fives = 0;
         let mut def_open = false;
         let mut threats: Vec<(i32, Move)> = Vec::with_capacity(24);
-        for y in 0..n {
-            for x in 0..n {
+        let (x0, x1, y0, y1) = e.b.span();
+        for y in y0..y1 {
+            for x in x0..x1 {
                 let p = y * 32 + x;
                 if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
                     continue;
@@ -567,14 +568,14 @@ impl Search {
         }
         let d = e.side();
         let a = d.other();
-        let n = e.b.n as u16;
         let mut a_fives = 0;
         let mut a_five = 0;
         let mut a_open = false;
         let mut d_open = false;
         let mut cands: Vec<Move> = Vec::with_capacity(48);
-        for y in 0..n {
-            for x in 0..n {
+        let (x0, x1, y0, y1) = e.b.span();
+        for y in y0..y1 {
+            for x in x0..x1 {
                 let p = y * 32 + x;
                 if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
                     continue;
@@ -635,8 +636,9 @@ impl Search {
             let mut d_fives = 0;
             let mut d_five = 0;
             let mut still = false;
-            for y in 0..n {
-                for x in 0..n {
+            let (x0, x1, y0, y1) = e.b.span();
+            for y in y0..y1 {
+                for x in x0..x1 {
                     let q = y * 32 + x;
                     if e.b.near[q as usize] == 0 || e.b.cell[q as usize] != 0 {
                         continue;
