@@ -711,7 +711,11 @@ mod tests {
             seed ^= seed << 17;
             seed % k
         };
-        for rule in [GomokuRule::Freestyle, GomokuRule::Standard, GomokuRule::Renju] {
+        for rule in [
+            GomokuRule::Freestyle,
+            GomokuRule::Standard,
+            GomokuRule::Renju,
+        ] {
             for game in 0..6 {
                 let n = if game % 3 == 2 { 19 } else { 15 };
                 let mut b = Board::new(n, rule);
