@@ -1,6 +1,7 @@
 //! The `qi-engine` command line: perft and the engine protocols. Each protocol or tool lives in
 //! its own module here and is one subcommand.
 
+pub mod external;
 pub mod gomocup;
 pub mod gtp;
 pub mod matches;
@@ -16,6 +17,7 @@ use clap::{Parser, Subcommand};
 
 use crate::ataxx::Ataxx;
 use crate::game::{Game, GameKind, ParseError, perft, perft_divide};
+use crate::go::Go;
 use crate::gomoku::Gomoku;
 use crate::reversi::Reversi;
 
@@ -45,30 +47,67 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Play two engine configurations against each other (colours alternate) and print
-    /// wins/draws/losses, the score and the Elo difference.
+    /// Play two engines against each other under Qi's referee (colours alternate) and print
+    /// wins/draws/losses, the score, the Elo difference and, when asked, an SPRT verdict.
     Match {
-        /// ataxx, reversi or gomoku
+        /// ataxx, reversi, gomoku or go
         game: String,
-        /// Configuration A, e.g. `level=6` or `level=6,frontier=5`.
+        /// Engine A: a Qi level (`level=6`, `level=6,frontier=5`) or an external engine
+        /// `uai:"<command>"` (Ataxx), `nboard:"<command>"` (Reversi), `gtp:"<command>"` (Go),
+        /// `gomocup:"<command>"` (Gomoku).
         #[arg(long, default_value = "level=6")]
         a: String,
-        /// Configuration B.
+        /// Engine B.
         #[arg(long, default_value = "level=5")]
         b: String,
+        /// A line sent to external engine A after its handshake (repeatable), e.g.
+        /// `setoption name Hash value 64`, `set depth 8`, `qi-playouts 500`.
+        #[arg(long = "a-init", allow_hyphen_values = true)]
+        a_init: Vec<String>,
+        /// A line sent to external engine B after its handshake (repeatable).
+        #[arg(long = "b-init", allow_hyphen_values = true)]
+        b_init: Vec<String>,
         #[arg(long, default_value_t = 20)]
         games: u32,
-        /// Milliseconds per move.
+        /// Milliseconds per move (unless --tc gives a clock).
         #[arg(long, default_value_t = 50)]
         movetime: u64,
-        /// Random plies played from the start before the engines take over.
-        #[arg(long, default_value_t = 4)]
-        openings: u32,
+        /// A clock per side instead: `base+inc` in seconds, e.g. `10+0.1`.
+        #[arg(long)]
+        tc: Option<String>,
+        /// Milliseconds an external engine may exceed its time before it loses on time.
+        #[arg(long, default_value_t = 1000)]
+        margin: u64,
+        /// Random plies played from the start before the engines take over: `k` or `lo-hi`.
+        #[arg(long, default_value = "4")]
+        openings: String,
+        /// Openings from a file instead, one a line: a position in the game's text form,
+        /// moves from the start, or `<position> moves <m1> <m2> …` (# starts a comment).
+        #[arg(long = "openings-file")]
+        openings_file: Option<std::path::PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Games played at the same time (each with its own engine processes).
+        #[arg(long, default_value_t = 1)]
+        concurrency: u32,
+        /// Stop when a sequential test decides, e.g. `elo0=0,elo1=10,alpha=0.05,beta=0.05`.
+        #[arg(long)]
+        sprt: Option<String>,
+        /// Go and Gomoku board size (Go 9, Gomoku 15 if left out).
+        #[arg(long)]
+        size: Option<u8>,
+        /// Go komi (7 if left out).
+        #[arg(long, allow_hyphen_values = true)]
+        komi: Option<f32>,
+        /// Gomoku rule: freestyle, standard or renju.
+        #[arg(long)]
+        rule: Option<String>,
         /// A line per game on stderr.
         #[arg(long, short)]
         verbose: bool,
+        /// Every line to and from external engines on stderr (and their own stderr).
+        #[arg(long)]
+        debug: bool,
     },
     /// Solve a Reversi endgame exactly (the last line is `<best move> <score>`), or find a
     /// Gomoku forced win by fours (the last line is its first move or `none`).
@@ -118,7 +157,7 @@ pub enum Command {
     Gomocup,
     /// Search speed: fixed-depth searches of a fixed set of positions; nodes/s last.
     Bench {
-        /// ataxx or reversi
+        /// ataxx, reversi or gomoku
         game: String,
         /// The search depth (1 to 30).
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=30))]
@@ -277,33 +316,78 @@ fn run(cli: Cli) -> Result<(), String> {
             game,
             a,
             b,
+            a_init,
+            b_init,
             games,
             movetime,
+            tc,
+            margin,
             openings,
+            openings_file,
             seed,
+            concurrency,
+            sprt,
+            size,
+            komi,
+            rule,
             verbose,
+            debug,
         } => {
             let kind: GameKind = game.parse().map_err(|e: ParseError| e.0)?;
-            let a: matches::Config = a.parse().map_err(|e| format!("--a: {e}"))?;
-            let b: matches::Config = b.parse().map_err(|e| format!("--b: {e}"))?;
-            let mt = Duration::from_millis(movetime.max(1));
-            let t = match kind {
-                GameKind::Ataxx => {
-                    matches::run_match::<Ataxx>(&a, &b, games, mt, openings, seed, verbose)?
+            let spec = |text: &str, init: Vec<String>, which: &str| {
+                let mut s: matches::Spec = text.parse().map_err(|e| format!("--{which}: {e}"))?;
+                match &mut s {
+                    matches::Spec::External { init: i, .. } => *i = init,
+                    matches::Spec::Qi(_) if !init.is_empty() => {
+                        return Err(format!("--{which}-init is for external engines"));
+                    }
+                    matches::Spec::Qi(_) => {}
                 }
-                GameKind::Reversi => {
-                    matches::run_match::<Reversi>(&a, &b, games, mt, openings, seed, verbose)?
-                }
-                GameKind::Gomoku => {
-                    matches::run_match::<Gomoku>(&a, &b, games, mt, openings, seed, verbose)?
-                }
-                other => return Err(format!("match is not available for {other}")),
+                Ok::<_, String>(s)
             };
+            let a = spec(&a, a_init, "a")?;
+            let b = spec(&b, b_init, "b")?;
+            let tc = match tc {
+                Some(t) => matches::parse_clock(&t)?,
+                None => matches::TimeControl::MoveTime(Duration::from_millis(movetime.max(1))),
+            };
+            let openings = match openings_file {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    matches::Openings::Lines(
+                        text.lines()
+                            .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+                            .filter(|l| !l.is_empty())
+                            .collect(),
+                    )
+                }
+                None => matches::Openings::parse_plies(&openings)?,
+            };
+            let opts = matches::MatchOptions {
+                games,
+                tc,
+                margin: Duration::from_millis(margin),
+                openings,
+                board: matches::BoardOptions { size, komi, rule },
+                seed,
+                concurrency: concurrency.max(1),
+                sprt: sprt.map(|s| s.parse()).transpose()?,
+                verbose,
+                debug,
+            };
+            let s = match kind {
+                GameKind::Ataxx => matches::run_match::<Ataxx>(&a, &b, &opts)?,
+                GameKind::Reversi => matches::run_match::<Reversi>(&a, &b, &opts)?,
+                GameKind::Gomoku => matches::run_match::<Gomoku>(&a, &b, &opts)?,
+                GameKind::Go => matches::run_match::<Go>(&a, &b, &opts)?,
+            };
+            let t = s.tally;
             println!(
-                "{kind} A({}) vs B({}) {} games at {movetime} ms/move, {openings} random plies",
-                describe(&a),
-                describe(&b),
-                t.games()
+                "{kind} A({a}) vs B({b}) {} games at {}, {}",
+                t.games(),
+                opts.tc,
+                opts.openings_text()
             );
             println!(
                 "W/D/L {}/{}/{}  score {:.1}%  {}",
@@ -313,6 +397,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 100.0 * t.score(),
                 t.elo_text()
             );
+            if s.faults != [0, 0] {
+                println!("games lost by faults: A {}, B {}", s.faults[0], s.faults[1]);
+            }
+            if let Some(sp) = &opts.sprt {
+                println!("{}", sp.text(&t));
+            }
             Ok(())
         }
         Command::Uai => uai::run(),
@@ -347,6 +437,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let (nodes, secs) = match kind {
                 GameKind::Ataxx => matches::bench::<Ataxx>(depth, positions, 7),
                 GameKind::Reversi => matches::bench::<Reversi>(depth, positions, 7),
+                GameKind::Gomoku => matches::bench::<Gomoku>(depth, positions, 7),
                 other => return Err(format!("bench is not available for {other}")),
             };
             println!(
@@ -360,14 +451,6 @@ fn run(cli: Cli) -> Result<(), String> {
             gtp::run_gtp(stdin.lock(), std::io::stdout().lock()).map_err(|e| format!("gtp: {e}"))
         }
     }
-}
-
-fn describe(c: &matches::Config) -> String {
-    let mut s = format!("level={}", c.level);
-    for (k, v) in &c.settings {
-        s.push_str(&format!(",{k}={v}"));
-    }
-    s
 }
 
 fn run_perft<G: Game>(fen: Option<&str>, depth: u32, divide: bool) -> Result<(), String> {

@@ -152,28 +152,35 @@ impl PointShape {
         self.max() == FIVE
     }
 
+    /// The index of the four line shapes in [`POINT_INFO`].
+    #[inline]
+    fn key(&self) -> usize {
+        let l = self.lines;
+        ((l[0] as usize * 10 + l[1] as usize) * 10 + l[2] as usize) * 10 + l[3] as usize
+    }
+
     /// Fours on this point (lines with a four or an open four).
     #[inline]
     pub fn fours(&self) -> u32 {
-        self.lines.iter().filter(|&&l| l == B4 || l == F4).count() as u32
+        (POINT_INFO[self.key()].flags & FOURS_MASK) as u32
     }
 
     /// An open four or two fours: a win next move unless the opponent already has a four.
     #[inline]
     pub fn unstoppable(&self) -> bool {
-        self.lines.contains(&F4) || self.fours() >= 2
+        POINT_INFO[self.key()].flags & UNSTOPPABLE != 0
     }
 
     /// A four together with an open three.
     #[inline]
     pub fn four_three(&self) -> bool {
-        self.fours() >= 1 && self.lines.contains(&F3)
+        POINT_INFO[self.key()].flags & FOUR_THREE != 0
     }
 
     /// Two open threes.
     #[inline]
     pub fn double_three(&self) -> bool {
-        self.lines.iter().filter(|&&l| l == F3).count() >= 2
+        POINT_INFO[self.key()].flags & DOUBLE_THREE != 0
     }
 
     /// A threat the opponent must answer now: a four, or a move that makes an open four.
@@ -182,24 +189,90 @@ impl PointShape {
         self.max() >= F3
     }
 
-    /// The value of the point for its side (evaluation and move ordering).
+    /// The value of the point for its side (evaluation and move ordering): one table look-up.
+    #[inline]
     pub fn value(&self) -> i32 {
-        const V: [i32; 10] = [0, 1, 4, 8, 24, 28, 110, 130, 600, 20_000];
-        let mut v: i32 = self.lines.iter().map(|&l| V[l as usize]).sum();
-        if self.unstoppable() {
-            v += 3000;
-        } else if self.four_three() {
-            v += 2000;
-        } else if self.double_three() {
-            v += 900;
-        } else if self.lines.iter().filter(|&&l| l >= F2).count() >= 2 {
-            v += 40;
-        }
-        v
+        POINT_INFO[self.key()].value
     }
 }
 
-/// Stones, the neighbourhood counts used for candidate moves, and the line codes.
+/// What the four line shapes of a point add up to: its value and the threat flags.
+#[derive(Clone, Copy)]
+struct PointInfo {
+    value: i32,
+    flags: u8,
+}
+
+/// `flags` & this: the number of fours (0-4).
+const FOURS_MASK: u8 = 7;
+const UNSTOPPABLE: u8 = 8;
+const FOUR_THREE: u8 = 16;
+const DOUBLE_THREE: u8 = 32;
+
+/// [`PointInfo`] of every combination of four line shapes (index [`PointShape::key`]).
+static POINT_INFO: [PointInfo; 10_000] = point_info();
+
+const fn point_info() -> [PointInfo; 10_000] {
+    const V: [i32; 10] = [0, 1, 4, 8, 24, 28, 110, 130, 600, 20_000];
+    let mut t = [PointInfo { value: 0, flags: 0 }; 10_000];
+    let mut k = 0;
+    while k < 10_000 {
+        let lines = [
+            (k / 1000) as u8,
+            ((k / 100) % 10) as u8,
+            ((k / 10) % 10) as u8,
+            (k % 10) as u8,
+        ];
+        let (mut v, mut fours, mut f4, mut f3, mut f2up) = (0i32, 0u8, false, 0u32, 0u32);
+        let mut i = 0;
+        while i < 4 {
+            let l = lines[i];
+            v += V[l as usize];
+            if l == B4 || l == F4 {
+                fours += 1;
+            }
+            if l == F4 {
+                f4 = true;
+            }
+            if l == F3 {
+                f3 += 1;
+            }
+            if l >= F2 {
+                f2up += 1;
+            }
+            i += 1;
+        }
+        let unstoppable = f4 || fours >= 2;
+        let four_three = fours >= 1 && f3 >= 1;
+        let double_three = f3 >= 2;
+        if unstoppable {
+            v += 3000;
+        } else if four_three {
+            v += 2000;
+        } else if double_three {
+            v += 900;
+        } else if f2up >= 2 {
+            v += 40;
+        }
+        let mut flags = fours;
+        if unstoppable {
+            flags |= UNSTOPPABLE;
+        }
+        if four_three {
+            flags |= FOUR_THREE;
+        }
+        if double_three {
+            flags |= DOUBLE_THREE;
+        }
+        t[k] = PointInfo { value: v, flags };
+        k += 1;
+    }
+    t
+}
+
+/// Stones, the neighbourhood counts used for candidate moves, the line codes, and what the
+/// search reads at every node kept up to date with them: each point's shapes for both sides
+/// and the line-score evaluation.
 #[derive(Clone)]
 pub struct Board {
     pub n: u8,
@@ -207,11 +280,40 @@ pub struct Board {
     pub cell: Vec<u8>,
     /// Stones within two points (Chebyshev distance), for candidate moves.
     pub near: Vec<u8>,
-    /// `codes[side][dir][point]`.
+    /// Stones within one point (Chebyshev distance).
+    near1: Vec<u8>,
+    /// `codes[point][side][dir]`.
     codes: Vec<[[u32; 4]; 2]>,
-    /// Which table each side reads: 0 exactly five, 1 five or more.
-    table: [usize; 2],
+    /// `shapes[point][side]`: the table look-ups of `codes`, redone only for the points whose
+    /// codes a stone changes.
+    shapes: Vec<[PointShape; 2]>,
+    /// `rows[start][dir]`: the stones of each side in the row of five cells from `start` along
+    /// `dir` (rows that fit on the board only).
+    rows: Vec<[[u8; 2]; 4]>,
+    /// [`Board::line_score`] for Black, kept up to date row by row.
+    line_total: i32,
+    /// The table each side reads: exactly five (Standard, and Black in Renju) or five or more.
+    tab: [&'static [u8]; 2],
+    /// `reach[point][dir]`: how many points (up to five) lie on the board behind and ahead of
+    /// the point along `dir`.
+    reach: Vec<[[u8; 2]; 4]>,
+    /// Stones on each row and each column, for [`Board::span`].
+    row_stones: [u8; 19],
+    col_stones: [u8; 19],
     pub stones: u32,
+}
+
+/// The line-score of one row of five cells for Black (report 004).
+#[inline]
+fn row_value(black: u8, white: u8) -> i32 {
+    const S: [i32; 6] = [0, 1, 10, 100, 1000, 100_000];
+    if white == 0 {
+        S[black as usize]
+    } else if black == 0 {
+        -S[white as usize]
+    } else {
+        0
+    }
 }
 
 impl Board {
@@ -221,12 +323,20 @@ impl Board {
             GomokuRule::Standard => [0, 0],
             GomokuRule::Renju => [0, 1],
         };
+        let t = tables();
         let mut b = Board {
             n,
             cell: vec![0; POINTS],
             near: vec![0; POINTS],
+            near1: vec![0; POINTS],
             codes: vec![[[0; 4]; 2]; POINTS],
-            table,
+            shapes: vec![[PointShape::default(); 2]; POINTS],
+            rows: vec![[[0; 2]; 4]; POINTS],
+            line_total: 0,
+            tab: [&t[table[0]], &t[table[1]]],
+            reach: vec![[[0; 2]; 4]; POINTS],
+            row_stones: [0; 19],
+            col_stones: [0; 19],
             stones: 0,
         };
         for y in 0..n as i32 {
@@ -243,10 +353,21 @@ impl Board {
                             b.codes[p][1][d] += w;
                         }
                     }
+                    for s in 0..2 {
+                        b.shapes[p][s].lines[d] = b.tab[s][b.codes[p][s][d] as usize];
+                    }
+                    let mut back = 0;
+                    while back < 5 && b.on(x - (back + 1) * dx, y - (back + 1) * dy) {
+                        back += 1;
+                    }
+                    let mut ahead = 0;
+                    while ahead < 5 && b.on(x + (ahead + 1) * dx, y + (ahead + 1) * dy) {
+                        ahead += 1;
+                    }
+                    b.reach[p][d] = [back as u8, ahead as u8];
                 }
             }
         }
-        tables();
         b
     }
 
@@ -276,59 +397,89 @@ impl Board {
         self.cell[p as usize] = if add { s as u8 + 1 } else { 0 };
         if add {
             self.stones += 1;
+            self.row_stones[y as usize] += 1;
+            self.col_stones[x as usize] += 1;
         } else {
             self.stones -= 1;
+            self.row_stones[y as usize] -= 1;
+            self.col_stones[x as usize] -= 1;
         }
+        let stride = STRIDE as i32;
+        let pi = p as i32;
+        let (w_own, w_other) = if add { (1i32, 2i32) } else { (-1, -2) };
         for (d, &(dx, dy)) in DIRS.iter().enumerate() {
-            for k in -5i32..=5 {
+            let step = dy * stride + dx;
+            let [back, ahead] = self.reach[p as usize][d];
+            let (back, ahead) = (back as i32, ahead as i32);
+            // the points q for which p sits at offset k: q = p - k * step, on the board for
+            // -ahead <= k <= back
+            for k in -ahead..=back {
                 if k == 0 {
                     continue;
                 }
-                // the point q for which p sits at offset k
-                let (qx, qy) = (x - k * dx, y - k * dy);
-                if !self.on(qx, qy) {
-                    continue;
-                }
-                let q = (qy * STRIDE as i32 + qx) as usize;
-                let w = POW3[digit(k)];
+                let q = (pi - k * step) as usize;
+                let w = POW3[digit(k)] as i32;
                 let c = &mut self.codes[q];
+                c[s][d] = (c[s][d] as i32 + w_own * w) as u32;
+                c[1 - s][d] = (c[1 - s][d] as i32 + w_other * w) as u32;
+                let (c0, c1) = (c[0][d], c[1][d]);
+                let sh = &mut self.shapes[q];
+                sh[0].lines[d] = self.tab[0][c0 as usize];
+                sh[1].lines[d] = self.tab[1][c1 as usize];
+            }
+            // the rows of five through p: from p - k * step for k = 0..=4, those whose last
+            // point p + (4 - k) * step is on the board
+            for k in (4 - ahead).max(0)..=back.min(4) {
+                let r = &mut self.rows[(pi - k * step) as usize][d];
+                let before = row_value(r[0], r[1]);
                 if add {
-                    c[s][d] += w;
-                    c[1 - s][d] += 2 * w;
+                    r[s] += 1;
                 } else {
-                    c[s][d] -= w;
-                    c[1 - s][d] -= 2 * w;
+                    r[s] -= 1;
                 }
+                self.line_total += row_value(r[0], r[1]) - before;
             }
         }
         for dy in -2i32..=2 {
             for dx in -2i32..=2 {
                 if self.on(x + dx, y + dy) {
-                    let q = ((y + dy) * STRIDE as i32 + x + dx) as usize;
+                    let q = ((y + dy) * stride + x + dx) as usize;
+                    let one = (dx.abs() <= 1 && dy.abs() <= 1) as u8;
                     if add {
                         self.near[q] += 1;
+                        self.near1[q] += one;
                     } else {
                         self.near[q] -= 1;
+                        self.near1[q] -= one;
                     }
                 }
             }
         }
     }
 
+    /// The columns `x0..x1` and rows `y0..y1` outside which no point is near a stone (empty
+    /// ranges on an empty board): the stones' bounding box widened by two.
+    #[inline]
+    pub fn span(&self) -> (u16, u16, u16, u16) {
+        let n = self.n as usize;
+        let range = |counts: &[u8; 19]| -> (u16, u16) {
+            match (
+                counts[..n].iter().position(|&c| c > 0),
+                counts[..n].iter().rposition(|&c| c > 0),
+            ) {
+                (Some(lo), Some(hi)) => (lo.saturating_sub(2) as u16, (hi + 3).min(n) as u16),
+                _ => (0, 0),
+            }
+        };
+        let (x0, x1) = range(&self.col_stones);
+        let (y0, y1) = range(&self.row_stones);
+        (x0, x1, y0, y1)
+    }
+
     /// The shapes a stone of `side` on the empty point `p` would make.
     #[inline]
     pub fn shape(&self, side: Side, p: Move) -> PointShape {
-        let s = side.index();
-        let t = &tables()[self.table[s]];
-        let c = &self.codes[p as usize][s];
-        PointShape {
-            lines: [
-                t[c[0] as usize],
-                t[c[1] as usize],
-                t[c[2] as usize],
-                t[c[3] as usize],
-            ],
-        }
+        self.shapes[p as usize][side.index()]
     }
 
     /// The shape evaluation for `side`: every stone scores the shapes of its four lines (a
@@ -344,7 +495,7 @@ impl Board {
                     continue;
                 }
                 let s = (c - 1) as usize;
-                let t = &tables()[self.table[s]];
+                let t = self.tab[s];
                 let codes = &self.codes[p as usize][s];
                 total[s] += codes
                     .iter()
@@ -374,25 +525,26 @@ impl Board {
     }
 
     /// Points within distance 1 of a stone hold the most relevant moves.
+    #[inline]
     pub fn adjacent(&self, p: Move) -> bool {
-        let (x, y) = ((p % STRIDE) as i32, (p / STRIDE) as i32);
-        for dy in -1i32..=1 {
-            for dx in -1i32..=1 {
-                if (dx, dy) != (0, 0)
-                    && self.on(x + dx, y + dy)
-                    && self.cell[((y + dy) * STRIDE as i32 + x + dx) as usize] != 0
-                {
-                    return true;
-                }
-            }
-        }
-        false
+        // a stone on p itself counts in near1 too
+        self.near1[p as usize] > (self.cell[p as usize] != 0) as u8
     }
 
     /// The line-score evaluation of reference report 004: every row of five cells
     /// holding stones of one side only scores 1, 10, 100, 1000 or 100000 for 1-5 stones;
-    /// `side`'s rows minus the opponent's.
+    /// `side`'s rows minus the opponent's. Kept up to date stone by stone.
+    #[inline]
     pub fn line_score(&self, side: Side) -> i32 {
+        if side == Side::Black {
+            self.line_total
+        } else {
+            -self.line_total
+        }
+    }
+
+    /// [`Board::line_score`] counted from nothing (the incremental one must equal it).
+    pub fn line_score_scratch(&self, side: Side) -> i32 {
         const S: [i32; 6] = [0, 1, 10, 100, 1000, 100_000];
         let n = self.n as i32;
         let me = side.index() as u8 + 1;
@@ -466,6 +618,39 @@ mod tests {
     }
 
     #[test]
+    fn point_info_matches_the_definitions() {
+        const V: [i32; 10] = [0, 1, 4, 8, 24, 28, 110, 130, 600, 20_000];
+        for k in 0..10_000u32 {
+            let lines = [
+                (k / 1000) as u8,
+                (k / 100 % 10) as u8,
+                (k / 10 % 10) as u8,
+                (k % 10) as u8,
+            ];
+            let p = PointShape { lines };
+            let fours = lines.iter().filter(|&&l| l == B4 || l == F4).count() as u32;
+            let threes = lines.iter().filter(|&&l| l == F3).count();
+            let unstoppable = lines.contains(&F4) || fours >= 2;
+            let four_three = fours >= 1 && threes >= 1;
+            let mut v: i32 = lines.iter().map(|&l| V[l as usize]).sum();
+            if unstoppable {
+                v += 3000;
+            } else if four_three {
+                v += 2000;
+            } else if threes >= 2 {
+                v += 900;
+            } else if lines.iter().filter(|&&l| l >= F2).count() >= 2 {
+                v += 40;
+            }
+            assert_eq!(p.fours(), fours, "{lines:?}");
+            assert_eq!(p.unstoppable(), unstoppable, "{lines:?}");
+            assert_eq!(p.four_three(), four_three, "{lines:?}");
+            assert_eq!(p.double_three(), threes >= 2, "{lines:?}");
+            assert_eq!(p.value(), v, "{lines:?}");
+        }
+    }
+
+    #[test]
     fn exact_five_rules_out_overlines() {
         // X X X X . X : the gap makes six, a five only under Freestyle
         for (rule, want) in [
@@ -511,5 +696,80 @@ mod tests {
             b.remove(m, if i % 2 == 0 { Side::Black } else { Side::White });
         }
         assert!(b.codes == fresh.codes && b.near == fresh.near && b.cell == fresh.cell);
+        assert!(b.shapes == fresh.shapes && b.near1 == fresh.near1 && b.rows == fresh.rows);
+        assert_eq!(b.line_total, 0);
+    }
+
+    #[test]
+    fn incremental_state_matches_scratch() {
+        // random games on every rule: the kept shapes, neighbour counts and line score equal
+        // the ones counted from the stones
+        let mut seed = 12345u64;
+        let mut rnd = move |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        };
+        for rule in [
+            GomokuRule::Freestyle,
+            GomokuRule::Standard,
+            GomokuRule::Renju,
+        ] {
+            for game in 0..6 {
+                let n = if game % 3 == 2 { 19 } else { 15 };
+                let mut b = Board::new(n, rule);
+                let mut played = Vec::new();
+                for i in 0..120 {
+                    let p = (rnd(n as u64) * STRIDE as u64 + rnd(n as u64)) as Move;
+                    if !b.is_empty(p) {
+                        continue;
+                    }
+                    let side = if i % 2 == 0 { Side::Black } else { Side::White };
+                    b.place(p, side);
+                    played.push((p, side));
+                    if i % 7 == 3 {
+                        let (q, s) = played.pop().unwrap();
+                        b.remove(q, s);
+                    }
+                }
+                for side in [Side::Black, Side::White] {
+                    assert_eq!(b.line_score(side), b.line_score_scratch(side), "{rule:?}");
+                }
+                let (x0, x1, y0, y1) = b.span();
+                let t = tables();
+                let which = match rule {
+                    GomokuRule::Freestyle => [1, 1],
+                    GomokuRule::Standard => [0, 0],
+                    GomokuRule::Renju => [0, 1],
+                };
+                for y in 0..n as i32 {
+                    for x in 0..n as i32 {
+                        let p = (y * STRIDE as i32 + x) as Move;
+                        let mut one = 0;
+                        for dy in -1..=1 {
+                            for dx in -1..=1 {
+                                if b.on(x + dx, y + dy)
+                                    && b.cell[((y + dy) * STRIDE as i32 + x + dx) as usize] != 0
+                                {
+                                    one += 1;
+                                }
+                            }
+                        }
+                        assert_eq!(b.near1[p as usize], one);
+                        let inside = (x0 as i32..x1 as i32).contains(&x)
+                            && (y0 as i32..y1 as i32).contains(&y);
+                        assert!(inside || b.near[p as usize] == 0, "{x},{y} near a stone");
+                        for side in [Side::Black, Side::White] {
+                            let s = side.index();
+                            let c = b.codes[p as usize][s];
+                            let want: Vec<u8> =
+                                c.iter().map(|&k| t[which[s]][k as usize]).collect();
+                            assert_eq!(b.shape(side, p).lines.to_vec(), want);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

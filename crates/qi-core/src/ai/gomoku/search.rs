@@ -256,8 +256,9 @@ impl Search {
                 order: 1,
             });
         }
-        for y in 0..n {
-            for x in 0..n {
+        let (x0, x1, y0, y1) = e.b.span();
+        for y in y0..y1 {
+            for x in x0..x1 {
                 let p = y * 32 + x;
                 if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
                     continue;
@@ -376,12 +377,12 @@ impl Search {
         }
         let a = e.side();
         let d = a.other();
-        let n = e.b.n as u16;
         let mut def_fives = 0;
         let mut def_five = 0;
         let mut fours: Vec<(i32, Move)> = Vec::with_capacity(16);
-        for y in 0..n {
-            for x in 0..n {
+        let (x0, x1, y0, y1) = e.b.span();
+        for y in y0..y1 {
+            for x in x0..x1 {
                 let p = y * 32 + x;
                 if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
                     continue;
@@ -417,27 +418,26 @@ impl Search {
                 continue;
             }
             let u = e.make(m);
-            // the defender to move: a five of its own wins for it, two of ours cannot be stopped
+            // The defender to move: two fives of ours cannot be stopped. The defender has no
+            // five (it had none, or only on m), and our fives are new, so they go through m:
+            // only the points within four of m on its lines are looked at.
             let mut a_fives = 0;
             let mut w = 0;
-            let mut d_five = false;
-            'scan: for y in 0..n {
-                for x in 0..n {
-                    let p = y * 32 + x;
-                    if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
+            let (mx, my) = ((m % 32) as i32, (m / 32) as i32);
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                for k in -4i32..=4 {
+                    let (x, y) = (mx + k * dx, my + k * dy);
+                    if k == 0 || !e.b.on(x, y) {
                         continue;
                     }
-                    if e.b.shape(d, p).five() {
-                        d_five = true;
-                        break 'scan;
-                    }
-                    if e.b.shape(a, p).five() {
+                    let p = (y * 32 + x) as Move;
+                    if e.b.cell[p as usize] == 0 && e.b.shape(a, p).five() {
                         a_fives += 1;
                         w = p;
                     }
                 }
             }
-            let result = if d_five || a_fives == 0 {
+            let result = if a_fives == 0 {
                 None
             } else if a_fives >= 2 || !e.allowed_for(d, w) {
                 Some(3)
@@ -480,12 +480,12 @@ impl Search {
         }
         let a = e.side();
         let d = a.other();
-        let n = e.b.n as u16;
         let mut def_fives = 0;
         let mut def_open = false;
         let mut threats: Vec<(i32, Move)> = Vec::with_capacity(24);
-        for y in 0..n {
-            for x in 0..n {
+        let (x0, x1, y0, y1) = e.b.span();
+        for y in y0..y1 {
+            for x in x0..x1 {
                 let p = y * 32 + x;
                 if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
                     continue;
@@ -570,14 +570,14 @@ impl Search {
         }
         let d = e.side();
         let a = d.other();
-        let n = e.b.n as u16;
         let mut a_fives = 0;
         let mut a_five = 0;
         let mut a_open = false;
         let mut d_open = false;
         let mut cands: Vec<Move> = Vec::with_capacity(48);
-        for y in 0..n {
-            for x in 0..n {
+        let (x0, x1, y0, y1) = e.b.span();
+        for y in y0..y1 {
+            for x in x0..x1 {
                 let p = y * 32 + x;
                 if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
                     continue;
@@ -638,8 +638,9 @@ impl Search {
             let mut d_fives = 0;
             let mut d_five = 0;
             let mut still = false;
-            for y in 0..n {
-                for x in 0..n {
+            let (x0, x1, y0, y1) = e.b.span();
+            for y in y0..y1 {
+                for x in x0..x1 {
                     let q = y * 32 + x;
                     if e.b.near[q as usize] == 0 || e.b.cell[q as usize] != 0 {
                         continue;
