@@ -30,12 +30,13 @@
 //! game here, too slow to measure.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::ai::{Ai, pick_best};
 use crate::ataxx::{Ataxx, Move, SINGLES, singles_of};
 use crate::game::{Game, Side};
+use crate::search::ataxx::AtaxxSearcher;
 use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher, hash_noise};
 
 /// The depth level 6 always completes (level 5 searches 5 plies).
@@ -219,29 +220,16 @@ impl Ai for Ataxx {
         if level < 6 {
             return searcher.search(pos, limits, stop, on_info);
         }
-        // level 6: depth LEVEL6_DEPTH whatever the clock says, then deeper iterations while
-        // less than 0.45 of the move time is spent (each one costs several times the last);
-        // the table makes the repeated plies cheap
-        let start = Instant::now();
-        let r = searcher.search(pos, &Limits::depth(LEVEL6_DEPTH), stop, on_info);
-        if stop.load(Ordering::Relaxed) || r.info.depth < LEVEL6_DEPTH {
-            return r;
-        }
-        let Some(t) = limits.time else { return r };
-        if start.elapsed() > t.mul_f64(0.45) {
-            return r;
-        }
-        let more = Limits {
-            time: Some(t.saturating_sub(start.elapsed())),
-            depth: None,
-            nodes: None,
-        };
-        let deeper = searcher.search(pos, &more, stop, on_info);
-        if deeper.info.depth > r.info.depth {
-            deeper
-        } else {
-            r
-        }
+        // level 6: the Ataxx search (crate::search::ataxx) with the level's evaluation; it
+        // completes LEVEL6_DEPTH whatever the clock says, then goes on while the move time
+        // allows. Its table lives with the thread (the CPU's own searcher serves levels 2-5).
+        let eval = searcher.eval.clone();
+        LEVEL6.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let s = slot.get_or_insert_with(|| AtaxxSearcher::new(eval.clone(), 16));
+            s.eval = eval;
+            s.search_min_depth(pos, limits, LEVEL6_DEPTH, stop, on_info)
+        })
     }
 
     /// The reference easy CPU: most pieces gained, a clone preferred to a jump that gains as
@@ -251,6 +239,12 @@ impl Ai for Ataxx {
         self.legal_moves(&mut moves);
         pick_best(&moves, |m| 2 * gain(self, m) + m.is_clone() as i32, seed)
     }
+}
+
+thread_local! {
+    /// Level 6's searcher, one per thread.
+    static LEVEL6: std::cell::RefCell<Option<AtaxxSearcher>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// The side to move's piece lead.

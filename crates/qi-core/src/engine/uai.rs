@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 use crate::ai::ataxx::AtaxxEval;
 use crate::ataxx::Ataxx;
 use crate::game::{Game, Side, perft};
-use crate::search::{Limits, MATE, SearchInfo, Searcher, is_decided};
+use crate::search::ataxx::AtaxxSearcher;
+use crate::search::{Limits, MATE, SearchInfo, is_decided};
 
 const DEFAULT_HASH_MB: usize = 64;
 
@@ -61,7 +62,7 @@ fn error(msg: &str) {
 
 struct Engine {
     pos: Ataxx,
-    searcher: Arc<Mutex<Searcher<AtaxxEval>>>,
+    searcher: Arc<Mutex<AtaxxSearcher>>,
     stop: Arc<AtomicBool>,
     thinking: Option<JoinHandle<()>>,
 }
@@ -85,7 +86,7 @@ impl Engine {
 pub fn run() -> Result<(), String> {
     let mut e = Engine {
         pos: Ataxx::start(),
-        searcher: Arc::new(Mutex::new(Searcher::new(
+        searcher: Arc::new(Mutex::new(AtaxxSearcher::new(
             AtaxxEval::default(),
             DEFAULT_HASH_MB,
         ))),
