@@ -173,6 +173,8 @@ fn alpha_beta_equals_plain_minimax() {
         frontier: 7,
         tempo: 0,
         gain: 50,
+        safe: 10,
+        edge: 50,
     });
     let mut rng = Rng::new(5);
     let mut checked = 0;
