@@ -239,6 +239,8 @@ fn alpha_beta_equals_plain_minimax() {
         frontier: 7,
         tempo: 0,
         gain: 50,
+        safe: 10,
+        edge: 50,
     });
     let mut rng = Rng::new(5);
     let mut checked = 0;
@@ -386,4 +388,106 @@ fn time_limit_is_kept() {
         assert!(r.best.is_some());
         took
     });
+}
+
+// The Ataxx search (qi_core::search::ataxx), which level 6 and the UAI engine use.
+
+use qi_core::search::ataxx::AtaxxSearcher;
+
+#[test]
+fn the_ataxx_search_plays_legal_moves_over_thousands_of_positions() {
+    let stop = no_stop();
+    let mut s = AtaxxSearcher::new(AtaxxEval::default(), 4);
+    for (i, p) in positions(3000, 23).iter().enumerate() {
+        // node budgets that stop most searches in the middle of an iteration
+        let r = s.search(
+            p,
+            &Limits::nodes(200 + (i as u64 % 11) * 150),
+            &stop,
+            &mut |_| {},
+        );
+        let m = r.best.expect("a move");
+        assert!(p.is_legal(m), "{} in {}", p.move_to_text(m), p.to_text());
+    }
+    // and deeper searches from fewer positions, the table kept between them
+    for (i, p) in positions(60, 29).iter().enumerate() {
+        let r = s.search(p, &Limits::depth(2 + i as u32 % 6), &stop, &mut |_| {});
+        let m = r.best.expect("a move");
+        assert!(p.is_legal(m), "{} in {}", p.move_to_text(m), p.to_text());
+    }
+}
+
+/// Negamax scoring finished games the way the Ataxx search does: a wiped-out side or the
+/// hundred-ply rule before the depth runs out, a board nobody can move on when moves are
+/// generated.
+fn minimax_ataxx(e: &AtaxxEval, p: &mut Ataxx, depth: u32, ply: i32) -> i32 {
+    let side = p.side_to_move();
+    let (us, them) = (p.pieces[side.index()], p.pieces[side.other().index()]);
+    if them == 0 {
+        return MATE - ply;
+    }
+    if us == 0 {
+        return -(MATE - ply);
+    }
+    if p.halfmove >= 100 {
+        return 0;
+    }
+    if depth == 0 {
+        return e.evaluate(p);
+    }
+    let mut v = Vec::new();
+    p.legal_moves(&mut v);
+    if v.is_empty() {
+        let t = e.terminal(p, p.outcome().unwrap());
+        return if t > 0 {
+            t - ply
+        } else if t < 0 {
+            t + ply
+        } else {
+            0
+        };
+    }
+    let mut best = i32::MIN;
+    for m in v {
+        let u = p.make(m);
+        best = best.max(-minimax_ataxx(e, p, depth - 1, ply + 1));
+        p.unmake(u);
+    }
+    best
+}
+
+#[test]
+fn the_ataxx_search_without_reductions_equals_plain_minimax() {
+    let e = AtaxxEval::default();
+    let mut rng = Rng::new(17);
+    for _ in 0..40 {
+        let plies = 10 + rng.below(90) as u32;
+        let p: Ataxx = random_opening(plies, &mut rng);
+        let mut s = AtaxxSearcher::new(e.clone(), 4);
+        s.options.lmr = false;
+        let r = s.search(&p, &Limits::depth(3), &no_stop(), &mut |_| {});
+        let mut q = p;
+        assert_eq!(r.score, minimax_ataxx(&e, &mut q, 3, 0), "{}", p.to_text());
+        let mut q = p;
+        q.make(r.best.unwrap());
+        assert_eq!(-minimax_ataxx(&e, &mut q, 2, 1), r.score, "{}", p.to_text());
+    }
+}
+
+#[test]
+fn the_ataxx_search_keeps_its_time_and_uses_it() {
+    let mut s = AtaxxSearcher::new(AtaxxEval::default(), 8);
+    let p = Ataxx::from_text("x5o/7/2x4/3o3/4x2/7/o5x x 0 1").unwrap();
+    let t = Instant::now();
+    let r = s.search(
+        &p,
+        &Limits::movetime(Duration::from_millis(200)),
+        &no_stop(),
+        &mut |_| {},
+    );
+    let took = t.elapsed();
+    assert!(p.is_legal(r.best.unwrap()));
+    // the budget plus a margin for a loaded machine, and more than half of it spent
+    assert!(took < Duration::from_millis(200 + 300), "{took:?}");
+    assert!(took > Duration::from_millis(100), "{took:?}");
 }

@@ -61,6 +61,18 @@ fn wdl(out: &str) -> (u32, u32, u32) {
 
 const LIMIT: Duration = Duration::from_secs(240);
 
+/// The time margin for the matches against a second Qi process: they test the protocols, not
+/// the clock, and Qi's NBoard engine solves endgames exactly (up to 10 s) whatever the move
+/// time, which a loaded machine stretches.
+const MARGIN: &str = "30000";
+
+/// [`run_match`] with the long [`MARGIN`].
+fn protocol_match(args: &[&str], limit: Duration) -> (i32, String, String) {
+    let mut v = args.to_vec();
+    v.extend(["--margin", MARGIN]);
+    run_match(&v, limit)
+}
+
 fn qi(proto: &str) -> String {
     format!("{proto}:{QI} {proto}")
 }
@@ -68,7 +80,7 @@ fn qi(proto: &str) -> String {
 #[test]
 fn ataxx_over_uai_against_a_second_process() {
     let a = qi("uai");
-    let (code, out, err) = run_match(
+    let (code, out, err) = protocol_match(
         &[
             "ataxx",
             "--a",
@@ -92,7 +104,7 @@ fn ataxx_over_uai_against_a_second_process() {
 #[test]
 fn reversi_over_nboard_against_a_second_process() {
     let a = qi("nboard");
-    let (code, out, err) = run_match(
+    let (code, out, err) = protocol_match(
         &[
             "reversi",
             "--a",
@@ -117,7 +129,7 @@ fn reversi_over_nboard_against_a_second_process() {
 #[test]
 fn gomoku_over_gomocup_against_a_second_process() {
     let a = qi("gomocup");
-    let (code, out, err) = run_match(
+    let (code, out, err) = protocol_match(
         &[
             "gomoku",
             "--a",
@@ -144,7 +156,7 @@ fn gomoku_over_gomocup_against_a_second_process() {
 #[test]
 fn go_over_gtp_against_a_second_process_and_two_gtp_engines() {
     let a = qi("gtp");
-    let (code, out, err) = run_match(
+    let (code, out, err) = protocol_match(
         &[
             "go",
             "--a",
@@ -171,7 +183,7 @@ fn go_over_gtp_against_a_second_process_and_two_gtp_engines() {
     assert_eq!(w + d + l, 2, "{out}");
     assert!(!out.contains("faults"), "{out}\n{err}");
     // both sides external
-    let (code, out, err) = run_match(
+    let (code, out, err) = protocol_match(
         &[
             "go",
             "--a",

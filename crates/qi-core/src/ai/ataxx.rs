@@ -1,41 +1,51 @@
 //! Ataxx evaluation, move ordering and levels.
 //!
-//! The full evaluation is the piece difference plus half of the side to move's best immediate
-//! gain ([`best_gain`]: 2 per capture, 1 more for a clone), a one-move look past the horizon.
-//! With piece count alone an even depth gained little over the odd depth below (depth 4 scored
-//! 60% against depth 3); with the gain term every ply counts: depth 4 scored 95% (19-1)
-//! against depth 3 and depth 6 90% (18-2) against depth 5 on piece count alone.
+//! The full evaluation is the piece difference, half of the side to move's best immediate
+//! gain ([`best_gain`]: 2 per capture, 1 more for a clone; a one-move look past the horizon),
+//! twice the piece-square table [`EDGE_TABLE`] (corners 30, edges 10-20, the middle 0: a piece
+//! on the edge can be taken from fewer sides) and 0.2 a piece for each piece with no empty
+//! square next to it (it cannot be taken now), ours minus theirs. With piece count alone an
+//! even depth gained little over the odd depth below (depth 4 scored 60% against depth 3);
+//! with the gain term every ply counts: depth 4 scored 95% (19-1) against depth 3 and depth 6
+//! 90% (18-2) against depth 5 on piece count alone. The edge and safe terms were chosen by
+//! fixed-depth self-play (level 5, depth 5, 2-4 random opening plies, each with both colours):
+//! edge 100% against none 72.5% (29-0-11, 40 games); safe 20 on top 70.8% (42-1-17, 60);
+//! edge 200 against 100 60% and 61.7% (60 games each, two seeds); edge 300 against 200 45%,
+//! safe 40 against 20 53.3%, gain 80 or 30 against 50 50.8% and 42.5% (60 games each).
 //!
 //! Levels are depth caps with no clock, so that they play the same on a loaded machine:
-//! 1 greedy, 2 depth 2 on piece count, 3-5 depths 3, 4 and 5 on the full evaluation, 6 at least
-//! depth 7 and deeper while the move time allows (only iterations started before 0.45 of the
-//! move time). Levels 2-4 add noise below one piece (tie-breaking). Measured with
+//! 1 greedy, 2 depth 2 on piece count, 3 depth 3 on pieces and gain, 4 and 5 depths 4 and 5 on
+//! the full evaluation with the shared searcher, 6 the Ataxx search ([`crate::search::ataxx`]:
+//! aspiration windows, late-move reductions) on the full evaluation, which completes depth 7
+//! whatever the clock and then goes deeper while the move time allows. Levels 2-4 add noise below one piece (tie-breaking). Measured with
 //! `qi-engine match ataxx --games 20 --openings 4 --movetime 1` (1 ms: level 6 never goes past
 //! depth 7, so the result does not depend on the machine), each opening played with both
 //! colours, the higher level's score:
 //!
-//! | pairing | depths | W/D/L | score | match time |
-//! |---|---|---|---|---|
-//! | 2 vs 1 | 2 vs greedy | 19/0/1 | 95% | 1 s |
-//! | 3 vs 2 | 3 vs 2 | 19/1/0 | 97.5% | 1 s |
-//! | 4 vs 3 | 4 vs 3 | 19/0/1 | 95% | 4 s |
-//! | 5 vs 4 | 5 vs 4 | 18/0/2 | 90% | 56 s |
-//! | 6 vs 5 | 7 vs 5 | 18/0/2 | 90% | 741 s |
+//! | pairing | depths | W/D/L | score |
+//! |---|---|---|---|
+//! | 2 vs 1 | 2 vs greedy | 19/0/1 | 95% |
+//! | 3 vs 2 | 3 vs 2 | 40/0/0 (40 games) | 100% |
+//! | 4 vs 3 | 4 vs 3 | 36/0/4 and 34/1/5 (40 games each, two seeds) | 90%, 86.2% |
+//! | 5 vs 4 | 5 vs 4 | 18/0/2 | 90% |
+//! | 6 vs 5 | at least 7 vs 5 | 17/0/3 | 85% |
 //!
-//! (Wall times on the 2-core machine with a load of 5-9.) Some 4-ply openings let one side
-//! wipe out the other within a few plies; played with both colours such a pair scores 1-1 (one
-//! of the two 6 vs 5 losses). Ladders tried before this one: depths 7 vs 5 on piece count
-//! scored 80% (5 vs 4); depth 7 vs depth 6, both with the gain term, only 70% (28-12 in 40
-//! games), so level 6 is two plies above level 5; depth 9 for level 6 took over 4 minutes a
-//! game here, too slow to measure.
+//! (Load average 3-4.) Level 3 plays on [`AtaxxWeights::GAIN`] (no edge or safe terms): with
+//! the full evaluation at depth 3 too, 4 vs 3 scored only 75% and 72.5% (15/0/5 and 29/0/11).
+//!
+//! Some 4-ply openings let one side wipe out the other within a few plies; played with both
+//! colours such a pair scores 1-1. Before the edge and safe terms and the Ataxx search the
+//! ladder was 95%, 97.5%, 95%, 90%, 90%; depth 7 vs depth 6 (both with the gain term) scored
+//! only 70% (28-12 in 40 games), so level 6 is two plies above level 5.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::ai::{Ai, pick_best};
 use crate::ataxx::{Ataxx, Move, SINGLES, singles_of};
 use crate::game::{Game, Side};
+use crate::search::ataxx::AtaxxSearcher;
 use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher, hash_noise};
 
 /// The depth level 6 always completes (level 5 searches 5 plies).
@@ -55,6 +65,34 @@ pub struct AtaxxWeights {
     /// Per piece of the side to move's best immediate gain (piece difference after its best
     /// single move), hundredths: a one-move look past the horizon.
     pub gain: i32,
+    /// Per piece with no empty square next to it (it cannot be taken now), ours minus theirs.
+    pub safe: i32,
+    /// Percent of [`EDGE_TABLE`] (pieces on the edge and in the corners are taken from fewer
+    /// sides), ours minus theirs.
+    pub edge: i32,
+}
+
+/// Piece-square values in hundredths: corners 30, edges 10-20, the middle 0 (the shape
+/// Tiktaxx uses).
+pub const EDGE_TABLE: [i32; 49] = [
+    30, 20, 10, 10, 10, 20, 30, //
+    20, 10, 10, 5, 10, 10, 20, //
+    10, 10, 5, 0, 5, 10, 10, //
+    10, 5, 0, 0, 0, 5, 10, //
+    10, 10, 5, 0, 5, 10, 10, //
+    20, 10, 10, 5, 10, 10, 20, //
+    30, 20, 10, 10, 10, 20, 30,
+];
+
+#[inline]
+fn table_sum(bb: u64, t: &[i32; 49]) -> i32 {
+    let mut b = bb;
+    let mut s = 0;
+    while b != 0 {
+        s += t[b.trailing_zeros() as usize];
+        b &= b - 1;
+    }
+    s
 }
 
 impl AtaxxWeights {
@@ -64,13 +102,27 @@ impl AtaxxWeights {
         frontier: 0,
         tempo: 0,
         gain: 0,
+        safe: 0,
+        edge: 0,
     };
-    /// The full-strength evaluation: pieces and half the best immediate gain.
+    /// Pieces and half the best immediate gain (level 3).
+    pub const GAIN: AtaxxWeights = AtaxxWeights {
+        piece: 100,
+        frontier: 0,
+        tempo: 0,
+        gain: 50,
+        safe: 0,
+        edge: 0,
+    };
+    /// The full-strength evaluation: pieces, half the best immediate gain, the edge table
+    /// and the safe pieces.
     pub const FULL: AtaxxWeights = AtaxxWeights {
         piece: 100,
         frontier: 0,
         tempo: 0,
         gain: 50,
+        safe: 20,
+        edge: 200,
     };
 }
 
@@ -115,6 +167,14 @@ impl Evaluator for AtaxxEval {
         s += self.w.tempo;
         if self.w.gain != 0 {
             s += self.w.gain * best_gain(us, them, pos.empty());
+        }
+        if self.w.safe != 0 {
+            let exposed = singles_of(pos.empty());
+            s += self.w.safe
+                * ((us & !exposed).count_ones() as i32 - (them & !exposed).count_ones() as i32);
+        }
+        if self.w.edge != 0 {
+            s += self.w.edge * (table_sum(us, &EDGE_TABLE) - table_sum(them, &EDGE_TABLE)) / 100;
         }
         s + hash_noise(pos.hash(), self.seed, self.noise)
     }
@@ -187,7 +247,9 @@ impl Ai for Ataxx {
         let (w, noise) = match level {
             // noise below one piece: it only breaks ties, so that games vary
             0..=2 => (AtaxxWeights::PIECES, 10),
-            3 | 4 => (AtaxxWeights::FULL, 10),
+            // level 3 without the edge and safe terms: with them 4 vs 3 fell to 73% (60 games)
+            3 => (AtaxxWeights::GAIN, 10),
+            4 => (AtaxxWeights::FULL, 10),
             _ => (AtaxxWeights::FULL, 0),
         };
         AtaxxEval { w, noise, seed }
@@ -219,31 +281,16 @@ impl Ai for Ataxx {
         if level < 6 {
             return searcher.search(pos, limits, stop, on_info);
         }
-        // level 6: depth LEVEL6_DEPTH whatever the clock says, then deeper iterations while
-        // less than 0.45 of the move time is spent (each one costs several times the last);
-        // the table makes the repeated plies cheap
-        let start = Instant::now();
-        let r = searcher.search(pos, &Limits::depth(LEVEL6_DEPTH), stop, on_info);
-        if stop.load(Ordering::Relaxed) || r.info.depth < LEVEL6_DEPTH {
-            return r;
-        }
-        let Some(t) = limits.time.map(|t| t.min(crate::search::MAX_TIME)) else {
-            return r;
-        };
-        if start.elapsed() > t.mul_f64(0.45) {
-            return r;
-        }
-        let more = Limits {
-            time: Some(t.saturating_sub(start.elapsed())),
-            depth: None,
-            nodes: None,
-        };
-        let deeper = searcher.search(pos, &more, stop, on_info);
-        if deeper.info.depth > r.info.depth {
-            deeper
-        } else {
-            r
-        }
+        // level 6: the Ataxx search (crate::search::ataxx) with the level's evaluation; it
+        // completes LEVEL6_DEPTH whatever the clock says, then goes on while the move time
+        // allows. Its table lives with the thread (the CPU's own searcher serves levels 2-5).
+        let eval = searcher.eval.clone();
+        LEVEL6.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let s = slot.get_or_insert_with(|| AtaxxSearcher::new(eval.clone(), 16));
+            s.eval = eval;
+            s.search_min_depth(pos, limits, LEVEL6_DEPTH, stop, on_info)
+        })
     }
 
     /// The reference easy CPU: most pieces gained, a clone preferred to a jump that gains as
@@ -253,6 +300,12 @@ impl Ai for Ataxx {
         self.legal_moves(&mut moves);
         pick_best(&moves, |m| 2 * gain(self, m) + m.is_clone() as i32, seed)
     }
+}
+
+thread_local! {
+    /// Level 6's searcher, one per thread.
+    static LEVEL6: std::cell::RefCell<Option<AtaxxSearcher>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// The side to move's piece lead.
@@ -268,10 +321,12 @@ impl crate::engine::matches::Tunable for Ataxx {
             "frontier" => eval.w.frontier = value,
             "tempo" => eval.w.tempo = value,
             "gain" => eval.w.gain = value,
+            "safe" => eval.w.safe = value,
+            "edge" => eval.w.edge = value,
             "noise" => eval.noise = value,
             _ => {
                 return Err(format!(
-                    "unknown Ataxx setting '{key}' (piece, frontier, tempo, noise)"
+                    "unknown Ataxx setting '{key}' (piece, frontier, tempo, gain, safe, edge, noise)"
                 ));
             }
         }

@@ -159,8 +159,7 @@ impl Child {
                 Ok(line)
             }
             Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout(format!(
-                "waited {:.1} s for {waiting_for}",
-                wait.as_secs_f64()
+                "the deadline passed waiting for {waiting_for}"
             ))),
             Err(RecvTimeoutError::Disconnected) => {
                 // give the process a moment to be reaped so that its status can be shown

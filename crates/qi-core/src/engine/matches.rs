@@ -955,12 +955,23 @@ pub fn play_game<G: MatchGame>(
             pos: &pos,
             tc: opts.tc,
             left,
-            deadline: t0 + allowed + opts.margin,
+            deadline: crate::search::deadline_after(t0, allowed.saturating_add(opts.margin)),
             seed: rng.next_u64(),
         };
         let reply = players[who].think(&req);
         let elapsed = t0.elapsed();
         let mv = match reply {
+            Err(Fault::Timeout(m)) => {
+                broken[who] = true;
+                let f = Fault::Timeout(format!(
+                    "{m} ({} ms after the request; {} ms allowed + {} ms margin)",
+                    elapsed.as_millis(),
+                    allowed.as_millis(),
+                    opts.margin.as_millis()
+                ));
+                forfeit(&mut result, who, f);
+                break;
+            }
             Err(f) => {
                 broken[who] = true;
                 forfeit(&mut result, who, f);

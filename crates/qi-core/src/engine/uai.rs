@@ -23,8 +23,9 @@ use std::time::{Duration, Instant};
 use crate::ai::ataxx::AtaxxEval;
 use crate::ataxx::Ataxx;
 use crate::game::{Game, Side, perft};
+use crate::search::ataxx::AtaxxSearcher;
 use crate::search::tt::MAX_HASH_MB;
-use crate::search::{Limits, MATE, SearchInfo, Searcher, is_decided};
+use crate::search::{Limits, MATE, SearchInfo, is_decided};
 
 const DEFAULT_HASH_MB: usize = 64;
 /// The deepest `perft` the protocol runs: perft cannot be stopped, and depth 7 already counts
@@ -72,7 +73,7 @@ fn error(msg: &str) {
 
 struct Engine {
     pos: Ataxx,
-    searcher: Arc<Mutex<Searcher<AtaxxEval>>>,
+    searcher: Arc<Mutex<AtaxxSearcher>>,
     stop: Arc<AtomicBool>,
     thinking: Option<JoinHandle<()>>,
     /// Whether the running search has no limit (`go infinite`): only `stop` ends it.
@@ -98,7 +99,7 @@ impl Engine {
 pub fn run() -> Result<(), String> {
     let mut e = Engine {
         pos: Ataxx::start(),
-        searcher: Arc::new(Mutex::new(Searcher::new(
+        searcher: Arc::new(Mutex::new(AtaxxSearcher::new(
             AtaxxEval::default(),
             DEFAULT_HASH_MB,
         ))),

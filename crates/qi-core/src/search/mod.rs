@@ -7,6 +7,7 @@
 //! Scores are from the side to move's view, in hundredths of a piece (100 = one piece or disc).
 //! A decided game scores `MATE - ply` (won) or `-(MATE - ply)` (lost); see [`is_decided`].
 
+pub mod ataxx;
 pub mod tt;
 
 use std::sync::Arc;
