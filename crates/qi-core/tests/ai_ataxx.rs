@@ -487,7 +487,13 @@ fn the_ataxx_search_keeps_its_time_and_uses_it() {
     );
     let took = t.elapsed();
     assert!(p.is_legal(r.best.unwrap()));
-    // the budget plus a margin for a loaded machine, and more than half of it spent
+    // the budget plus a margin for a loaded machine; and a real part of it spent (the search
+    // starts no iteration it does not expect to finish, so it may stop well before the end,
+    // but not at once), unless it found the game decided
     assert!(took < Duration::from_millis(200 + 300), "{took:?}");
-    assert!(took > Duration::from_millis(100), "{took:?}");
+    assert!(
+        took > Duration::from_millis(50) || qi_core::search::is_decided(r.score),
+        "{took:?}, depth {}",
+        r.info.depth
+    );
 }
