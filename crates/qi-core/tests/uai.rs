@@ -152,7 +152,9 @@ fn huge_times_do_not_overflow() {
 #[test]
 fn clock_commands_change_the_time_used() {
     let mut e = uai();
-    e.send("position fen x5o/7/2x4/3o3/4x2/7/o5x x 0 1");
+    // the start: a position the search cannot find decided (it stops early, rightly, in one
+    // it has solved)
+    e.send("position startpos");
     e.send("isready");
     e.until("readyok", LONG);
     // x to move: btime counts. 10 s on the clock, 25 moves expected: 400 ms
