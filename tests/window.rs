@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use bevy::math::Vec2;
-use common::{Qi, Xvfb, count_color, near, out_dir, pixel, png_summary, square_pixel};
+use common::{Qi, Xvfb, count_color, fresh_dir, near, out_dir, pixel, png_summary, square_pixel};
 use qi::theme::palette;
 use qi_core::{GameKind, Square};
 
@@ -82,9 +82,7 @@ fn starts_shows_the_main_menu_saves_a_screenshot_and_exits() {
 #[test]
 fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
     let x = Xvfb::start();
-    let dir = out_dir().join("ataxx-vs-cpu");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("ataxx-vs-cpu");
     let mut qi = Qi::start(
         &x,
         "ataxx-vs-cpu",
@@ -140,9 +138,7 @@ fn one_clicked_move_in_reversi_gomoku_and_go() {
     ];
     for (game, size, sq, expect) in cases {
         let x = Xvfb::start();
-        let dir = out_dir().join(game);
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = fresh_dir(game);
         let mut qi = Qi::start(
             &x,
             game,
@@ -176,8 +172,7 @@ fn one_clicked_move_in_reversi_gomoku_and_go() {
 #[test]
 fn save_in_slot_3_quit_restart_and_load_it() {
     let x = Xvfb::start();
-    let saves = out_dir().join("slot3-saves");
-    let _ = std::fs::remove_dir_all(&saves);
+    let saves = fresh_dir("slot3-saves");
     let mut qi = Qi::start_with_saves(
         &x,
         "slot3-first",
@@ -234,11 +229,8 @@ fn save_in_slot_3_quit_restart_and_load_it() {
 #[test]
 fn load_from_the_pause_menu_shows_the_board_and_clicks_play() {
     let x = Xvfb::start();
-    let saves = out_dir().join("pause-load-saves");
-    let _ = std::fs::remove_dir_all(&saves);
-    let dir = out_dir().join("pause-load");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let saves = fresh_dir("pause-load-saves");
+    let dir = fresh_dir("pause-load");
     // first run: a Reversi position saved in slot 1
     let mut qi = Qi::start_with_saves(
         &x,
@@ -302,9 +294,7 @@ fn load_from_the_pause_menu_shows_the_board_and_clicks_play() {
 #[test]
 fn the_board_scales_with_the_window() {
     let x = Xvfb::start();
-    let dir = out_dir().join("resize");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("resize");
     let mut qi = Qi::start(
         &x,
         "resize",

@@ -118,7 +118,7 @@ pub const NUMBER_ON_DARK: Color32 = Color32::from_rgb(235, 235, 235);
 pub const NUMBER_ON_LIGHT: Color32 = Color32::from_rgb(25, 25, 25);
 
 // Marks on the board
-pub const LEGAL: Color32 = Color32::from_rgba_unmultiplied_const(255, 255, 255, 71);
+pub const LEGAL: Color32 = Color32::from_rgba_unmultiplied_const(255, 255, 255, 120);
 pub const CLONE_TARGET: Color32 = Color32::from_rgba_unmultiplied_const(89, 255, 115, 140);
 pub const JUMP_TARGET: Color32 = Color32::from_rgba_unmultiplied_const(255, 217, 64, 204);
 pub const SELECTED: Color32 = Color32::from_rgba_unmultiplied_const(255, 255, 77, 230);

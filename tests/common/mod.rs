@@ -81,6 +81,15 @@ pub fn out_dir() -> PathBuf {
     d
 }
 
+/// An empty folder of this name under the tests' output folder (whatever a last run left there
+/// is removed first).
+pub fn fresh_dir(name: &str) -> PathBuf {
+    let d = out_dir().join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
 impl Qi {
     pub fn start(x: &Xvfb, name: &str, args: &[&str]) -> Qi {
         // Each run saves into a fresh folder of its own, never the player's data folder.

@@ -1,0 +1,109 @@
+//! egui_kittest tests of the side panel and the eval texts.
+use super::*;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use qi_core::search::{MATE, SearchInfo};
+
+fn go_view() -> HudView {
+    let setup = crate::game::MatchSetup {
+        kind: GameKind::Go,
+        start_text: None,
+        players: [Player::Human, Player::Cpu { level: 3 }],
+        names: ["A".into(), "CPU 3".into()],
+    };
+    let g = Match::new(setup).unwrap();
+    HudView::of(&g, &StatusLine::default(), &ScoreView::default())
+}
+
+/// Defect 18: Pass and Resign vanished while the CPU thought, and the panel shifted.
+#[test]
+fn pass_and_resign_stay_in_place_while_the_cpu_thinks() {
+    let mut h = Harness::new_ui_state(
+        |ui, s: &mut (HudView, HudModel)| {
+            side_panel_ui(ui, &s.0, &mut s.1);
+        },
+        (go_view(), HudModel::default()),
+    );
+    h.run();
+    let pass = h.get_by_label("Pass").rect();
+    let resign = h.get_by_label("Resign").rect();
+    // the CPU's turn: the person can do neither, but the buttons stay where they were
+    h.state_mut().0.pass_legal = false;
+    h.state_mut().0.can_resign = false;
+    h.state_mut().0.thinking = Some(1.0);
+    h.run();
+    assert_eq!(h.get_by_label("Pass").rect(), pass);
+    assert_eq!(h.get_by_label("Resign").rect(), resign);
+    assert!(h.get_by_label("Pass").accesskit_node().is_disabled());
+}
+
+/// Defect 7: the move box lost the keyboard after Enter while still looking focused.
+#[test]
+fn the_move_box_keeps_the_keyboard_after_enter() {
+    let mut h = Harness::new_ui_state(
+        |ui, s: &mut (HudView, HudModel, Vec<HudAction>)| {
+            if let Some(a) = side_panel_ui(ui, &s.0, &mut s.1) {
+                s.2.push(a);
+            }
+        },
+        (go_view(), HudModel::default(), Vec::new()),
+    );
+    h.run();
+    h.get_by_role(egui::accesskit::Role::TextInput).click();
+    h.run();
+    h.event(egui::Event::Text("D4".into()));
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    assert_eq!(h.state().2, vec![HudAction::Typed("D4".into())]);
+    // type the next move at once, without clicking the box again
+    h.event(egui::Event::Text("Q16".into()));
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    assert_eq!(
+        h.state().2,
+        vec![
+            HudAction::Typed("D4".into()),
+            HudAction::Typed("Q16".into())
+        ]
+    );
+}
+
+fn info(score: i32, depth: u32, nodes: u64, nps: u64) -> SearchInfo {
+    SearchInfo {
+        depth,
+        score,
+        nodes,
+        nps,
+        ..Default::default()
+    }
+}
+
+/// Defect: the eval bar read "+0.0 · depth 1 · 0 kn/s" at level 1 and "-9999.6" in a lost
+/// position.
+#[test]
+fn eval_texts_say_something_true() {
+    assert_eq!(
+        eval_text(GameKind::Reversi, &info(0, 1, 10, 0), Side::Black),
+        None
+    );
+    let (_, t) = eval_text(
+        GameKind::Reversi,
+        &info(1200, 8, 100_000, 2_000_000),
+        Side::Black,
+    )
+    .unwrap();
+    assert_eq!(t, "Black +12.0 · depth 8 · 2000 kn/s");
+    // White searching sees itself lost in 40 plies: Black wins in 40 moves
+    let (v, t) = eval_text(
+        GameKind::Ataxx,
+        &info(-(MATE - 40), 9, 5000, 0),
+        Side::White,
+    )
+    .unwrap();
+    assert_eq!(t, "Red wins in 40 moves");
+    assert_eq!(v, 1.0);
+}
