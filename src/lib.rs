@@ -144,7 +144,8 @@ fn start_from_args(app: &mut App) {
         Startup,
         |args: Option<Res<Args>>,
          mut start: MessageWriter<menus::StartMatch>,
-         mut load: MessageWriter<menus::LoadMatch>| {
+         mut load: MessageWriter<menus::LoadMatch>,
+         mut main_menu: ResMut<menus::main_menu::MainMenuModel>| {
             let Some(args) = args else { return };
             if let Some(path) = &args.record {
                 let label = path.file_name().map_or_else(
@@ -160,7 +161,11 @@ fn start_from_args(app: &mut App) {
                         info!("qi: replay {label} at move {}", m.history.ply());
                         load.write(menus::LoadMatch(Box::new(m)));
                     }
-                    Err(e) => error!("qi: cannot open {}: {e}", path.display()),
+                    Err(e) => {
+                        // the player is told on the main menu, which opens instead
+                        error!("qi: cannot open {}: {e}", path.display());
+                        main_menu.notice = Some(format!("Cannot open {label}: {e}"));
+                    }
                 }
                 return;
             }

@@ -1227,3 +1227,35 @@ fn the_light_theme_changes_the_window() {
     app.update();
     assert_eq!(palette::theme(), Theme::Dark);
 }
+
+/// `qi --record` with a file that is not a record: the main menu opens and says why.
+#[test]
+fn a_bad_record_on_the_command_line_is_reported_on_the_main_menu() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = fresh_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("broken.sgf");
+    std::fs::write(&bad, "(;GM[1]FF[4]SZ[19];B[zz];W[").unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
+    app.insert_resource(Args {
+        save_dir: Some(dir),
+        record: Some(bad),
+        ..Args::default()
+    });
+    app.add_plugins(qi::plugin);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Title
+    );
+    let notice = app
+        .world()
+        .resource::<qi::menus::main_menu::MainMenuModel>()
+        .notice
+        .clone()
+        .expect("the player is told");
+    assert!(notice.starts_with("Cannot open broken.sgf"), "{notice}");
+}
