@@ -187,11 +187,11 @@ fn control_cpu_games(
         match c {
             CpuControl::Pause => {
                 thinking.cpu_paused = true;
-                status.write(Status("CPU game paused".into()));
+                status.write(Status(t!("status-cpu-paused")));
             }
             CpuControl::Resume => {
                 thinking.cpu_paused = false;
-                status.write(Status("CPU game goes on".into()));
+                status.write(Status(t!("status-cpu-resumed")));
             }
             CpuControl::Step => thinking.step_once = true,
         }
@@ -294,13 +294,13 @@ fn start_hint_search(
     let pos = game.position().clone();
     let kind = pos.kind();
     if !AnyCpu::available(kind) {
-        status.write(Status(format!(
-            "No hint: there is no CPU for {} yet",
-            kind.title()
+        status.write(Status(t!(
+            "status-no-hint",
+            game = crate::games::ui_of(kind).title()
         )));
         return;
     }
-    status.write(Status("Looking for a good move…".into()));
+    status.write(Status(t!("status-hint-thinking")));
     let movetime = Duration::from_millis((settings.cpu_time_ms(kind) as u64).min(1000));
     let stop = Arc::new(AtomicBool::new(false));
     thinking.stop = stop.clone();
@@ -354,7 +354,7 @@ fn collect_cpu_move(
         if let Some((mv, _)) = result {
             let text = game.position().move_to_text(mv);
             info!("qi: hint {text}");
-            status.write(Status(format!("Hint: {text}")));
+            status.write(Status(t!("status-hint", mv = text.as_str())));
             hint.0 = Some(mv);
         }
         return;

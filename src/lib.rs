@@ -1,10 +1,14 @@
 //! Qi, the game window: Bevy app with egui menus. The rules and the AI live in `qi_core`; this
 //! crate turns the core's positions into entities and the player's input into moves.
 
+#[macro_use]
+pub mod i18n;
+
 pub mod audio;
 pub mod board;
 pub mod cli;
 pub mod cpu;
+pub mod fonts;
 pub mod game;
 pub mod games;
 pub mod hud;
@@ -98,7 +102,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<ClearColor>();
     app.add_plugins((
         games::plugin,
-        theme::plugin,
+        (theme::plugin, fonts::plugin),
         settings::plugin,
         screens::plugin,
         menus::plugin,
@@ -164,7 +168,9 @@ fn start_from_args(app: &mut App) {
                     Err(e) => {
                         // the player is told on the main menu, which opens instead
                         error!("qi: cannot open {}: {e}", path.display());
-                        main_menu.notice = Some(format!("Cannot open {label}: {e}"));
+                        main_menu.notice =
+                            Some(t!("cannot-open", name = label.as_str(), why = e.as_str()));
+
                     }
                 }
                 return;

@@ -1,6 +1,4 @@
-use clap::Parser;
-
 fn main() -> bevy::app::AppExit {
-    let args = qi::cli::Args::parse();
+    let args = qi::cli::parse();
     qi::build_app(args).run()
 }

@@ -81,11 +81,11 @@ pub fn replay_match(record: &Record, source: &str) -> Result<Match, String> {
             record
                 .black
                 .clone()
-                .unwrap_or_else(|| side_name(kind, qi_core::Side::Black).into()),
+                .unwrap_or_else(|| side_name(kind, qi_core::Side::Black)),
             record
                 .white
                 .clone()
-                .unwrap_or_else(|| side_name(kind, qi_core::Side::White).into()),
+                .unwrap_or_else(|| side_name(kind, qi_core::Side::White)),
         ],
     };
     let mut m = Match::with_history(setup, history);
@@ -131,15 +131,16 @@ pub fn step(game: &mut Match, step: ReplayStep, cpu_level: u8) -> StepOutcome {
                 let mut players = [Player::Cpu { level: cpu_level }; 2];
                 players[to_move.index()] = Player::Human;
                 game.setup.players = players;
-                game.setup.names[to_move.other().index()] = format!("CPU {cpu_level}");
+                game.setup.names[to_move.other().index()] =
+                    crate::menus::new_game::cpu_name(cpu_level);
             } else {
                 game.setup.players = [Player::Human; 2];
             }
             game.dirty = true;
-            let text = format!(
-                "Playing on from move {}: {} to move",
-                game.history.ply(),
-                side_name(kind, to_move)
+            let text = t!(
+                "status-play-on",
+                n = game.history.ply(),
+                side = side_name(kind, to_move)
             );
             info!(
                 "qi: play from here at ply {} ({})",
@@ -178,22 +179,23 @@ pub enum StepOutcome {
 fn replay_status(game: &Match) -> String {
     let ply = game.history.ply();
     let total = game.history.all_moves().len();
-    let mut s = format!("Move {ply} of {total}");
+    let mut s = t!("replay-move-of", n = ply, total = total);
     if ply > 0 {
         let before = game.history.position_at(ply - 1);
         let mv = game.history.all_moves()[ply - 1];
-        s += &format!(
-            ": {} {}",
-            side_name(game.kind(), before.side_to_move()),
-            before.move_to_text(mv)
+        s += &t!(
+            "replay-status-move",
+            side = side_name(game.kind(), before.side_to_move()),
+            mv = before.move_to_text(mv)
         );
     }
     if ply == total {
         if let Some(r) = game.replay.as_ref().and_then(|r| r.result.as_ref()) {
-            s += &format!(" · result {r}");
+            s += &t!("replay-status-result", result = r.as_str());
         }
     }
     s
+
 }
 
 fn use_replay_keys(

@@ -94,11 +94,16 @@ fn check_autosave(store: Option<Res<Store>>, mut autosave: ResMut<Autosave>) {
             autosave.available = false;
             let kept = qi_core::storage::keep_bad_file(&path);
             let msg = match kept {
-                Ok(bad) => format!(
-                    "Your last game could not be continued: {e}. The file was kept as {}.",
-                    bad.display()
+                Ok(bad) => t!(
+                    "autosave-bad-kept",
+                    why = e.to_string(),
+                    path = bad.display().to_string()
                 ),
-                Err(io) => format!("Your last game could not be continued: {e} ({io})."),
+                Err(io) => t!(
+                    "autosave-bad",
+                    why = e.to_string(),
+                    io = io.to_string()
+                ),
             };
             warn!("qi: autosave: {msg}");
             autosave.notice = Some(msg);
@@ -175,7 +180,7 @@ fn handle_file_requests(
                     Ok(()) => {
                         g.dirty = false;
                         info!("qi: saved slot {slot}");
-                        status.write(crate::game::Status(format!("Saved in slot {slot}")));
+                        status.write(crate::game::Status(t!("status-saved", slot = *slot)));
                         outcomes.write(FileOutcome::Saved(*slot));
                     }
                     Err(e) if e.needs_confirmation() => {
@@ -183,8 +188,10 @@ fn handle_file_requests(
                     }
                     Err(e) => {
                         warn!("qi: cannot save in slot {slot}: {e}");
-                        outcomes.write(FileOutcome::Failed(format!(
-                            "Cannot save in slot {slot}: {e}"
+                        outcomes.write(FileOutcome::Failed(t!(
+                            "error-save-slot",
+                            slot = *slot,
+                            why = e.to_string()
                         )));
                     }
                 }
@@ -199,7 +206,11 @@ fn handle_file_requests(
                 }
                 Err(e) => {
                     warn!("qi: cannot load slot {slot}: {e}");
-                    outcomes.write(FileOutcome::Failed(format!("Cannot load slot {slot}: {e}")));
+                    outcomes.write(FileOutcome::Failed(t!(
+                        "error-load-slot",
+                        slot = *slot,
+                        why = e.to_string()
+                    )));
                 }
             },
             FileRequest::Delete(slot) => {
@@ -209,8 +220,10 @@ fn handle_file_requests(
                         outcomes.write(FileOutcome::Deleted(*slot));
                     }
                     Err(e) => {
-                        outcomes.write(FileOutcome::Failed(format!(
-                            "Cannot delete slot {slot}: {e}"
+                        outcomes.write(FileOutcome::Failed(t!(
+                            "error-delete-slot",
+                            slot = *slot,
+                            why = e.to_string()
                         )));
                     }
                 }
@@ -224,8 +237,9 @@ fn handle_file_requests(
                 Err(e) => {
                     warn!("qi: cannot continue: {e}");
                     autosave.available = false;
-                    outcomes.write(FileOutcome::Failed(format!(
-                        "Cannot continue the last game: {e}"
+                    outcomes.write(FileOutcome::Failed(t!(
+                        "error-continue",
+                        why = e.to_string()
                     )));
                 }
             },
@@ -233,14 +247,18 @@ fn handle_file_requests(
                 let Some(g) = game.as_deref() else { continue };
                 match export_record(store, g) {
                     Ok(path) => {
-                        status.write(crate::game::Status(format!(
-                            "Record saved: {}",
-                            path.display()
+                        status.write(crate::game::Status(t!(
+                            "record-saved",
+                            path = path.display().to_string()
                         )));
                         outcomes.write(FileOutcome::Exported(path));
                     }
                     Err(e) => {
-                        outcomes.write(FileOutcome::Failed(format!("Cannot save the record: {e}")));
+                        outcomes.write(FileOutcome::Failed(t!(
+                            "error-save-record",
+                            why = e.to_string()
+                        )));
+
                     }
                 }
             }

@@ -11,7 +11,18 @@ use qi_core::GameKind;
 pub fn plugin(app: &mut App) {
     app.init_resource::<Settings>()
         .add_systems(PreStartup, load_settings.after(crate::saves::open_store))
+        .add_systems(Update, apply_language.in_set(crate::AppSet::Input))
         .add_systems(Update, write_settings_when_changed);
+}
+
+/// The settings' language becomes the window's, from the next text drawn on.
+fn apply_language(settings: Res<Settings>, mut applied: Local<Option<crate::i18n::Lang>>) {
+    if *applied == Some(settings.language) {
+        return;
+    }
+    crate::i18n::set_lang(settings.language);
+    info!("qi: language {}", settings.language.code());
+    *applied = Some(settings.language);
 }
 
 /// Where the settings file lives: beside the saves.
@@ -59,6 +70,8 @@ pub struct Settings {
     pub cpu_vs_cpu_delay: f32,
     /// The window's colours: dark or light.
     pub theme: crate::theme::palette::Theme,
+    /// The window's language.
+    pub language: crate::i18n::Lang,
     /// Per game, by its name (`ataxx`, `go`, …).
     pub games: BTreeMap<String, GameSettings>,
 }
@@ -73,6 +86,7 @@ impl Default for Settings {
             eval_bar: true,
             cpu_vs_cpu_delay: 0.5,
             theme: Default::default(),
+            language: Default::default(),
             games: GameKind::ALL
                 .into_iter()
                 .map(|k| {
@@ -164,6 +178,9 @@ struct SettingsOnDisk {
     eval_bar: bool,
     cpu_vs_cpu_delay: f32,
     theme: crate::theme::palette::Theme,
+    /// `None` in a file from before languages, and on the first start: the system's language.
+    #[serde(deserialize_with = "some_lang")]
+    language: Option<crate::i18n::Lang>,
     games: BTreeMap<String, GameSettings>,
     /// The old format.
     default_level: Vec<u8>,
@@ -181,6 +198,7 @@ impl Default for SettingsOnDisk {
             eval_bar: s.eval_bar,
             cpu_vs_cpu_delay: s.cpu_vs_cpu_delay,
             theme: s.theme,
+            language: None,
             games: BTreeMap::new(),
             default_level: Vec::new(),
             cpu_time_ms: Vec::new(),
@@ -198,6 +216,7 @@ impl SettingsOnDisk {
             eval_bar: self.eval_bar,
             cpu_vs_cpu_delay: self.cpu_vs_cpu_delay,
             theme: self.theme,
+            language: self.language.unwrap_or_else(crate::i18n::Lang::from_env),
             ..Settings::default()
         };
         // the old arrays held the first four games of the table, in its order
@@ -214,6 +233,11 @@ impl SettingsOnDisk {
         }
         s.clamped()
     }
+}
+
+/// The language as written: a bare tag, `language: "zh-CN"`.
+fn some_lang<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<crate::i18n::Lang>, D::Error> {
+    <crate::i18n::Lang as serde::Deserialize>::deserialize(d).map(Some)
 }
 
 /// Reads settings from RON text, in today's format or the older one.
@@ -235,9 +259,14 @@ fn load_settings(
         warn!("qi: settings: {m}");
     }
     let mut settings = on_disk.into_settings();
-    if let Some(speed) = args.and_then(|a| a.animation_speed) {
+    if let Some(speed) = args.as_ref().and_then(|a| a.animation_speed) {
         settings.animation_speed = speed.max(0.0);
     }
+    if let Some(lang) = args.and_then(|a| a.lang) {
+        settings.language = lang;
+    }
+    // the first frame already speaks the language
+    crate::i18n::set_lang(settings.language);
     commands.insert_resource(settings);
     commands.insert_resource(SettingsFile(path));
 }
@@ -293,5 +322,23 @@ mod tests {
         // a byte-order mark is skipped
         let bom = format!("\u{feff}{text}");
         assert!(settings_from_text(&bom).is_ok());
+    }
+
+    /// The language is kept in the file; a file without one (older, or none at all on the
+    /// first start) takes the system's.
+    #[test]
+    fn the_language_is_kept() {
+        let s = Settings {
+            language: crate::i18n::Lang::ZhCn,
+            ..Default::default()
+        };
+        let text = qi_core::storage::to_ron(&s).unwrap();
+        assert!(text.contains("zh-CN"), "{text}");
+        assert_eq!(settings_from_text(&text).unwrap().language, crate::i18n::Lang::ZhCn);
+        let old = "(volume: 0.3)";
+        assert_eq!(
+            settings_from_text(old).unwrap().language,
+            crate::i18n::Lang::from_env()
+        );
     }
 }

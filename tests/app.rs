@@ -58,6 +58,8 @@ fn new_app_in(dir: std::path::PathBuf) -> App {
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
     app.insert_resource(Args {
         save_dir: Some(dir),
+        // English whatever the machine's locale; the Chinese test asks for its language
+        lang: Some(qi::i18n::Lang::EnUs),
         ..Args::default()
     });
     app.add_plugins(qi::plugin);
@@ -1241,6 +1243,7 @@ fn a_bad_record_on_the_command_line_is_reported_on_the_main_menu() {
     app.insert_resource(Args {
         save_dir: Some(dir),
         record: Some(bad),
+        lang: Some(qi::i18n::Lang::EnUs),
         ..Args::default()
     });
     app.add_plugins(qi::plugin);

@@ -67,11 +67,11 @@ fn choose_moves_from_clicks(
         }
         if !game.human_to_move() {
             status.write(Status(if game.is_over() {
-                "The game is over".into()
+                t!("status-game-over")
             } else if game.replay.is_some() {
-                "Replaying: use the replay controls".into()
+                t!("status-replay-controls")
             } else {
-                "Wait: the CPU is to move".into()
+                t!("status-wait-cpu")
             }));
             continue;
         }
@@ -82,14 +82,14 @@ fn choose_moves_from_clicks(
             ClickResult::Select(s) => {
                 info!("qi: selected {}", qi_core::game::square_text(s));
                 selection.0 = Some(s);
-                status.write(Status(format!(
-                    "Selected {}: choose where it goes",
-                    qi_core::game::square_text(s)
+                status.write(Status(t!(
+                    "status-selected",
+                    square = qi_core::game::square_text(s)
                 )));
             }
             ClickResult::Deselect => {
                 selection.0 = None;
-                status.write(Status("Selection dropped".into()));
+                status.write(Status(t!("status-selection-dropped")));
             }
             ClickResult::Refuse(msg) => {
                 selection.0 = None;

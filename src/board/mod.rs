@@ -297,6 +297,7 @@ pub fn rebuild_board(
     mut generation: ResMut<BoardGeneration>,
     window: Query<&Window, With<PrimaryWindow>>,
     settings: Res<Settings>,
+    ui_font: Res<crate::fonts::UiFont>,
     mut drawn_theme: Local<Option<crate::theme::palette::Theme>>,
 ) {
     // a new theme redraws the board (its coordinates take the theme's colour)
@@ -406,11 +407,11 @@ pub fn rebuild_board(
         let edge = out;
         let p = layout.center_of(Square::new(x, 0))
             + Vec2::new(0.0, if layout.rank_one_on_top { edge } else { -edge });
-        commands.spawn(coord_label(ui.column_label(x), p, font));
+        commands.spawn(coord_label(ui.column_label(x), p, font, &ui_font));
     }
     for y in 0..h {
         let p = layout.center_of(Square::new(0, y)) - Vec2::new(out, 0.0);
-        commands.spawn(coord_label((y + 1).to_string(), p, font));
+        commands.spawn(coord_label((y + 1).to_string(), p, font, &ui_font));
     }
 }
 
@@ -463,12 +464,13 @@ fn spawn_grid_lines(
     }
 }
 
-fn coord_label(text: String, p: Vec2, size: f32) -> impl Bundle {
+fn coord_label(text: String, p: Vec2, size: f32, font: &crate::fonts::UiFont) -> impl Bundle {
     (
         Name::new(format!("Coordinate {text}")),
         BoardPart,
         Text2d::new(text),
         TextFont {
+            font: bevy::text::FontSource::Handle(font.0.clone()),
             font_size: FontSize::Px(size),
             ..default()
         },

@@ -147,15 +147,15 @@ impl Match {
             && self.setup.players.iter().any(|p| !p.is_cpu())
     }
 
-    /// The side's name in this game (Red/Blue in Ataxx).
-    pub fn side_name(&self, side: Side) -> &'static str {
-        self.kind().side_name(side)
+    /// The side's name in this game (Red/Blue in Ataxx), in the player's language.
+    pub fn side_name(&self, side: Side) -> String {
+        side_name(self.kind(), side)
     }
 }
 
-/// The name each game gives its two sides.
-pub fn side_name(kind: GameKind, side: Side) -> &'static str {
-    kind.side_name(side)
+/// The name each game gives its two sides, in the player's language.
+pub fn side_name(kind: GameKind, side: Side) -> String {
+    crate::games::ui_of(kind).side_name(side)
 }
 
 /// Ataxx: the piece picked up, waiting for its target.
@@ -265,16 +265,17 @@ fn apply_move_requests(
             Ok(()) => {
                 game.dirty = true;
                 let ply = game.history.ply();
-                info!("qi: move {ply} {name} {text}");
+                // the log keeps the core's English names, whatever the window's language
+                info!("qi: move {ply} {} {text}", game.kind().side_name(side));
                 let m = MovePlayed::new(before, mv);
                 status.write(Status(if m.before.move_squares(mv).to.is_none() {
                     if m.before.legal_moves().len() == 1 {
-                        format!("{name} has no move and passes")
+                        t!("status-no-move-passes", side = name)
                     } else {
-                        format!("{name} passes")
+                        t!("status-passes", side = name)
                     }
                 } else {
-                    format!("Move {ply}: {name} played {text}")
+                    t!("status-played", n = ply, side = name, mv = text.as_str())
                 }));
                 events.write(if m.captured() > 0 {
                     GameEvent::Captured
@@ -284,13 +285,13 @@ fn apply_move_requests(
                 played.write(m);
                 if let Some(result) = game.result() {
                     info!("qi: game over {}", result.sgf());
-                    status.write(Status(result.describe(game.kind())));
+                    status.write(Status(crate::games::result_text(game.kind(), &result)));
                     events.write(GameEvent::Over(result.outcome()));
                 }
             }
             Err(e) => {
                 info!("qi: illegal move {text}: {e}");
-                status.write(Status(format!("Illegal move: {e}")));
+                status.write(Status(t!("status-illegal-move", why = e.to_string())));
                 events.write(GameEvent::Illegal);
             }
         }
@@ -321,14 +322,14 @@ pub fn resign(game: &mut Match, side: Side) -> Option<String> {
     let result = GameResult::win(side.other(), qi_core::Reason::Resignation);
     info!(
         "qi: {} resigns; game over {}",
-        game.side_name(side),
+        game.kind().side_name(side),
         result.sgf()
     );
     game.dirty = true;
-    Some(format!(
-        "{} resigns: {}",
-        game.side_name(side),
-        result.describe(game.kind())
+    Some(t!(
+        "status-resigns",
+        side = game.side_name(side),
+        result = crate::games::result_text(game.kind(), &result)
     ))
 }
 
@@ -375,10 +376,10 @@ fn resigned(game: &Match) -> bool {
 pub fn undo_for_player(game: &mut Match) -> (bool, String) {
     if resigned(game) {
         game.history.clear_resignation();
-        return (true, "Resignation taken back".into());
+        return (true, t!("status-resignation-undone"));
     }
     if !game.history.can_undo() {
-        return (false, "Nothing to undo".into());
+        return (false, t!("status-nothing-to-undo"));
     }
     if game.vs_cpu() {
         let start_ply = game.history.ply();
@@ -400,13 +401,13 @@ pub fn undo_for_player(game: &mut Match) -> (bool, String) {
     } else {
         game.history.undo();
     }
-    (true, format!("Undone: back to move {}", game.history.ply()))
+    (true, t!("status-undone", n = game.history.ply()))
 }
 
 /// Plays again what was undone: against the CPU, up to the human's next turn.
 pub fn redo_for_player(game: &mut Match) -> (bool, String) {
     if !game.history.can_redo() {
-        return (false, "Nothing to redo".into());
+        return (false, t!("status-nothing-to-redo"));
     }
     game.history.redo();
     if game.vs_cpu() {
@@ -414,7 +415,7 @@ pub fn redo_for_player(game: &mut Match) -> (bool, String) {
             game.history.redo();
         }
     }
-    (true, format!("Redone: move {}", game.history.ply()))
+    (true, t!("status-redone", n = game.history.ply()))
 }
 
 /// The selection and the hint belong to one position: any move or reset drops them.

@@ -12,6 +12,20 @@ use crate::theme::palette;
 
 pub struct AtaxxUi;
 
+/// The name of a start layout of `Ataxx::start_layouts`, by index.
+fn layout_name(i: usize) -> String {
+    match i {
+        0 => t!("ataxx-layout-classic"),
+        1 => t!("ataxx-layout-four-blocks"),
+        2 => t!("ataxx-layout-cross"),
+        3 => t!("ataxx-layout-pillars"),
+        4 => t!("ataxx-layout-corridor"),
+        _ => Ataxx::start_layouts()
+            .get(i)
+            .map_or_else(String::new, |(n, _)| n.to_string()),
+    }
+}
+
 pub fn is_next_to(a: Square, b: Square) -> bool {
     a != b && (a.x as i32 - b.x as i32).abs() <= 1 && (a.y as i32 - b.y as i32).abs() <= 1
 }
@@ -19,6 +33,17 @@ pub fn is_next_to(a: Square, b: Square) -> bool {
 impl GameUi for AtaxxUi {
     fn kind(&self) -> GameKind {
         GameKind::Ataxx
+    }
+
+    fn title(&self) -> String {
+        t!("game-ataxx")
+    }
+
+    fn side_name(&self, side: Side) -> String {
+        match side {
+            Side::Black => t!("side-red"),
+            Side::White => t!("side-blue"),
+        }
     }
 
     fn piece_color(&self, side: Side) -> egui::Color32 {
@@ -29,10 +54,7 @@ impl GameUi for AtaxxUi {
     }
 
     fn options_ui(&self, ui: &mut egui::Ui, o: &mut GameOptions) -> bool {
-        let labels: Vec<String> = Ataxx::start_layouts()
-            .iter()
-            .map(|(n, _)| n.to_string())
-            .collect();
+        let labels: Vec<String> = (0..Ataxx::start_layouts().len()).map(layout_name).collect();
         match super::choice_buttons(ui, &labels, o.variant) {
             Some(i) => {
                 o.variant = i;
@@ -80,9 +102,10 @@ impl GameUi for AtaxxUi {
                     return ClickResult::Play(*mv);
                 }
             }
-            return ClickResult::Refuse(format!(
-                "{name} cannot be reached from {}",
-                qi_core::game::square_text(sel)
+            return ClickResult::Refuse(t!(
+                "refuse-ataxx-unreachable",
+                square = name,
+                from = qi_core::game::square_text(sel)
             ));
         }
         if own {
@@ -93,7 +116,7 @@ impl GameUi for AtaxxUi {
             return if has {
                 ClickResult::Select(sq)
             } else {
-                ClickResult::Refuse(format!("The piece on {name} cannot move"))
+                ClickResult::Refuse(t!("refuse-ataxx-stuck", square = name))
             };
         }
         // A click on an empty square next to one of ours clones there directly.
@@ -103,9 +126,7 @@ impl GameUi for AtaxxUi {
         }) {
             return ClickResult::Play(*mv);
         }
-        ClickResult::Refuse(format!(
-            "Pick one of your pieces first ({name} is not a move)"
-        ))
+        ClickResult::Refuse(t!("refuse-ataxx-pick", square = name))
     }
 
     fn move_markers(
@@ -139,17 +160,8 @@ impl GameUi for AtaxxUi {
         true
     }
 
-    fn rules(&self) -> (&'static str, &'static str) {
-        (
-            "Ataxx",
-            "Two players, Red (x) and Blue (o), on a 7x7 board; Red moves first.\n\
-             • Clone: move to an empty square next to one of your pieces (also diagonally); the new piece appears and the old one stays.\n\
-             • Jump: move a piece exactly two squares away; it leaves its square.\n\
-             • Every enemy piece next to the square you move to turns into yours.\n\
-             • Grey squares are blocked. With no move you pass; the game ends when the board is full, a side has no pieces, \
-             neither side can move, or after 100 plies without a clone (a draw). Most pieces wins.\n\
-             Type moves as g2 (clone) or a1c3 (jump).",
-        )
+    fn rules(&self) -> String {
+        t!("rules-ataxx")
     }
 
     fn example_position(&self) -> Result<AnyPosition, String> {

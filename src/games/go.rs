@@ -37,6 +37,10 @@ impl GameUi for GoUi {
         GameKind::Go
     }
 
+    fn title(&self) -> String {
+        t!("game-go")
+    }
+
     /// 5 s: the time Go's level 6 needs on 9×9 (one core) for most of its 96,000 playouts;
     /// levels 1-5 are bound by playouts and usually answer sooner.
     fn default_cpu_time_ms(&self) -> u32 {
@@ -55,17 +59,17 @@ impl GameUi for GoUi {
     fn options_ui(&self, ui: &mut egui::Ui, o: &mut GameOptions) -> bool {
         let mut clicked = super::size_buttons(ui, GameKind::Go, &mut o.size);
         ui.separator();
-        ui.label("Handicap");
+        ui.label(t!("go-handicap"));
         let before = o.handicap;
         let max = if o.size % 2 == 1 { 9 } else { 4 };
         egui::ComboBox::from_id_salt("go_handicap")
             .selected_text(if o.handicap < 2 {
-                "none".to_string()
+                t!("go-handicap-none")
             } else {
                 o.handicap.to_string()
             })
             .show_ui(ui, |ui| {
-                ui.selectable_value(&mut o.handicap, 0, "none");
+                ui.selectable_value(&mut o.handicap, 0, t!("go-handicap-none"));
                 for h in 2..=max {
                     ui.selectable_value(&mut o.handicap, h, h.to_string());
                 }
@@ -78,7 +82,7 @@ impl GameUi for GoUi {
             };
             clicked = true;
         }
-        ui.label("Komi");
+        ui.label(t!("go-komi"));
         ui.add(
             egui::DragValue::new(&mut o.komi)
                 .speed(0.5)
@@ -120,20 +124,16 @@ impl GameUi for GoUi {
 
     fn click(&self, pos: &AnyPosition, _selected: Option<Square>, sq: Square) -> ClickResult {
         let Some(go) = pos.as_go() else {
-            return ClickResult::Refuse("not a Go position".into());
+            return ClickResult::Refuse(t!("refuse-not-go"));
         };
         let name = pos.move_to_text(qi_core::any::AnyMove::Go(Go::move_at(sq)));
         match go.why_illegal(sq) {
             None => ClickResult::Play(qi_core::any::AnyMove::Go(Go::move_at(sq))),
-            Some(Illegal::Occupied) => ClickResult::Refuse(format!("{name} is taken")),
-            Some(Illegal::Suicide) => ClickResult::Refuse(format!(
-                "{name} would be suicide: the stone would have no liberty and capture nothing"
-            )),
-            Some(Illegal::Ko) => ClickResult::Refuse(format!(
-                "{name} is ko: retaking at once would repeat the position; play elsewhere first"
-            )),
-            Some(Illegal::GameOver) => ClickResult::Refuse("The game is over".into()),
-            Some(Illegal::OffBoard) => ClickResult::Refuse(format!("{name} is off the board")),
+            Some(Illegal::Occupied) => ClickResult::Refuse(t!("refuse-taken", square = name)),
+            Some(Illegal::Suicide) => ClickResult::Refuse(t!("refuse-go-suicide", square = name)),
+            Some(Illegal::Ko) => ClickResult::Refuse(t!("refuse-go-ko", square = name)),
+            Some(Illegal::GameOver) => ClickResult::Refuse(t!("status-game-over")),
+            Some(Illegal::OffBoard) => ClickResult::Refuse(t!("refuse-off-board", square = name)),
         }
     }
 
@@ -151,23 +151,19 @@ impl GameUi for GoUi {
         // the area count means little until both colours are on the board (one stone alone
         // "owns" every empty point)
         Some(if counts[0] > 0 && counts[1] > 0 {
-            format!(
-                "Captures: Black {b}, White {w} · Area now {}",
-                pos.area_result().unwrap_or_default()
+            t!(
+                "go-captures-area",
+                black = b,
+                white = w,
+                area = pos.area_result().unwrap_or_default()
             )
         } else {
-            format!("Captures: Black {b}, White {w}")
+            t!("go-captures", black = b, white = w)
         })
     }
 
-    fn rules(&self) -> (&'static str, &'static str) {
-        (
-            "Go",
-            "Black and White place stones on the intersections; Black first. A group with no liberties is captured. \
-             A move may not repeat an earlier whole-board position (ko, superko), and may not be suicide. \
-             Two passes end the game; then mark the dead stones and confirm. Area scoring: stones plus \
-             surrounded points, plus komi for White.\nType moves as D4 (columns skip I), or pass.",
-        )
+    fn rules(&self) -> String {
+        t!("rules-go")
     }
 
     fn example_position(&self) -> Result<AnyPosition, String> {
@@ -208,9 +204,7 @@ fn start_marking(
     marks.0 = marking_marks(game.position(), &dead);
     commands.insert_resource(DeadMarking(dead));
     commands.insert_resource(BoardClaimed);
-    status.write(Status(
-        "Both passed: click groups to mark them dead or alive, then Confirm".into(),
-    ));
+    status.write(Status(t!("status-go-marking")));
 }
 
 fn mark_dead_on_click(
@@ -232,10 +226,11 @@ fn mark_dead_on_click(
         marks.0 = marking_marks(game.position(), &marking.0);
         let score = go.score_with_dead(&marking.0);
         view.0 = Some(score.result_text());
-        status.write(Status(format!(
-            "Score with the marked stones dead: {}",
-            score.result_text()
+        status.write(Status(t!(
+            "status-go-marked-score",
+            score = score.result_text()
         )));
+
     }
 }
 

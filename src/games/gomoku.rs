@@ -12,17 +12,21 @@ use crate::theme::palette;
 
 pub struct GomokuUi;
 
-fn rule_name(r: GomokuRule) -> &'static str {
+fn rule_name(r: GomokuRule) -> String {
     match r {
-        GomokuRule::Freestyle => "Freestyle",
-        GomokuRule::Standard => "Standard",
-        GomokuRule::Renju => "Renju",
+        GomokuRule::Freestyle => t!("gomoku-freestyle"),
+        GomokuRule::Standard => t!("gomoku-standard"),
+        GomokuRule::Renju => t!("gomoku-renju"),
     }
 }
 
 impl GameUi for GomokuUi {
     fn kind(&self) -> GameKind {
         GameKind::Gomoku
+    }
+
+    fn title(&self) -> String {
+        t!("game-gomoku")
     }
 
     fn options_ui(&self, ui: &mut egui::Ui, o: &mut GameOptions) -> bool {
@@ -84,14 +88,8 @@ impl GameUi for GomokuUi {
             .collect()
     }
 
-    fn rules(&self) -> (&'static str, &'static str) {
-        (
-            "Gomoku",
-            "Black and White take turns placing stones on the crossings of a 15x15 (or 19x19) board; Black first.\n\
-             Five in a row (across, down or diagonally) wins. Freestyle: five or more. Standard: exactly five. \
-             Renju: Black may not make a double three, a double four or an overline (the points are crossed out).\n\
-             Type moves as h8.",
-        )
+    fn rules(&self) -> String {
+        t!("rules-gomoku")
     }
 
     fn example_position(&self) -> Result<AnyPosition, String> {

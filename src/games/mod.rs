@@ -74,9 +74,15 @@ pub struct BoardStyle {
 pub trait GameUi: Sync + Send + 'static {
     fn kind(&self) -> GameKind;
 
+    /// The game's name in the player's language.
+    fn title(&self) -> String;
+
     /// The side's name: Red/Blue in Ataxx, Black/White elsewhere.
-    fn side_name(&self, side: Side) -> &'static str {
-        self.kind().side_name(side)
+    fn side_name(&self, side: Side) -> String {
+        match side {
+            Side::Black => t!("side-black"),
+            Side::White => t!("side-white"),
+        }
     }
 
     fn piece_color(&self, side: Side) -> egui::Color32 {
@@ -105,7 +111,7 @@ pub trait GameUi: Sync + Send + 'static {
     /// Draws the options row; returns whether the player clicked in it.
     fn options_ui(&self, ui: &mut egui::Ui, options: &mut GameOptions) -> bool {
         let _ = options;
-        ui.label("Standard start position");
+        ui.label(t!("option-standard-start"));
         false
     }
 
@@ -158,9 +164,9 @@ pub trait GameUi: Sync + Send + 'static {
         {
             ClickResult::Play(mv)
         } else if pos.cell(sq) != qi_core::Cell::Empty {
-            ClickResult::Refuse(format!("{name} is taken"))
+            ClickResult::Refuse(t!("refuse-taken", square = name))
         } else {
-            ClickResult::Refuse(format!("{name} is not a legal move"))
+            ClickResult::Refuse(t!("refuse-not-legal", square = name))
         }
     }
 
@@ -199,11 +205,44 @@ pub trait GameUi: Sync + Send + 'static {
 
     // ---------------------------------------------------------------- rules
 
-    /// The rules page: its title and text.
-    fn rules(&self) -> (&'static str, &'static str);
+    /// The rules page's text (its title is [`GameUi::title`]).
+    fn rules(&self) -> String;
 
     /// A position that shows the game's typical shape, for the rules page.
     fn example_position(&self) -> Result<AnyPosition, String>;
+}
+
+/// A finished game's result as a sentence in the player's language: "Red wins 30-19", "White
+/// wins by 3.5 points", "Black wins by resignation", "Draw 32-32".
+pub fn result_text(kind: GameKind, r: &qi_core::GameResult) -> String {
+    use qi_core::result::Reason;
+    let side = |s: Side| ui_of(kind).side_name(s);
+    match (r.winner, r.reason) {
+        (None, Reason::Count { black, white }) => {
+            t!("result-draw-count", black = black, white = white)
+        }
+        (None, Reason::Score { .. }) => t!("result-jigo"),
+        (None, Reason::BoardFull) => t!("result-draw-board-full"),
+        (None, _) => t!("result-draw"),
+        (Some(s), Reason::Count { black, white }) => {
+            let (a, b) = if s == Side::Black {
+                (black, white)
+            } else {
+                (white, black)
+            };
+            t!("result-win-count", side = side(s), won = a, lost = b)
+        }
+        (Some(s), Reason::Score { margin }) => t!(
+            "result-win-score",
+            side = side(s),
+            points = margin.abs() as f64
+        ),
+        (Some(s), Reason::Line | Reason::BoardFull) => t!("result-win-line", side = side(s)),
+        (Some(s), Reason::Resignation) => t!("result-win-resignation", side = side(s)),
+        (Some(s), Reason::Time) => t!("result-win-time", side = side(s)),
+        (Some(s), Reason::Forfeit) => t!("result-win-forfeit", side = side(s)),
+        (Some(s), Reason::Agreement) => t!("result-win", side = side(s)),
+    }
 }
 
 /// Plays `moves` (in the game's notation) from `start`.
@@ -238,7 +277,7 @@ pub fn size_buttons(ui: &mut egui::Ui, kind: GameKind, size: &mut u8) -> bool {
     let mut clicked = false;
     for n in sizes {
         if ui
-            .add(egui::Button::new(format!("{n}x{n}")).selected(*size == n))
+            .add(egui::Button::new(t!("board-size", n = n)).selected(*size == n))
             .clicked()
         {
             *size = n;
@@ -281,7 +320,7 @@ mod tests {
                 .example_position()
                 .unwrap_or_else(|e| panic!("{}: {e}", g.kind()));
             assert!(pos.piece_counts()[0] > 0, "{}", g.kind());
-            assert!(!g.rules().1.is_empty());
+            assert!(!g.rules().is_empty());
         }
     }
 

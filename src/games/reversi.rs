@@ -15,6 +15,10 @@ impl GameUi for ReversiUi {
         GameKind::Reversi
     }
 
+    fn title(&self) -> String {
+        t!("game-reversi")
+    }
+
     fn board_style(&self) -> BoardStyle {
         BoardStyle {
             lined: false,
@@ -44,16 +48,8 @@ impl GameUi for ReversiUi {
         true
     }
 
-    fn rules(&self) -> (&'static str, &'static str) {
-        (
-            "Reversi (Othello)",
-            "Black and White on an 8x8 board; Black moves first from the four centre discs.\n\
-             • Place a disc so that it encloses a straight line (row, column or diagonal) of your opponent's discs \
-             between it and another of your discs: all enclosed discs turn over.\n\
-             • A move must turn at least one disc; with no such move you pass.\n\
-             • The game ends when neither side can move. Most discs wins; empty squares go to the winner.\n\
-             Type moves as d3; 'pass' when you must pass.",
-        )
+    fn rules(&self) -> String {
+        t!("rules-reversi")
     }
 
     fn example_position(&self) -> Result<AnyPosition, String> {

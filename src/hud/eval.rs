@@ -23,21 +23,22 @@ pub fn eval_text(
     let text = if qi_core::search::is_decided(first) {
         let plies = (qi_core::search::MATE - first.abs()).max(1);
         let winner = if first > 0 { Side::Black } else { Side::White };
-        format!(
-            "{} wins in {plies} {}",
-            kind.side_name(winner),
-            if plies == 1 { "move" } else { "moves" }
+        t!(
+            "eval-wins-in",
+            side = crate::games::ui_of(kind).side_name(winner),
+            n = plies
         )
     } else {
-        format!(
-            "{} {:+.1} · depth {}",
-            kind.side_name(Side::Black),
-            first as f32 / 100.0,
-            info.depth
+        t!(
+            "eval-score",
+            side = crate::games::ui_of(kind).side_name(Side::Black),
+            score = format!("{:+.1}", first as f32 / 100.0),
+            depth = info.depth
         )
     };
     let text = if info.nps >= 1000 {
-        format!("{text} · {} kn/s", info.nps / 1000)
+        t!("eval-speed", text = text, knps = info.nps / 1000)
+
     } else {
         text
     };

@@ -122,7 +122,9 @@ impl HudView {
             eval: None,
             has_resign: ui.can_resign(),
             can_resign: human,
-            result: game.result().map(|r| r.describe(game.kind())),
+            result: game
+                .result()
+                .map(|r| crate::games::result_text(game.kind(), &r)),
             cpu_vs_cpu: None,
             replay: game.replay.as_ref().map(|r| ReplayView {
                 source: r.source.clone(),
@@ -158,9 +160,13 @@ pub enum HudAction {
 fn player_line(v: &HudView, side: Side) -> String {
     let who = match v.players[side.index()] {
         Player::Human => v.names[side.index()].clone(),
-        Player::Cpu { level } => format!("CPU level {level}"),
+        Player::Cpu { level } => t!("records-cpu-level", level = level),
     };
-    format!("{} ({who})", v.kind.side_name(side))
+    t!(
+        "hud-player",
+        side = crate::games::ui_of(v.kind).side_name(side),
+        who = who
+    )
 }
 
 /// A piece icon that reads as its colour on the dark panel: a solid stone with a highlight (a
@@ -184,7 +190,11 @@ pub fn piece_icon(ui: &mut egui::Ui, kind: GameKind, side: Side) {
 /// The top bar: the score and whose turn it is.
 pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
     ui.horizontal_centered(|ui| {
-        ui.label(egui::RichText::new(v.kind.title()).size(22.0).strong());
+        ui.label(
+            egui::RichText::new(crate::games::ui_of(v.kind).title())
+                .size(22.0)
+                .strong(),
+        );
         ui.separator();
         for side in Side::BOTH {
             piece_icon(ui, v.kind, side);
@@ -201,21 +211,22 @@ pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
             ui.add_space(12.0);
         }
         ui.separator();
+        let side = crate::games::ui_of(v.kind).side_name(v.to_move);
         let turn = if v.over {
-            "Game over".to_string()
-        } else if let Some(t) = v.thinking {
-            format!(
-                "{} to move — CPU thinking… {:.1} s",
-                v.kind.side_name(v.to_move),
-                t
+            t!("game-over")
+        } else if let Some(secs) = v.thinking {
+            t!(
+                "hud-cpu-thinking",
+                side = side,
+                secs = format!("{secs:.1}")
             )
         } else {
-            format!("{} to move", v.kind.side_name(v.to_move))
+            t!("hud-to-move", side = side)
         };
         ui.label(egui::RichText::new(turn).size(16.0));
         ui.separator();
         ui.label(
-            egui::RichText::new(format!("Move {}  ·  {}", v.ply, format_time(v.elapsed)))
+            egui::RichText::new(t!("hud-move-time", n = v.ply, time = format_time(v.elapsed)))
                 .size(16.0),
         );
     });
@@ -234,29 +245,29 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
     if let Some(result) = &v.result {
         ui.label(egui::RichText::new(result).size(20.0).strong());
         ui.horizontal(|ui| {
-            if ui.button("Result").clicked() {
+            if ui.button(t!("hud-result")).clicked() {
                 action = Some(HudAction::ShowResult);
             }
-            if ui.button("New game").clicked() {
+            if ui.button(t!("menu-new-game")).clicked() {
                 action = Some(HudAction::NewGame);
             }
         });
         ui.add_space(6.0);
     }
-    ui.label(format!(
-        "Last move: {}",
-        v.last_move.as_deref().unwrap_or("—")
+    ui.label(t!(
+        "hud-last-move",
+        mv = v.last_move.as_deref().unwrap_or("—")
     ));
     if let Some(line) = &v.info_line {
         ui.label(line);
     }
     if let Some(score) = &v.scoring {
         ui.add_space(6.0);
-        ui.label(egui::RichText::new("Both players passed.").strong());
-        ui.label("Click a group to mark it dead (red cross) or alive again.");
-        ui.label(egui::RichText::new(format!("Score: {score}")).size(18.0));
+        ui.label(egui::RichText::new(t!("hud-both-passed")).strong());
+        ui.label(t!("hud-mark-dead"));
+        ui.label(egui::RichText::new(t!("hud-score", score = score.as_str())).size(18.0));
         if ui
-            .button(egui::RichText::new("Confirm the score").size(16.0))
+            .button(egui::RichText::new(t!("hud-confirm-score")).size(16.0))
             .clicked()
         {
             action = Some(HudAction::ConfirmScore);
@@ -266,13 +277,13 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
     if let Some(paused) = v.cpu_vs_cpu {
         ui.horizontal(|ui| {
             if paused {
-                if ui.button("Go on").clicked() {
+                if ui.button(t!("hud-cpu-go-on")).clicked() {
                     action = Some(HudAction::Cpu(CpuControl::Resume));
                 }
-                if ui.button("One move").clicked() {
+                if ui.button(t!("hud-cpu-one-move")).clicked() {
                     action = Some(HudAction::Cpu(CpuControl::Step));
                 }
-            } else if ui.button("Pause the CPUs").clicked() {
+            } else if ui.button(t!("hud-cpu-pause")).clicked() {
                 action = Some(HudAction::Cpu(CpuControl::Pause));
             }
         });
@@ -281,49 +292,46 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
     // every button keeps its place: one that cannot be used now is greyed, never hidden
     ui.horizontal_wrapped(|ui| {
         if ui
-            .add_enabled(v.can_undo, egui::Button::new("Undo (U)"))
+            .add_enabled(v.can_undo, egui::Button::new(t!("hud-undo")))
             .clicked()
         {
             action = Some(HudAction::Undo);
         }
         if ui
-            .add_enabled(v.can_redo, egui::Button::new("Redo (R)"))
+            .add_enabled(v.can_redo, egui::Button::new(t!("hud-redo")))
             .clicked()
         {
             action = Some(HudAction::Redo);
         }
         if ui
-            .add_enabled(v.hint_allowed, egui::Button::new("Hint (H)"))
+            .add_enabled(v.hint_allowed, egui::Button::new(t!("hud-hint")))
             .clicked()
         {
             action = Some(HudAction::Hint);
         }
         if v.has_pass
             && ui
-                .add_enabled(v.pass_legal, egui::Button::new("Pass"))
+                .add_enabled(v.pass_legal, egui::Button::new(t!("hud-pass")))
                 .clicked()
         {
             action = Some(HudAction::Pass);
         }
         if v.has_resign
             && ui
-                .add_enabled(v.can_resign, egui::Button::new("Resign"))
+                .add_enabled(v.can_resign, egui::Button::new(t!("hud-resign")))
                 .clicked()
         {
             action = Some(HudAction::Resign);
         }
-        if ui.button("Pause (Esc)").clicked() {
+        if ui.button(t!("hud-pause")).clicked() {
             action = Some(HudAction::Pause);
         }
     });
     ui.add_space(8.0);
-    ui.label(format!(
-        "Type a move ({}) and press Enter:",
-        v.kind.info().notation
-    ));
+    ui.label(t!("hud-type-move", notation = v.kind.info().notation));
     let edit = ui.add(
         egui::TextEdit::singleline(&mut model.move_text)
-            .hint_text("move")
+            .hint_text(t!("hud-move-hint"))
             .desired_width(160.0)
             .id(egui::Id::new("move_box")),
     );
@@ -480,14 +488,18 @@ fn draw_hud(
         }
         Some(HudAction::Typed(text)) => {
             if !game.human_to_move() {
-                status.write(Status("Wait for your turn".into()));
+                status.write(Status(t!("status-wait-turn")));
             } else {
                 match game.position().parse_move(&text) {
                     Ok(mv) => {
                         requests.write(MoveRequest(mv));
                     }
                     Err(e) => {
-                        status.write(Status(format!("Cannot read '{text}': {e}")));
+                        status.write(Status(t!(
+                            "status-cannot-read-move",
+                            text = text.as_str(),
+                            why = e.to_string()
+                        )));
                     }
                 }
             }

@@ -27,12 +27,12 @@ pub struct ReplayView {
 /// the moves (click one to go there), and "play from here".
 pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     let mut action = None;
-    ui.heading("Replay");
+    ui.heading(t!("replay-title"));
     ui.label(egui::RichText::new(&r.source).color(palette::ui().text_weak));
     if let Some(result) = &r.result {
-        ui.label(format!("Result: {result}"));
+        ui.label(t!("replay-result", result = result.as_str()));
     }
-    ui.label(egui::RichText::new(format!("Move {} of {}", r.ply, r.total)).size(18.0));
+    ui.label(egui::RichText::new(t!("replay-move-of", n = r.ply, total = r.total)).size(18.0));
     ui.horizontal(|ui| {
         for (label, step, on) in [
             ("|<", ReplayStep::First, r.ply > 0),
@@ -54,16 +54,16 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     });
     let mut ply = r.ply;
     if ui
-        .add(egui::Slider::new(&mut ply, 0..=r.total).text("move"))
+        .add(egui::Slider::new(&mut ply, 0..=r.total).text(t!("hud-move-hint")))
         .changed()
     {
         action = Some(HudAction::Replay(ReplayStep::To(ply)));
     }
     ui.horizontal(|ui| {
         let auto = if r.autoplay {
-            "Stop autoplay (Space)"
+            t!("replay-stop-autoplay")
         } else {
-            "Autoplay (Space)"
+            t!("replay-autoplay")
         };
         if ui
             .add_enabled(r.autoplay || r.ply < r.total, egui::Button::new(auto))
@@ -76,7 +76,7 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
             .add(
                 egui::Slider::new(&mut speed, 0.2..=5.0)
                     .logarithmic(true)
-                    .suffix(" s"),
+                    .suffix(t!("seconds-suffix")),
             )
             .changed()
         {
@@ -84,7 +84,7 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
         }
     });
     ui.label(
-        egui::RichText::new("Left / Right step, Home / End first / last")
+        egui::RichText::new(t!("replay-keys-hint"))
             .color(palette::ui().text_weak),
     );
     if let Some(c) = &r.comment {
@@ -95,18 +95,18 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
             .show(ui, |ui| ui.label(egui::RichText::new(c).italics()));
     }
     ui.add_space(8.0);
-    ui.label(egui::RichText::new("Play from here").strong());
+    ui.label(egui::RichText::new(t!("replay-play-from-here")).strong());
     ui.horizontal(|ui| {
-        if ui.button("Against the CPU").clicked() {
+        if ui.button(t!("replay-vs-cpu")).clicked() {
             action = Some(HudAction::Replay(ReplayStep::PlayFromHere { vs_cpu: true }));
         }
-        if ui.button("Two players").clicked() {
+        if ui.button(t!("mode-two-players")).clicked() {
             action = Some(HudAction::Replay(ReplayStep::PlayFromHere {
                 vs_cpu: false,
             }));
         }
     });
-    if ui.button("Menu (Esc)").clicked() {
+    if ui.button(t!("replay-menu")).clicked() {
         action = Some(HudAction::Pause);
     }
     ui.add_space(8.0);
@@ -120,7 +120,8 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
 /// jumps there. Returns the ply clicked.
 pub fn move_list_ui(ui: &mut egui::Ui, moves: &[String], current: Option<usize>) -> Option<usize> {
     let mut clicked = None;
-    ui.label(egui::RichText::new("Moves").strong());
+    ui.label(egui::RichText::new(t!("replay-moves")).strong());
+
     egui::ScrollArea::vertical()
         .max_height(ui.available_height().max(80.0))
         .stick_to_bottom(current.is_none())

@@ -52,7 +52,7 @@ pub fn confirm_ui(ui: &mut egui::Ui, question: &str, selected: &mut usize) -> Op
     ui.vertical_centered(|ui| {
         ui.add(egui::Label::new(egui::RichText::new(question).size(20.0)).wrap());
         ui.add_space(12.0);
-        button_list(ui, &[("Yes", true), ("No", true)], selected, keys).map(|i| i == 0)
+        button_list(ui, &[(t!("yes"), true), (t!("no"), true)], selected, keys).map(|i| i == 0)
     })
     .inner
 }
@@ -60,34 +60,25 @@ pub fn confirm_ui(ui: &mut egui::Ui, question: &str, selected: &mut usize) -> Op
 /// The question before quitting: true to what the autosave keeps.
 pub fn quit_question(game: Option<&Match>) -> String {
     match game {
-        Some(g) if g.replay.is_none() && !g.is_over() => {
-            "Quit Qi? Your game is saved automatically: Continue on the main menu resumes it."
-                .into()
-        }
-        _ => "Quit Qi?".into(),
+        Some(g) if g.replay.is_none() && !g.is_over() => t!("confirm-quit-saved"),
+        _ => t!("confirm-quit"),
     }
 }
 
 pub fn leave_question(game: Option<&Match>) -> String {
     match game {
-        Some(g) if g.replay.is_none() && !g.is_over() => {
-            "Leave this game for the main menu? It is saved automatically: Continue resumes it."
-                .into()
-        }
-        _ => "Leave for the main menu?".into(),
+        Some(g) if g.replay.is_none() && !g.is_over() => t!("confirm-leave-saved"),
+        _ => t!("confirm-leave"),
     }
 }
 
 pub fn load_question(game: Option<&Match>, slot: usize) -> String {
     match game {
-        Some(g) if g.replay.is_none() && g.dirty && !g.is_over() => format!(
-            "Load slot {slot}? It replaces the game in progress, which is not in a save slot: \
-             save it first to keep it."
-        ),
-        Some(g) if g.replay.is_none() && !g.is_over() => format!(
-            "Load slot {slot}? It replaces the game in progress (its last save is in a slot)."
-        ),
-        _ => format!("Load slot {slot}?"),
+        Some(g) if g.replay.is_none() && g.dirty && !g.is_over() => {
+            t!("confirm-load-unsaved", slot = slot)
+        }
+        Some(g) if g.replay.is_none() && !g.is_over() => t!("confirm-load-saved", slot = slot),
+        _ => t!("confirm-load", slot = slot),
     }
 }
 
@@ -162,7 +153,7 @@ fn draw_overwrite(
     mut next_in_game: ResMut<NextState<InGame>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let q = format!("Slot {} holds a save. Overwrite it?", slot.0);
+    let q = t!("confirm-overwrite", slot = slot.0);
     match ask(ctx, &q, &mut model.0) {
         Some(true) => {
             files.write(FileRequest::Save {

@@ -82,10 +82,10 @@ pub fn game_over_ui(
         }
         ui.add_space(12.0);
         let items = [
-            ("Play again", true),
-            ("Save the record", true),
-            ("Look at the board", true),
-            ("Main menu", true),
+            (t!("game-over-play-again"), true),
+            (t!("game-over-save-record"), true),
+            (t!("game-over-look"), true),
+            (t!("main-menu"), true),
         ];
         button_list(ui, &items, selected, keys).map(|i| {
             [
@@ -112,10 +112,18 @@ fn draw_game_over(
     let Some(g) = game else { return Ok(()) };
     let headline = g
         .result()
-        .map_or("Game over".into(), |r| r.describe(g.kind()));
+        .map_or(t!("game-over"), |r| crate::games::result_text(g.kind(), &r));
     let details: Vec<String> = [
-        format!("{} vs {}", g.setup.names[0], g.setup.names[1]),
-        format!("{} moves in {}", g.history.ply(), format_time(g.elapsed)),
+        t!(
+            "players-vs",
+            black = g.setup.names[0].as_str(),
+            white = g.setup.names[1].as_str()
+        ),
+        t!(
+            "game-over-moves-in",
+            n = g.history.ply(),
+            time = format_time(g.elapsed)
+        ),
     ]
     .into_iter()
     .chain(model.record_message.clone())
@@ -143,7 +151,7 @@ fn note_exports(mut outcomes: MessageReader<FileOutcome>, mut model: ResMut<Game
     for o in outcomes.read() {
         match o {
             FileOutcome::Exported(p) => {
-                model.record_message = Some(format!("Record saved: {}", p.display()))
+                model.record_message = Some(t!("record-saved", path = p.display().to_string()))
             }
             FileOutcome::Failed(m) => model.record_message = Some(m.clone()),
             _ => {}

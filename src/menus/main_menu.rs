@@ -48,26 +48,30 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
     let keys = NavKeys::read(ui);
     ui.vertical_centered(|ui| {
         ui.add_space(12.0);
-        ui.label(egui::RichText::new("Qi").size(48.0).strong());
-        ui.label(egui::RichText::new("Ataxx · Reversi · Gomoku · Go").size(16.0));
+        ui.label(egui::RichText::new(t!("app-name")).size(48.0).strong());
+        let games: Vec<String> = qi_core::GameKind::ALL
+            .into_iter()
+            .map(|k| crate::games::ui_of(k).title())
+            .collect();
+        ui.label(egui::RichText::new(games.join(" · ")).size(16.0));
         ui.add_space(20.0);
         if let Some(n) = &model.notice {
             ui.label(egui::RichText::new(n).color(palette::ui().error).size(15.0));
             ui.add_space(10.0);
         }
         let items = [
-            ("Continue", model.can_continue),
-            ("New game", true),
-            ("Load", true),
-            ("Records", true),
-            ("Rules", true),
-            ("Settings", true),
-            ("Quit", true),
+            (t!("menu-continue"), model.can_continue),
+            (t!("menu-new-game"), true),
+            (t!("menu-load"), true),
+            (t!("menu-records"), true),
+            (t!("menu-rules"), true),
+            (t!("menu-settings"), true),
+            (t!("menu-quit"), true),
         ];
         let chosen = button_list(ui, &items, &mut model.selected, keys);
         ui.add_space(16.0);
         ui.label(
-            egui::RichText::new("Arrows or Tab to move, Enter or Space to choose")
+            egui::RichText::new(t!("menu-keys-hint"))
                 .color(palette::ui().text_weak),
         );
         chosen.map(|i| {

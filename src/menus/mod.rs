@@ -119,13 +119,13 @@ fn start_matches(
         // a loaded game that is already over does not open the game-over panel again
         shown.0 = Some((m.position().hash(), m.history.ply()));
         status.write(crate::game::Status(if m.replay.is_some() {
-            format!(
-                "Replaying {}: {} moves",
-                m.replay.as_ref().map_or("", |r| r.source.as_str()),
-                m.history.all_moves().len()
+            t!(
+                "status-replaying",
+                source = m.replay.as_ref().map_or("", |r| r.source.as_str()),
+                n = m.history.all_moves().len()
             )
         } else {
-            format!("Game loaded at move {}", m.history.ply())
+            t!("status-loaded", n = m.history.ply())
         }));
         Some((**m).clone())
     } else if let Some(StartMatch(setup)) = requests.read().last() {
@@ -136,9 +136,9 @@ fn start_matches(
                     setup.kind, setup.players, setup.start_text
                 );
                 shown.0 = None;
-                status.write(crate::game::Status(format!(
-                    "New game: {} to move",
-                    m.side_name(m.position().side_to_move())
+                status.write(crate::game::Status(t!(
+                    "status-new-game",
+                    side = m.side_name(m.position().side_to_move())
                 )));
                 Some(m)
             }

@@ -67,7 +67,7 @@ pub fn step(selected: &mut usize, enabled: &[bool], keys: NavKeys) {
 /// A column of large buttons; returns the index chosen by click or by keyboard.
 pub fn button_list(
     ui: &mut egui::Ui,
-    items: &[(&str, bool)],
+    items: &[(String, bool)],
     selected: &mut usize,
     keys: NavKeys,
 ) -> Option<usize> {
@@ -75,7 +75,7 @@ pub fn button_list(
     step(selected, &enabled, keys);
     let mut chosen = None;
     for (i, (label, on)) in items.iter().enumerate() {
-        let text = egui::RichText::new(*label).size(20.0);
+        let text = egui::RichText::new(label.as_str()).size(20.0);
         let button = egui::Button::new(text)
             .selected(i == *selected)
             .min_size(egui::vec2(240.0, 36.0));

@@ -15,6 +15,11 @@ use super::{Menu, StartMatch, menu_area};
 use crate::game::{MatchSetup, Player};
 use crate::games::{GameOptions, cycle, ui_of};
 
+/// The name a CPU player goes by in the HUD and the records: "CPU 3".
+pub fn cpu_name(level: u8) -> String {
+    t!("cpu-name", level = level)
+}
+
 pub fn plugin(app: &mut App) {
     app.init_resource::<NewGameModel>().add_systems(
         EguiPrimaryContextPass,
@@ -91,7 +96,7 @@ impl Default for NewGameModel {
             color: ColorChoice::First,
             level: 3,
             second_level: 3,
-            names: ["Player".into(), "Player 2".into()],
+            names: [t!("player-default-name"), t!("player-default-name-2")],
             row: 0,
             coin: false,
         }
@@ -142,18 +147,15 @@ impl NewGameModel {
                         level: self.second_level,
                     },
                 ],
-                [
-                    format!("CPU {}", self.level),
-                    format!("CPU {}", self.second_level),
-                ],
+                [cpu_name(self.level), cpu_name(self.second_level)],
             ),
             Mode::VsCpu if human_first => (
                 [Player::Human, cpu],
-                [self.names[0].clone(), format!("CPU {}", self.level)],
+                [self.names[0].clone(), cpu_name(self.level)],
             ),
             Mode::VsCpu => (
                 [cpu, Player::Human],
-                [format!("CPU {}", self.level), self.names[0].clone()],
+                [cpu_name(self.level), self.names[0].clone()],
             ),
         };
         let default = ui_of(self.kind).default_options();
@@ -229,7 +231,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
     };
     let sel = m.row();
     ui.vertical_centered(|ui| {
-        ui.heading(egui::RichText::new("New game").size(28.0));
+        ui.heading(egui::RichText::new(t!("new-game-title")).size(28.0));
         ui.add_space(10.0);
     });
     let mut enter_in_name = false;
@@ -237,12 +239,12 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
         .num_columns(2)
         .spacing([24.0, 12.0])
         .show(ui, |ui| {
-            row_label(ui, Row::Game, sel, "Game");
+            row_label(ui, Row::Game, sel, &t!("new-game-game"));
             ui.horizontal(|ui| {
                 for k in GameKind::ALL {
                     let on = playable(k);
                     if ui
-                        .add_enabled(on, egui::Button::new(k.title()).selected(m.kind == k))
+                        .add_enabled(on, egui::Button::new(ui_of(k).title()).selected(m.kind == k))
                         .clicked()
                     {
                         m.kind = k;
@@ -252,7 +254,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             });
             ui.end_row();
 
-            row_label(ui, Row::Options, sel, "Board");
+            row_label(ui, Row::Options, sel, &t!("new-game-board"));
             let kind = m.kind;
             let clicked = ui
                 .horizontal(|ui| ui_of(kind).options_ui(ui, m.options_mut()))
@@ -262,16 +264,16 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             }
             ui.end_row();
 
-            row_label(ui, Row::Mode, sel, "Mode");
+            row_label(ui, Row::Mode, sel, &t!("new-game-mode"));
             let has_cpu = AnyCpu::available(m.kind);
             if !has_cpu {
                 m.mode = Mode::TwoPlayers;
             }
             ui.horizontal(|ui| {
                 for (mode, label) in [
-                    (Mode::VsCpu, "vs CPU"),
-                    (Mode::TwoPlayers, "Two players"),
-                    (Mode::CpuVsCpu, "CPU vs CPU"),
+                    (Mode::VsCpu, t!("mode-vs-cpu")),
+                    (Mode::TwoPlayers, t!("mode-two-players")),
+                    (Mode::CpuVsCpu, t!("mode-cpu-vs-cpu")),
                 ] {
                     let on = has_cpu || mode == Mode::TwoPlayers;
                     if ui
@@ -285,15 +287,17 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             });
             ui.end_row();
 
-            row_label(ui, Row::Color, sel, "You play");
+            row_label(ui, Row::Color, sel, &t!("new-game-you-play"));
             ui.horizontal(|ui| {
                 let on = m.mode == Mode::VsCpu;
-                let first = format!("{} (moves first)", m.kind.side_name(Side::Black));
-                let second = format!("{} (CPU moves first)", m.kind.side_name(Side::White));
+                let game = ui_of(m.kind);
+                let first = t!("color-first", side = game.side_name(Side::Black));
+                let second = t!("color-second", side = game.side_name(Side::White));
+                let random = t!("color-random");
                 for (c, label) in [
                     (ColorChoice::First, first.as_str()),
                     (ColorChoice::Second, second.as_str()),
-                    (ColorChoice::Random, "Random"),
+                    (ColorChoice::Random, random.as_str()),
                 ] {
                     if ui
                         .add_enabled(on, egui::Button::new(label).selected(m.color == c))
@@ -307,9 +311,9 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             ui.end_row();
 
             let level_label = if m.mode == Mode::CpuVsCpu {
-                format!("{} CPU level", m.kind.side_name(Side::Black))
+                t!("new-game-side-level", side = ui_of(m.kind).side_name(Side::Black))
             } else {
-                "CPU level".to_string()
+                t!("new-game-level")
             };
             row_label(ui, Row::Level, sel, &level_label);
             ui.horizontal(|ui| {
@@ -330,7 +334,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                 ui,
                 Row::SecondLevel,
                 sel,
-                &format!("{} CPU level", m.kind.side_name(Side::White)),
+                &t!("new-game-side-level", side = ui_of(m.kind).side_name(Side::White)),
             );
             ui.horizontal(|ui| {
                 let on = m.mode == Mode::CpuVsCpu;
@@ -349,7 +353,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             });
             ui.end_row();
 
-            row_label(ui, Row::Names, sel, "Names");
+            row_label(ui, Row::Names, sel, &t!("new-game-names"));
             ui.horizontal(|ui| {
                 let first = ui.add(
                     egui::TextEdit::singleline(&mut m.names[0])
@@ -379,12 +383,12 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
     ui.add_space(16.0);
     ui.vertical_centered(|ui| {
         let start = ui.add(
-            egui::Button::new(egui::RichText::new("Start").size(20.0))
+            egui::Button::new(egui::RichText::new(t!("new-game-start")).size(20.0))
                 .selected(sel == Row::Start)
                 .min_size(egui::vec2(200.0, 34.0)),
         );
         let back = ui.add(
-            egui::Button::new(egui::RichText::new("Back").size(18.0))
+            egui::Button::new(egui::RichText::new(t!("back")).size(18.0))
                 .selected(sel == Row::Back)
                 .min_size(egui::vec2(200.0, 30.0)),
         );
@@ -398,7 +402,8 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
         }
         ui.add_space(8.0);
         ui.label(
-            egui::RichText::new("Up/Down pick a row, Left/Right change it, Enter starts")
+            egui::RichText::new(t!("new-game-keys-hint"))
+
                 .color(crate::theme::palette::ui().text_weak),
         );
     });

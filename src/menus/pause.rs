@@ -46,17 +46,17 @@ pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize) -> Option<PauseAction> 
         return Some(PauseAction::Resume);
     }
     ui.vertical_centered(|ui| {
-        ui.heading(egui::RichText::new("Paused").size(28.0));
+        ui.heading(egui::RichText::new(t!("pause-title")).size(28.0));
         ui.add_space(12.0);
         let items = [
-            ("Resume", true),
-            ("Save game", true),
-            ("Save the record (SGF/PGN)", true),
-            ("Load", true),
-            ("Rules", true),
-            ("Settings", true),
-            ("Main menu", true),
-            ("Quit", true),
+            (t!("pause-resume"), true),
+            (t!("pause-save"), true),
+            (t!("pause-save-record"), true),
+            (t!("menu-load"), true),
+            (t!("menu-rules"), true),
+            (t!("menu-settings"), true),
+            (t!("main-menu"), true),
+            (t!("menu-quit"), true),
         ];
         button_list(ui, &items, selected, keys).map(|i| {
             [
@@ -118,7 +118,7 @@ fn open_pause_menu(
     if selection.0.is_some() && keys.just_pressed(KeyCode::Escape) {
         // Esc first drops the piece picked up, and the status line says so
         selection.0 = None;
-        status.write(Status("Selection dropped".into()));
+        status.write(Status(t!("status-selection-dropped")));
         return;
     }
     if keys.just_pressed(KeyCode::Escape) || keys.just_pressed(KeyCode::KeyP) {

@@ -47,7 +47,7 @@ fn draw_records(
                 }
                 Err(e) => {
                     warn!("qi: cannot open {label}: {e}");
-                    model.message = Some(format!("Cannot open {label}: {e}"));
+                    model.message = Some(t!("cannot-open", name = label.as_str(), why = e.as_str()));
                 }
             }
         }
@@ -69,7 +69,7 @@ impl RecordSource {
         match self {
             RecordSource::Sample(i) => qi_core::records::SAMPLES
                 .get(*i)
-                .map_or("?".into(), |(n, _)| format!("{n} (example)")),
+                .map_or("?".into(), |(n, _)| t!("records-example", name = *n)),
             RecordSource::File(p) => p
                 .file_name()
                 .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into()),
@@ -83,7 +83,7 @@ impl RecordSource {
             RecordSource::Sample(_) => self.label(),
             RecordSource::File(_) => match self.read() {
                 Ok(r) => record_title(&r),
-                Err(_) => format!("{} (cannot be read)", self.label()),
+                Err(_) => t!("records-unreadable", name = self.label()),
             },
         }
     }
@@ -94,7 +94,7 @@ impl RecordSource {
             RecordSource::Sample(i) => {
                 let (name, text) = qi_core::records::SAMPLES
                     .get(*i)
-                    .ok_or_else(|| "no such example".to_string())?;
+                    .ok_or_else(|| t!("records-no-example"))?;
                 qi_core::records::import_text(text).map_err(|e| format!("{name}: {e}"))
             }
             RecordSource::File(p) => qi_core::records::import_file(p),
@@ -144,17 +144,17 @@ impl RecordsModel {
 /// A record's title for lists.
 pub fn record_title(r: &qi_core::records::Record) -> String {
     let mut parts = vec![
-        r.game.title().to_string(),
-        format!(
-            "{} vs {}",
-            r.black.as_deref().unwrap_or("?"),
-            r.white.as_deref().unwrap_or("?")
+        crate::games::ui_of(r.game).title(),
+        t!(
+            "players-vs",
+            black = r.black.as_deref().unwrap_or("?"),
+            white = r.white.as_deref().unwrap_or("?")
         ),
     ];
     if let Some(res) = &r.result {
         parts.push(res.clone());
     }
-    parts.push(format!("{} moves", r.moves.len()));
+    parts.push(t!("moves-count", n = r.moves.len()));
     if let Some(d) = &r.date {
         parts.push(d.clone());
     }
@@ -167,6 +167,7 @@ pub enum RecordsAction {
     Back,
 }
 
+/// The outcome as the translation files select on it.
 fn outcome_word(o: GameOutcome) -> &'static str {
     match o {
         GameOutcome::Win => "won",
@@ -187,11 +188,11 @@ pub fn records_ui(
         return Some(RecordsAction::Back);
     }
     let mut action = None;
-    ui.vertical_centered(|ui| ui.heading(egui::RichText::new("Records").size(28.0)));
+    ui.vertical_centered(|ui| ui.heading(egui::RichText::new(t!("menu-records")).size(28.0)));
     ui.horizontal(|ui| {
         for (tab, label) in [
-            (RecordsTab::Results, "Your results"),
-            (RecordsTab::Replay, "Replay a game"),
+            (RecordsTab::Results, t!("records-results")),
+            (RecordsTab::Replay, t!("records-replay")),
         ] {
             if ui
                 .add(
@@ -216,7 +217,7 @@ pub fn records_ui(
     }
     ui.add_space(8.0);
     if ui
-        .vertical_centered(|ui| ui.button(egui::RichText::new("Back").size(18.0)).clicked())
+        .vertical_centered(|ui| ui.button(egui::RichText::new(t!("back")).size(18.0)).clicked())
         .inner
     {
         action = Some(RecordsAction::Back);
@@ -229,23 +230,29 @@ fn results_tab(ui: &mut egui::Ui, history: &History, problem: Option<&str>) {
         ui.colored_label(palette::ui().error, p);
     }
     if history.results.is_empty() {
-        ui.label("No finished games yet. Results are kept here after each game.");
+        ui.label(t!("records-none"));
         return;
     }
-    ui.label(egui::RichText::new("Totals").strong());
+    ui.label(egui::RichText::new(t!("records-totals")).strong());
     egui::Grid::new("totals")
         .num_columns(5)
         .striped(true)
         .show(ui, |ui| {
-            for h in ["Game", "Against", "Won", "Drawn", "Lost"] {
+            for h in [
+                t!("new-game-game"),
+                t!("records-against"),
+                t!("records-won"),
+                t!("records-drawn"),
+                t!("records-lost"),
+            ] {
                 ui.label(egui::RichText::new(h).strong());
             }
             ui.end_row();
             for t in history.totals(None) {
-                ui.label(t.game.title());
+                ui.label(crate::games::ui_of(t.game).title());
                 ui.label(match t.cpu_level {
-                    Some(l) => format!("CPU level {l}"),
-                    None => "people".into(),
+                    Some(l) => t!("records-cpu-level", level = l),
+                    None => t!("records-people"),
                 });
                 ui.label(t.wins.to_string());
                 ui.label(t.draws.to_string());
@@ -254,20 +261,20 @@ fn results_tab(ui: &mut egui::Ui, history: &History, problem: Option<&str>) {
             }
         });
     ui.add_space(8.0);
-    ui.label(egui::RichText::new("Last games").strong());
+    ui.label(egui::RichText::new(t!("records-last-games")).strong());
     egui::ScrollArea::vertical()
         .max_height(300.0)
         .show(ui, |ui| {
             for e in history.last(30) {
-                ui.label(format!(
-                    "{} · {} · {} {} against {} · {} · {} moves",
-                    qi_core::storage::format_utc(e.date),
-                    e.game.title(),
-                    e.player,
-                    outcome_word(e.result),
-                    e.opponent,
-                    e.score,
-                    e.moves
+                ui.label(t!(
+                    "records-last-game",
+                    date = qi_core::storage::format_utc(e.date),
+                    game = crate::games::ui_of(e.game).title(),
+                    player = e.player.as_str(),
+                    outcome = outcome_word(e.result),
+                    opponent = e.opponent.as_str(),
+                    score = e.score.as_str(),
+                    n = e.moves,
                 ));
             }
         });
@@ -275,7 +282,7 @@ fn results_tab(ui: &mut egui::Ui, history: &History, problem: Option<&str>) {
 
 fn replay_tab(ui: &mut egui::Ui, m: &mut RecordsModel, keys: NavKeys) -> Option<RecordsAction> {
     let mut action = None;
-    ui.label("Choose a game to replay (Up/Down and Enter, or click):");
+    ui.label(t!("records-choose"));
     let enabled = vec![true; m.sources.len()];
     super::nav::step(&mut m.selected, &enabled, keys);
     egui::ScrollArea::vertical()
@@ -301,16 +308,17 @@ fn replay_tab(ui: &mut egui::Ui, m: &mut RecordsModel, keys: NavKeys) -> Option<
         action = Some(RecordsAction::Open(m.sources[m.selected].clone()));
     }
     ui.add_space(6.0);
-    ui.label("Or open a file (SGF for Go, Reversi and Gomoku; PGN for Ataxx):");
+    ui.label(t!("records-open-file"));
     ui.horizontal(|ui| {
         let edit = ui.add(
             egui::TextEdit::singleline(&mut m.path)
-                .hint_text("/path/to/game.sgf")
+                .hint_text(t!("records-path-hint"))
                 .desired_width(420.0)
                 .id(egui::Id::new("record_path")),
         );
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if (ui.button("Open").clicked() || enter) && !m.path.trim().is_empty() {
+        if (ui.button(t!("records-open")).clicked() || enter) && !m.path.trim().is_empty() {
+
             action = Some(RecordsAction::Open(RecordSource::File(PathBuf::from(
                 m.path.trim(),
             ))));

@@ -37,7 +37,7 @@ pub fn rules_ui(ui: &mut egui::Ui, kind: &mut GameKind) -> bool {
         for k in GameKind::ALL {
             if ui
                 .add(
-                    egui::Button::new(egui::RichText::new(k.title()).size(17.0))
+                    egui::Button::new(egui::RichText::new(ui_of(k).title()).size(17.0))
                         .selected(*kind == k)
                         .min_size(egui::vec2(120.0, 30.0)),
                 )
@@ -48,8 +48,8 @@ pub fn rules_ui(ui: &mut egui::Ui, kind: &mut GameKind) -> bool {
         }
     });
     let game = ui_of(*kind);
-    let (title, text) = game.rules();
-    ui.heading(egui::RichText::new(title).size(26.0));
+    let text = game.rules();
+    ui.heading(egui::RichText::new(game.title()).size(26.0));
     if let Ok(pos) = game.example_position() {
         let cell = (200.0 / pos.dimensions().0 as f32).min(26.0);
         draw_small_board(ui, &pos, cell);
@@ -58,7 +58,7 @@ pub fn rules_ui(ui: &mut egui::Ui, kind: &mut GameKind) -> bool {
     ui.add(egui::Label::new(egui::RichText::new(text).size(15.0)).wrap());
     ui.add_space(10.0);
     let back = ui
-        .vertical_centered(|ui| ui.button(egui::RichText::new("Back").size(18.0)).clicked())
+        .vertical_centered(|ui| ui.button(egui::RichText::new(t!("back")).size(18.0)).clicked())
         .inner;
     back || keys.back || keys.choose
 }

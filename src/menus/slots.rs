@@ -62,7 +62,10 @@ pub fn slots_ui(
         return Some(SlotAction::Back);
     }
     ui.vertical_centered(|ui| {
-        ui.heading(egui::RichText::new(if saving { "Save game" } else { "Load game" }).size(26.0))
+        ui.heading(
+            egui::RichText::new(if saving { t!("slots-save-title") } else { t!("slots-load-title") })
+                .size(26.0),
+        )
     });
     let enabled: Vec<bool> = slots
         .iter()
@@ -72,7 +75,7 @@ pub fn slots_ui(
     let mut action = None;
     for (i, info) in slots.iter().enumerate() {
         ui.horizontal(|ui| {
-            let label = format!("Slot {}", info.slot);
+            let label = t!("slot-name", n = info.slot);
             let button = egui::Button::new(egui::RichText::new(label).size(17.0))
                 .selected(i == model.selected)
                 .min_size(egui::vec2(90.0, 28.0));
@@ -82,14 +85,14 @@ pub fn slots_ui(
             }
             match &info.state {
                 SlotState::Empty => {
-                    ui.label(egui::RichText::new("empty").color(palette::ui().text_weak));
+                    ui.label(egui::RichText::new(t!("slot-empty")).color(palette::ui().text_weak));
                 }
                 SlotState::Unreadable(why) => {
                     ui.label(
-                        egui::RichText::new(format!("unreadable: {why}"))
+                        egui::RichText::new(t!("slot-unreadable", why = why.as_str()))
                             .color(palette::ui().error),
                     );
-                    if !saving && ui.small_button("Delete").clicked() {
+                    if !saving && ui.small_button(t!("slot-delete")).clicked() {
                         action = Some(SlotAction::Delete(info.slot));
                     }
                 }
@@ -99,17 +102,16 @@ pub fn slots_ui(
                         &sum.position,
                         (36.0 / sum.position.dimensions().0 as f32).max(2.0),
                     );
-                    ui.label(format!(
-                        "{} · {} vs {} · {}-{} · {} moves · {}",
-                        sum.game.title(),
-                        sum.players[0].name,
-                        sum.players[1].name,
-                        sum.score[0],
-                        sum.score[1],
-                        sum.move_count,
-                        sum.saved_at_text
+                    ui.label(t!(
+                        "slot-summary",
+                        game = crate::games::ui_of(sum.game).title(),
+                        black = sum.players[0].name.as_str(),
+                        white = sum.players[1].name.as_str(),
+                        score = format!("{}-{}", sum.score[0], sum.score[1]),
+                        moves = sum.move_count,
+                        date = sum.saved_at_text.as_str(),
                     ));
-                    if !saving && ui.small_button("Delete").clicked() {
+                    if !saving && ui.small_button(t!("slot-delete")).clicked() {
                         action = Some(SlotAction::Delete(info.slot));
                     }
                 }
@@ -124,7 +126,7 @@ pub fn slots_ui(
     }
     ui.add_space(8.0);
     if ui
-        .vertical_centered(|ui| ui.button(egui::RichText::new("Back").size(18.0)).clicked())
+        .vertical_centered(|ui| ui.button(egui::RichText::new(t!("back")).size(18.0)).clicked())
         .inner
     {
         action = Some(SlotAction::Back);

@@ -79,9 +79,9 @@ fn log_screen_changes(
     }
     info!("qi: screen {:?} menu {shown}", screen.get());
     let title = match (screen.get(), in_game.as_ref().map(|g| *g.get())) {
-        (Screen::Title, _) => "Qi".to_string(),
-        (Screen::Playing, Some(InGame::Pause)) => "Qi - paused".to_string(),
-        (Screen::Playing, _) => "Qi - playing".to_string(),
+        (Screen::Title, _) => t!("window-title"),
+        (Screen::Playing, Some(InGame::Pause)) => t!("window-title-paused"),
+        (Screen::Playing, _) => t!("window-title-playing"),
     };
     for mut w in &mut windows {
         if w.title != title {

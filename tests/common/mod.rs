@@ -109,6 +109,10 @@ impl Qi {
             .arg(saves)
             .env("DISPLAY", &x.display)
             .env_remove("WAYLAND_DISPLAY")
+            // English unless the test asks for a language with --lang
+            .env("LANG", "C.UTF-8")
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
             .env("RUST_LOG", "info,wgpu=error,naga=warn")
             .env("NO_COLOR", "1")
             .stdout(file.try_clone().unwrap())

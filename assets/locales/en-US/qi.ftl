@@ -1,0 +1,342 @@
+# Qi's texts in English (en-US). Every text the window shows has a key here and in
+# ../zh-CN/qi.ftl; the test `every_key_in_both_languages_and_in_use` keeps the two files and
+# the code in step. Syntax: https://projectfluent.org/fluent/guide/
+
+## The app and its games
+
+app-name = Qi
+game-ataxx = Ataxx
+game-reversi = Reversi
+game-gomoku = Gomoku
+game-go = Go
+side-black = Black
+side-white = White
+side-red = Red
+side-blue = Blue
+player-default-name = Player
+player-default-name-2 = Player 2
+cpu-name = CPU { $level }
+back = Back
+yes = Yes
+no = No
+
+## Main menu
+
+menu-continue = Continue
+menu-new-game = New game
+menu-load = Load
+menu-records = Records
+menu-rules = Rules
+menu-settings = Settings
+menu-quit = Quit
+menu-keys-hint = Arrows or Tab to move, Enter or Space to choose
+
+## New game
+
+new-game-title = New game
+new-game-game = Game
+new-game-board = Board
+new-game-mode = Mode
+mode-vs-cpu = vs CPU
+mode-two-players = Two players
+mode-cpu-vs-cpu = CPU vs CPU
+new-game-you-play = You play
+color-first = { $side } (moves first)
+color-second = { $side } (CPU moves first)
+color-random = Random
+new-game-level = CPU level
+new-game-side-level = { $side } CPU level
+new-game-names = Names
+new-game-start = Start
+new-game-keys-hint = Up/Down pick a row, Left/Right change it, Enter starts
+
+## Save slots
+
+slots-save-title = Save game
+slots-load-title = Load game
+slot-name = Slot { $n }
+slot-empty = empty
+slot-unreadable = unreadable: { $why }
+slot-delete = Delete
+slot-summary = { $game } · { $black } vs { $white } · { $score } · { $moves ->
+        [one] 1 move
+       *[other] { $moves } moves
+    } · { $date }
+
+## Questions
+
+confirm-quit-saved = Quit Qi? Your game is saved automatically: Continue on the main menu resumes it.
+confirm-quit = Quit Qi?
+confirm-leave-saved = Leave this game for the main menu? It is saved automatically: Continue resumes it.
+confirm-leave = Leave for the main menu?
+confirm-load-unsaved = Load slot { $slot }? It replaces the game in progress, which is not in a save slot: save it first to keep it.
+confirm-load-saved = Load slot { $slot }? It replaces the game in progress (its last save is in a slot).
+confirm-load = Load slot { $slot }?
+confirm-overwrite = Slot { $slot } holds a save. Overwrite it?
+
+## Game over
+
+game-over = Game over
+game-over-play-again = Play again
+game-over-save-record = Save the record
+game-over-look = Look at the board
+main-menu = Main menu
+players-vs = { $black } vs { $white }
+game-over-moves-in = { $n ->
+        [one] 1 move
+       *[other] { $n } moves
+    } in { $time }
+record-saved = Record saved: { $path }
+
+## Pause
+
+pause-title = Paused
+pause-resume = Resume
+pause-save = Save game
+pause-save-record = Save the record (SGF/PGN)
+status-selection-dropped = Selection dropped
+status-replaying = Replaying { $source }: { $n ->
+        [one] 1 move
+       *[other] { $n } moves
+    }
+status-loaded = Game loaded at move { $n }
+status-new-game = New game: { $side } to move
+
+## Settings
+
+settings-title = Settings
+settings-language = Language
+settings-theme = Theme
+theme-dark = Dark
+theme-light = Light wood
+settings-volume = Volume
+settings-mute = Mute
+settings-animation = Animation speed
+settings-animation-off = 0 = off
+settings-legal-moves = Show legal moves
+settings-eval-bar = Eval bar
+settings-cpu-delay = CPU vs CPU: pause between moves (s)
+settings-game-level = { $game } CPU level
+settings-game-time = { $game } CPU time per move (ms)
+settings-game-numbers = { $game } move numbers on the pieces
+
+## Records
+
+cannot-open = Cannot open { $name }: { $why }
+records-example = { $name } (example)
+records-unreadable = { $name } (cannot be read)
+records-no-example = no such example
+moves-count = { $n ->
+        [one] 1 move
+       *[other] { $n } moves
+    }
+records-results = Your results
+records-replay = Replay a game
+records-none = No finished games yet. Results are kept here after each game.
+records-totals = Totals
+records-against = Against
+records-won = Won
+records-drawn = Drawn
+records-lost = Lost
+records-cpu-level = CPU level { $level }
+records-people = people
+records-last-games = Last games
+records-last-game = { $date } · { $game } · { $player } { $outcome ->
+        [won] won
+        [drew] drew
+       *[lost] lost
+    } against { $opponent } · { $score } · { $n ->
+        [one] 1 move
+       *[other] { $n } moves
+    }
+records-choose = Choose a game to replay (Up/Down and Enter, or click):
+records-open-file = Or open a file (SGF for Go, Reversi and Gomoku; PGN for Ataxx):
+records-path-hint = /path/to/game.sgf
+records-open = Open
+
+## In a game: the top bar and the side panel
+
+hud-player = { $side } ({ $who })
+hud-cpu-thinking = { $side } to move — CPU thinking… { $secs } s
+hud-to-move = { $side } to move
+hud-move-time = Move { $n }  ·  { $time }
+hud-result = Result
+hud-last-move = Last move: { $mv }
+hud-both-passed = Both players passed.
+hud-mark-dead = Click a group to mark it dead (red cross) or alive again.
+hud-score = Score: { $score }
+hud-confirm-score = Confirm the score
+hud-cpu-go-on = Go on
+hud-cpu-one-move = One move
+hud-cpu-pause = Pause the CPUs
+hud-undo = Undo (U)
+hud-redo = Redo (R)
+hud-hint = Hint (H)
+hud-pass = Pass
+hud-resign = Resign
+hud-pause = Pause (Esc)
+hud-type-move = Type a move ({ $notation }) and press Enter:
+hud-move-hint = move
+status-wait-turn = Wait for your turn
+status-cannot-read-move = Cannot read '{ $text }': { $why }
+eval-wins-in = { $side } wins in { $n ->
+        [one] 1 move
+       *[other] { $n } moves
+    }
+eval-score = { $side } { $score } · depth { $depth }
+eval-speed = { $text } · { $knps } kn/s
+
+## Replay
+
+replay-title = Replay
+replay-result = Result: { $result }
+replay-move-of = Move { $n } of { $total }
+replay-stop-autoplay = Stop autoplay (Space)
+replay-autoplay = Autoplay (Space)
+seconds-suffix = { " " }s
+replay-keys-hint = Left / Right step, Home / End first / last
+replay-play-from-here = Play from here
+replay-vs-cpu = Against the CPU
+replay-menu = Menu (Esc)
+replay-moves = Moves
+
+## Status line
+
+status-no-move-passes = { $side } has no move and passes
+status-passes = { $side } passes
+status-played = Move { $n }: { $side } played { $mv }
+status-illegal-move = Illegal move: { $why }
+status-resigns = { $side } resigns: { $result }
+status-resignation-undone = Resignation taken back
+status-nothing-to-undo = Nothing to undo
+status-undone = Undone: back to move { $n }
+status-nothing-to-redo = Nothing to redo
+status-redone = Redone: move { $n }
+status-play-on = Playing on from move { $n }: { $side } to move
+replay-status-move = : { $side } { $mv }
+replay-status-result = { " " }· result { $result }
+status-saved = Saved in slot { $slot }
+status-cpu-paused = CPU game paused
+status-cpu-resumed = CPU game goes on
+status-no-hint = No hint: there is no CPU for { $game } yet
+status-hint-thinking = Looking for a good move…
+status-hint = Hint: { $mv }
+status-game-over = The game is over
+status-replay-controls = Replaying: use the replay controls
+status-wait-cpu = Wait: the CPU is to move
+status-selected = Selected { $square }: choose where it goes
+status-go-marking = Both passed: click groups to mark them dead or alive, then Confirm
+status-go-marked-score = Score with the marked stones dead: { $score }
+
+## Files
+
+autosave-bad-kept = Your last game could not be continued: { $why }. The file was kept as { $path }.
+autosave-bad = Your last game could not be continued: { $why } ({ $io }).
+error-save-slot = Cannot save in slot { $slot }: { $why }
+error-load-slot = Cannot load slot { $slot }: { $why }
+error-delete-slot = Cannot delete slot { $slot }: { $why }
+error-continue = Cannot continue the last game: { $why }
+error-save-record = Cannot save the record: { $why }
+
+## The window's title (tests find the window by its start, "Qi")
+
+window-title = Qi
+window-title-paused = Qi - paused
+window-title-playing = Qi - playing
+
+## Results
+
+result-draw-count = Draw { $black }-{ $white }
+result-jigo = Draw (jigo)
+result-draw-board-full = Draw: the board is full
+result-draw = Draw
+result-win-count = { $side } wins { $won }-{ $lost }
+result-win-score = { $side } wins by { $points ->
+        [one] 1 point
+       *[other] { $points } points
+    }
+result-win-line = { $side } wins with five in a row
+result-win-resignation = { $side } wins by resignation
+result-win-time = { $side } wins on time
+result-win-forfeit = { $side } wins by forfeit
+result-win = { $side } wins
+
+## Clicks on the board that are not moves
+
+refuse-taken = { $square } is taken
+refuse-not-legal = { $square } is not a legal move
+refuse-off-board = { $square } is off the board
+refuse-ataxx-unreachable = { $square } cannot be reached from { $from }
+refuse-ataxx-stuck = The piece on { $square } cannot move
+refuse-ataxx-pick = Pick one of your pieces first ({ $square } is not a move)
+refuse-not-go = not a Go position
+refuse-go-suicide = { $square } would be suicide: the stone would have no liberty and capture nothing
+refuse-go-ko = { $square } is ko: retaking at once would repeat the position; play elsewhere first
+
+## Game options
+
+option-standard-start = Standard start position
+board-size = { $n }×{ $n }
+ataxx-layout-classic = Classic
+ataxx-layout-four-blocks = Four blocks
+ataxx-layout-cross = Cross
+ataxx-layout-pillars = Pillars
+ataxx-layout-corridor = Corridor
+gomoku-freestyle = Freestyle
+gomoku-standard = Standard
+gomoku-renju = Renju
+go-handicap = Handicap
+go-handicap-none = none
+go-komi = Komi
+go-captures = Captures: Black { $black }, White { $white }
+go-captures-area = Captures: Black { $black }, White { $white } · Area now { $area }
+
+## Rules pages
+
+rules-ataxx =
+    Two players, Red (x) and Blue (o), on a 7×7 board; Red moves first.
+    • Clone: move to an empty square next to one of your pieces (also diagonally); the new piece appears and the old one stays.
+    • Jump: move a piece exactly two squares away; it leaves its square.
+    • Every enemy piece next to the square you move to turns into yours.
+    • Grey squares are blocked. With no move you pass; the game ends when the board is full, a side has no pieces, neither side can move, or after 100 plies without a clone (a draw). Most pieces wins.
+    Type moves as g2 (clone) or a1c3 (jump).
+rules-reversi =
+    Black and White on an 8×8 board; Black moves first from the four centre discs.
+    • Place a disc so that it encloses a straight line (row, column or diagonal) of your opponent's discs between it and another of your discs: all enclosed discs turn over.
+    • A move must turn at least one disc; with no such move you pass.
+    • The game ends when neither side can move. Most discs wins; empty squares go to the winner.
+    Type moves as d3; 'pass' when you must pass.
+rules-gomoku =
+    Black and White take turns placing stones on the crossings of a 15×15 (or 19×19) board; Black first.
+    • Five in a row (across, down or diagonally) wins.
+    • Freestyle: five or more. Standard: exactly five.
+    • Renju: Black may not make a double three, a double four or an overline (those points are crossed out); White may.
+    Type moves as h8.
+rules-go =
+    Black and White place stones on the intersections; Black first.
+    • A group with no liberties is captured.
+    • A move may not repeat an earlier whole-board position (ko, superko), and may not be suicide.
+    • Two passes end the game; then mark the dead stones and confirm.
+    • Area scoring: stones plus surrounded points, plus komi for White.
+    Type moves as D4 (columns skip I), or pass.
+
+## qi --help
+
+cli-about = Qi: Ataxx, Reversi, Gomoku and Go against a friend or the CPU
+cli-usage = Usage
+cli-options = Options
+cli-lang = The window's language (en-US, zh-CN); the default is the one chosen in Settings, or on the first start the system's
+cli-game = Start straight into a game of this kind
+cli-mode = Who plays: vs the CPU, two players on this machine, or CPU against CPU
+cli-level = CPU level, 1 (easiest) to 6 (strongest)
+cli-color = Your colour against the CPU: black (moves first), white, or random
+cli-fen = Start from this position (the game's own text form, e.g. an Ataxx FEN)
+cli-record = Open this game record (SGF, or PGN for Ataxx) to replay, at the last move or at --at
+cli-at = With --record: the move to show (0 is the start)
+cli-screenshot = Save a screenshot to this PNG file once the first screen is drawn
+cli-exit-after-screenshot = Quit after the --screenshot is written (for tests)
+cli-screenshot-dir = Folder where F12 screenshots are written (default: the current folder)
+cli-save-dir = Folder for save slots and the autosave (default: the platform's data folder)
+cli-animation-speed = Animation speed factor (0 turns animations off)
+cli-help = Print help
+cli-version = Print the version

@@ -1,0 +1,321 @@
+# 棋 Qi 的简体中文文本 (zh-CN)。每个键都必须在 ../en-US/qi.ftl 中也有；
+# 测试 `every_key_in_both_languages_and_in_use` 检查两个文件与代码一致。
+# 语法：https://projectfluent.org/fluent/guide/
+
+## 程序与棋种
+
+app-name = 棋 Qi
+game-ataxx = 同化棋
+game-reversi = 黑白棋
+game-gomoku = 五子棋
+game-go = 围棋
+side-black = 黑方
+side-white = 白方
+side-red = 红方
+side-blue = 蓝方
+player-default-name = 玩家
+player-default-name-2 = 玩家 2
+cpu-name = 电脑 { $level }
+back = 返回
+yes = 是
+no = 否
+
+## 主菜单
+
+menu-continue = 继续对局
+menu-new-game = 新对局
+menu-load = 读取存档
+menu-records = 战绩与棋谱
+menu-rules = 规则
+menu-settings = 设置
+menu-quit = 退出
+menu-keys-hint = 方向键或 Tab 移动，Enter 或空格选择
+
+## 新对局
+
+new-game-title = 新对局
+new-game-game = 棋种
+new-game-board = 棋盘
+new-game-mode = 模式
+mode-vs-cpu = 人机对战
+mode-two-players = 双人对战
+mode-cpu-vs-cpu = 电脑对电脑
+new-game-you-play = 你执
+color-first = { $side }（先行）
+color-second = { $side }（电脑先行）
+color-random = 随机
+new-game-level = 电脑等级
+new-game-side-level = { $side }电脑等级
+new-game-names = 名字
+new-game-start = 开始
+new-game-keys-hint = 上/下选择一行，左/右更改，Enter 开始
+
+## 存档位
+
+slots-save-title = 保存对局
+slots-load-title = 读取存档
+slot-name = 存档 { $n }
+slot-empty = 空
+slot-unreadable = 无法读取：{ $why }
+slot-delete = 删除
+slot-summary = { $game } · { $black } 对 { $white } · { $score } · { $moves } 手 · { $date }
+
+## 确认
+
+confirm-quit-saved = 退出棋 Qi？对局已自动保存：在主菜单选“继续对局”即可接着下。
+confirm-quit = 退出棋 Qi？
+confirm-leave-saved = 离开本局回到主菜单？对局已自动保存：选“继续对局”即可接着下。
+confirm-leave = 回到主菜单？
+confirm-load-unsaved = 读取存档 { $slot }？它会替换当前对局，而当前对局不在任何存档位中：想保留请先保存。
+confirm-load-saved = 读取存档 { $slot }？它会替换当前对局（当前对局上次已存入存档位）。
+confirm-load = 读取存档 { $slot }？
+confirm-overwrite = 存档 { $slot } 已有内容。覆盖吗？
+
+## 终局
+
+game-over = 对局结束
+game-over-play-again = 再来一局
+game-over-save-record = 保存棋谱
+game-over-look = 查看棋盘
+main-menu = 主菜单
+players-vs = { $black } 对 { $white }
+game-over-moves-in = 共 { $n } 手，用时 { $time }
+record-saved = 棋谱已保存：{ $path }
+
+## 暂停
+
+pause-title = 已暂停
+pause-resume = 继续
+pause-save = 保存对局
+pause-save-record = 保存棋谱（SGF/PGN）
+status-selection-dropped = 已取消选择
+status-replaying = 复盘 { $source }：共 { $n } 手
+status-loaded = 已读取对局，第 { $n } 手
+status-new-game = 新对局：轮到{ $side }
+
+## 设置
+
+settings-title = 设置
+settings-language = 语言
+settings-theme = 主题
+theme-dark = 深色
+theme-light = 浅色木纹
+settings-volume = 音量
+settings-mute = 静音
+settings-animation = 动画速度
+settings-animation-off = 0 = 关闭
+settings-legal-moves = 显示可下位置
+settings-eval-bar = 形势条
+settings-cpu-delay = 电脑对电脑：每手间隔（秒）
+settings-game-level = { $game }电脑等级
+settings-game-time = { $game }电脑每手用时（毫秒）
+settings-game-numbers = { $game }棋子上显示手数
+
+## 战绩与棋谱
+
+cannot-open = 无法打开 { $name }：{ $why }
+records-example = { $name }（示例）
+records-unreadable = { $name }（无法读取）
+records-no-example = 没有这个示例
+moves-count = { $n } 手
+records-results = 你的战绩
+records-replay = 复盘棋谱
+records-none = 还没有下完的对局。每局结束后战绩会记在这里。
+records-totals = 总计
+records-against = 对手
+records-won = 胜
+records-drawn = 和
+records-lost = 负
+records-cpu-level = 电脑 { $level } 级
+records-people = 真人
+records-last-games = 最近对局
+records-last-game = { $date } · { $game } · { $player } { $outcome ->
+        [won] 胜
+        [drew] 和
+       *[lost] 负
+    } { $opponent } · { $score } · { $n } 手
+records-choose = 选择要复盘的对局（上/下和 Enter，或点击）：
+records-open-file = 或打开文件（围棋、黑白棋、五子棋用 SGF；同化棋用 PGN）：
+records-path-hint = /路径/棋谱.sgf
+records-open = 打开
+
+## 对局中：顶栏与侧栏
+
+hud-player = { $side }（{ $who }）
+hud-cpu-thinking = 轮到{ $side } — 电脑思考中… { $secs } 秒
+hud-to-move = 轮到{ $side }
+hud-move-time = 第 { $n } 手  ·  { $time }
+hud-result = 结果
+hud-last-move = 上一手：{ $mv }
+hud-both-passed = 双方都已停一手。
+hud-mark-dead = 点击棋块标为死子（红叉），再点一次恢复为活棋。
+hud-score = 得分：{ $score }
+hud-confirm-score = 确认结果
+hud-cpu-go-on = 继续
+hud-cpu-one-move = 走一步
+hud-cpu-pause = 暂停电脑
+hud-undo = 悔棋 (U)
+hud-redo = 重做 (R)
+hud-hint = 提示 (H)
+hud-pass = 停一手
+hud-resign = 认输
+hud-pause = 暂停 (Esc)
+hud-type-move = 输入着法（{ $notation }）后按 Enter：
+hud-move-hint = 着法
+status-wait-turn = 请等轮到你
+status-cannot-read-move = 无法识别“{ $text }”：{ $why }
+eval-wins-in = { $side } { $n } 手内必胜
+eval-score = { $side } { $score } · 深度 { $depth }
+eval-speed = { $text } · { $knps } 千节点/秒
+
+## 复盘
+
+replay-title = 复盘
+replay-result = 结果：{ $result }
+replay-move-of = 第 { $n } 手，共 { $total } 手
+replay-stop-autoplay = 停止自动播放（空格）
+replay-autoplay = 自动播放（空格）
+seconds-suffix = { " " }秒
+replay-keys-hint = 左/右逐手，Home/End 到开头/结尾
+replay-play-from-here = 从这里接着下
+replay-vs-cpu = 与电脑对战
+replay-menu = 菜单 (Esc)
+replay-moves = 着法
+
+## 状态栏
+
+status-no-move-passes = { $side }无处可下，停一手
+status-passes = { $side }停一手
+status-played = 第 { $n } 手：{ $side }下 { $mv }
+status-illegal-move = 不合规则的着法：{ $why }
+status-resigns = { $side }认输：{ $result }
+status-resignation-undone = 已撤回认输
+status-nothing-to-undo = 没有可悔的棋
+status-undone = 已悔棋：回到第 { $n } 手
+status-nothing-to-redo = 没有可重做的棋
+status-redone = 已重做：第 { $n } 手
+status-play-on = 从第 { $n } 手接着下：轮到{ $side }
+replay-status-move = ：{ $side } { $mv }
+replay-status-result = { " " }· 结果 { $result }
+status-saved = 已保存到存档 { $slot }
+status-cpu-paused = 电脑对局已暂停
+status-cpu-resumed = 电脑对局继续
+status-no-hint = 没有提示：{ $game }还没有电脑棋手
+status-hint-thinking = 正在找好棋…
+status-hint = 提示：{ $mv }
+status-game-over = 对局已结束
+status-replay-controls = 正在复盘：请用复盘按钮
+status-wait-cpu = 请稍候：轮到电脑
+status-selected = 已选中 { $square }：请选择目标格
+status-go-marking = 双方停一手：点击棋块标记死活，然后确认
+status-go-marked-score = 按所标死子计算：{ $score }
+
+## 文件
+
+autosave-bad-kept = 上一局无法继续：{ $why }。原文件已保留为 { $path }。
+autosave-bad = 上一局无法继续：{ $why }（{ $io }）。
+error-save-slot = 无法保存到存档 { $slot }：{ $why }
+error-load-slot = 无法读取存档 { $slot }：{ $why }
+error-delete-slot = 无法删除存档 { $slot }：{ $why }
+error-continue = 无法继续上一局：{ $why }
+error-save-record = 无法保存棋谱：{ $why }
+
+## 窗口标题（测试按开头的 “Qi” 找窗口）
+
+window-title = Qi 棋
+window-title-paused = Qi 棋 - 已暂停
+window-title-playing = Qi 棋 - 对局中
+
+## 结果
+
+result-draw-count = 和棋 { $black }-{ $white }
+result-jigo = 和棋（持棋）
+result-draw-board-full = 和棋：棋盘已满
+result-draw = 和棋
+result-win-count = { $side }胜 { $won }-{ $lost }
+result-win-score = { $side }胜 { $points } 目
+result-win-line = { $side }五连获胜
+result-win-resignation = { $side }中盘胜（对方认输）
+result-win-time = { $side }超时胜
+result-win-forfeit = { $side }判胜
+result-win = { $side }胜
+
+## 点击棋盘但不是着法
+
+refuse-taken = { $square } 已有棋子
+refuse-not-legal = { $square } 不能下
+refuse-off-board = { $square } 在棋盘外
+refuse-ataxx-unreachable = 从 { $from } 走不到 { $square }
+refuse-ataxx-stuck = { $square } 上的棋子无路可走
+refuse-ataxx-pick = 请先选一枚自己的棋子（{ $square } 不是可走的位置）
+refuse-not-go = 这不是围棋局面
+refuse-go-suicide = { $square } 是自杀着：落子后没有气，也提不了子
+refuse-go-ko = { $square } 是劫：不能立即提回，请先在别处下一手（找劫材）
+
+## 对局选项
+
+option-standard-start = 标准开局
+board-size = { $n }×{ $n }
+ataxx-layout-classic = 经典
+ataxx-layout-four-blocks = 四障碍
+ataxx-layout-cross = 十字
+ataxx-layout-pillars = 立柱
+ataxx-layout-corridor = 走廊
+gomoku-freestyle = 无禁手
+gomoku-standard = 标准（恰好五连）
+gomoku-renju = 连珠（有禁手）
+go-handicap = 让子
+go-handicap-none = 不让子
+go-komi = 贴目
+go-captures = 提子：黑 { $black }，白 { $white }
+go-captures-area = 提子：黑 { $black }，白 { $white } · 当前数子 { $area }
+
+## 规则
+
+rules-ataxx =
+    两人对局，红方 (x) 与蓝方 (o)，7×7 棋盘，红方先行。
+    • 复制：走到与己方棋子相邻（含斜向）的空格，新棋子出现，原棋子不动。
+    • 跳跃：把一枚棋子移到恰好相隔两格的位置，原位置变空。
+    • 落点周围相邻的所有对方棋子都变成己方棋子（同化）。
+    • 灰色格为障碍。无处可走时停一手；棋盘下满、一方没有棋子、双方都无法走，或连续 100 步没有复制（和棋）时对局结束。棋子多者胜。
+    输入着法：g2（复制）或 a1c3（跳跃）。
+rules-reversi =
+    黑白双方在 8×8 棋盘上对局，中央四子开局，黑方先行。
+    • 落子后，新子与己方另一枚棋子在横、竖或斜线上夹住的所有对方棋子都翻成己方颜色。
+    • 每一手必须至少翻转一枚棋子；没有这样的位置时只能停一手。
+    • 双方都无法落子时对局结束，棋子多者胜；空格计入胜方。
+    输入着法：d3；必须停一手时输入 pass。
+rules-gomoku =
+    黑白双方轮流在 15×15（或 19×19）棋盘的交叉点上落子，黑方先行。
+    • 横、竖或斜向先连成五子者胜。
+    • 无禁手：五连或长连都算胜。标准：必须恰好五连。
+    • 连珠：黑方有禁手，不能下三三、四四或长连（禁手点打叉标出）；白方没有禁手。
+    输入着法：h8。
+rules-go =
+    黑白双方在交叉点上落子，黑方先行。
+    • 没有气的棋块被提子。
+    • 不能使全盘局面重复（劫、超级劫），也不能自杀。
+    • 双方连续停一手后对局结束，然后标出死子并确认。
+    • 数子法：己方棋子加所围的空点，白方另加贴目。
+    输入着法：D4（列跳过 I），或 pass 停一手。
+
+## qi --help
+
+cli-about = 棋 Qi：同化棋、黑白棋、五子棋和围棋，可与朋友或电脑对弈
+cli-usage = 用法
+cli-options = 选项
+cli-lang = 窗口语言（en-US、zh-CN）；默认用设置中选的语言，首次启动时用系统语言
+cli-game = 直接开始这种棋的对局
+cli-mode = 谁来下：人机对战、本机双人对战，或电脑对电脑
+cli-level = 电脑等级，1（最容易）到 6（最强）
+cli-color = 人机对战时你执哪方：black（先行）、white 或 random（随机）
+cli-fen = 从这个局面开始（该棋的文本格式，例如同化棋的 FEN）
+cli-record = 打开这个棋谱（SGF，同化棋为 PGN）复盘，显示最后一手或 --at 指定的一手
+cli-at = 与 --record 一起用：显示第几手（0 为开局）
+cli-screenshot = 第一个画面画好后把截图保存到这个 PNG 文件
+cli-exit-after-screenshot = 写好 --screenshot 后退出（测试用）
+cli-screenshot-dir = F12 截图保存的文件夹（默认：当前文件夹）
+cli-save-dir = 存档和自动存档的文件夹（默认：系统的数据文件夹）
+cli-animation-speed = 动画速度倍数（0 关闭动画）
+cli-help = 显示帮助
+cli-version = 显示版本
