@@ -1262,3 +1262,27 @@ fn a_bad_record_on_the_command_line_is_reported_on_the_main_menu() {
         .expect("the player is told");
     assert!(notice.starts_with("Cannot open broken.sgf"), "{notice}");
 }
+
+/// The window in Chinese (Settings → 语言): the status line, the side names and the HUD's
+/// result come from the zh-CN file; back in English, the same game speaks English at once.
+#[test]
+fn a_go_game_in_chinese_then_back_in_english() {
+    use qi::i18n::Lang;
+    let mut app = headless_without_animations(&[]);
+    app.world_mut().resource_mut::<Settings>().language = Lang::ZhCn;
+    app.update();
+    start(&mut app, GameKind::Go, None, [Player::Human, Player::Human]);
+    assert_eq!(status(&app), "新对局：轮到黑方");
+    play(&mut app, "D4");
+    settle(&mut app);
+    assert_eq!(status(&app), "第 1 手：黑方下 D4");
+    resign_black(&mut app);
+    assert_eq!(status(&app), "黑方认输：白方中盘胜（对方认输）");
+    assert_eq!(hud_view(&app).result.as_deref(), Some("白方中盘胜（对方认输）"));
+    app.world_mut().resource_mut::<Settings>().language = Lang::EnUs;
+    app.update();
+    assert_eq!(
+        hud_view(&app).result.as_deref(),
+        Some("White wins by resignation")
+    );
+}

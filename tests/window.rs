@@ -347,3 +347,63 @@ fn the_board_scales_with_the_window() {
     qi.keys(&["F11"]);
     qi.wait_for_log("qi: window mode Windowed", Duration::from_secs(20));
 }
+
+/// The window in Chinese, as a new player sees it: the main menu, New game by keys (Go, two
+/// players), a stone, two passes (P), the score confirmed (Enter) and the game-over panel.
+/// The app checks that every character of the Chinese texts has a glyph in the fonts it
+/// loaded, and logs it; the screenshots are kept for a look.
+#[test]
+fn a_go_game_in_chinese_from_the_main_menu_to_the_game_over_panel() {
+    let x = Xvfb::start();
+    let dir = fresh_dir("zh-go");
+    let mut qi = Qi::start(
+        &x,
+        "zh-go",
+        &[
+            "--lang",
+            "zh-CN",
+            "--screenshot-dir",
+            dir.to_str().unwrap(),
+            "--animation-speed",
+            "0",
+        ],
+    );
+    qi.wait_for_log("qi: language zh-CN", Duration::from_secs(240));
+    qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(30));
+    let glyphs = qi.wait_for_log("qi: glyphs zh-CN", Duration::from_secs(30));
+    assert!(glyphs.contains("zh-CN: all"), "{glyphs}");
+    let menu = qi.screenshot(&dir);
+    // "新对局" (New game) is selected when there is nothing to continue
+    qi.keys(&["Return"]);
+    qi.wait_for_log("qi: drawn screen Title menu NewGame", Duration::from_secs(30));
+    let new_game = qi.screenshot(&dir);
+    // Game row: three to the right is 围棋; two rows down, Mode: one to the right is 双人对战
+    qi.keys(&["Right", "Right", "Right", "Down", "Down", "Right", "Return"]);
+    let line = qi.wait_for_log("qi: new game go", Duration::from_secs(30));
+    assert!(line.contains("[Human, Human]"), "two players: {line}");
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    qi.click_square(GameKind::Go, (19, 19), Square::new(3, 3));
+    qi.wait_for_log("qi: move 1 Black D4", Duration::from_secs(30));
+    qi.wait_for_log("qi: board at rest at ply 1", Duration::from_secs(30));
+    qi.keys(&["p"]);
+    qi.wait_for_log("qi: move 2 White pass", Duration::from_secs(30));
+    qi.keys(&["p"]);
+    qi.wait_for_log("qi: move 3 Black pass", Duration::from_secs(30));
+    qi.wait_for_log("qi: marking dead stones", Duration::from_secs(30));
+    qi.keys(&["Return"]);
+    let over = qi.wait_for_log("qi: game over", Duration::from_secs(30));
+    assert!(over.contains("B+"), "Black's stone owns the board: {over}");
+    qi.wait_for_log("qi: drawn screen Playing menu GameOver", Duration::from_secs(30));
+    let game_over = qi.screenshot(&dir);
+    for shot in [&menu, &new_game, &game_over] {
+        let (w, h, colours) = png_summary(shot);
+        assert!(w >= 800 && h >= 600 && colours > 50, "{}: {w}×{h}, {colours} colours", shot.display());
+    }
+    assert!(!qi.log_text().contains("qi: glyphs zh-CN: missing"));
+    println!(
+        "screenshots: {} {} {}",
+        menu.display(),
+        new_game.display(),
+        game_over.display()
+    );
+}

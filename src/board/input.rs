@@ -106,9 +106,12 @@ fn use_board_keys(
     mut undo: MessageWriter<UndoRequest>,
     mut redo: MessageWriter<RedoRequest>,
     mut hint: MessageWriter<crate::cpu::HintRequest>,
+    mut requests: MessageWriter<MoveRequest>,
+    mut confirm: MessageWriter<crate::game::ConfirmScoring>,
+    score: Res<crate::game::ScoreView>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
 ) {
-    if game.is_none_or(|g| g.replay.is_some()) {
+    if game.as_ref().is_none_or(|g| g.replay.is_some()) {
         return;
     }
     if egui.is_some_and(|e| e.wants_keyboard_input()) {
@@ -122,6 +125,19 @@ fn use_board_keys(
     }
     if keys.just_pressed(KeyCode::KeyH) {
         hint.write(crate::cpu::HintRequest);
+    }
+    let Some(game) = game else { return };
+    // P passes where a person chooses to (Go, Gomoku), as the Pass button does
+    if keys.just_pressed(KeyCode::KeyP)
+        && game.human_to_move()
+        && !game.ui().passes_automatically()
+        && let Some(p) = game.position().legal_pass()
+    {
+        requests.write(MoveRequest(p));
+    }
+    // Enter confirms the score after two passes, as the Confirm button does
+    if keys.just_pressed(KeyCode::Enter) && score.0.is_some() {
+        confirm.write(crate::game::ConfirmScoring);
     }
 }
 

@@ -256,7 +256,7 @@ fn confirm_marking(
     };
     let result = go.score_with_dead(&marking.0).game_result();
     info!("qi: game over {} (dead stones confirmed)", result.sgf());
-    status.write(Status(result.describe(GameKind::Go)));
+    status.write(Status(super::result_text(GameKind::Go, &result)));
     game.final_result = Some(result);
     game.dirty = true;
     view.0 = None;

@@ -25,16 +25,16 @@ fn pass_and_resign_stay_in_place_while_the_cpu_thinks() {
         (go_view(), HudModel::default()),
     );
     h.run();
-    let pass = h.get_by_label("Pass").rect();
+    let pass = h.get_by_label("Pass (P)").rect();
     let resign = h.get_by_label("Resign").rect();
     // the CPU's turn: the person can do neither, but the buttons stay where they were
     h.state_mut().0.pass_legal = false;
     h.state_mut().0.can_resign = false;
     h.state_mut().0.thinking = Some(1.0);
     h.run();
-    assert_eq!(h.get_by_label("Pass").rect(), pass);
+    assert_eq!(h.get_by_label("Pass (P)").rect(), pass);
     assert_eq!(h.get_by_label("Resign").rect(), resign);
-    assert!(h.get_by_label("Pass").accesskit_node().is_disabled());
+    assert!(h.get_by_label("Pass (P)").accesskit_node().is_disabled());
 }
 
 /// Defect 7: the move box lost the keyboard after Enter while still looking focused.

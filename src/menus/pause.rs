@@ -107,6 +107,7 @@ fn open_pause_menu(
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut selection: ResMut<Selection>,
     mut status: MessageWriter<Status>,
+    game: Option<Res<crate::game::Match>>,
 ) {
     if *screen.get() != Screen::Playing {
         return;
@@ -121,7 +122,10 @@ fn open_pause_menu(
         status.write(Status(t!("status-selection-dropped")));
         return;
     }
-    if keys.just_pressed(KeyCode::Escape) || keys.just_pressed(KeyCode::KeyP) {
+    // P pauses too, except where a player passes by choice (Go, Gomoku): there P passes, as
+    // in KaTrain
+    let p_pauses = game.is_none_or(|g| g.ui().passes_automatically());
+    if keys.just_pressed(KeyCode::Escape) || (p_pauses && keys.just_pressed(KeyCode::KeyP)) {
         next.set(InGame::Pause);
     }
 }
