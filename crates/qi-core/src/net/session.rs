@@ -541,18 +541,27 @@ impl Session {
             return;
         }
         self.last_recv = Some(now);
-        let msg = match decode(frame) {
-            Ok(m) => m,
-            Err(e) => {
-                self.note(&format!("protocol error: {e}"));
-                self.events.push(Event::ProtocolError(e.clone()));
-                let text = e.to_string();
-                self.send(Message::Error { text: text.clone() }, now);
-                self.fail(now, text);
-                return;
-            }
-        };
-        self.handle(msg, now);
+        match decode(frame) {
+            Ok(msg) => self.handle(msg, now),
+            Err(e) => self.bad_frame(e, now),
+        }
+    }
+
+    /// The transport dropped a frame of `bytes` bytes, more than
+    /// [`super::protocol::MAX_FRAME_BYTES`], without keeping it: the same as receiving it.
+    pub fn frame_too_large(&mut self, bytes: usize, now: Instant) {
+        self.account(now);
+        if self.link_up {
+            self.bad_frame(ProtocolError::TooLarge { bytes }, now);
+        }
+    }
+
+    fn bad_frame(&mut self, e: ProtocolError, now: Instant) {
+        self.note(&format!("protocol error: {e}"));
+        self.events.push(Event::ProtocolError(e.clone()));
+        let text = e.to_string();
+        self.send(Message::Error { text: text.clone() }, now);
+        self.fail(now, text);
     }
 
     // --- the player's actions ---

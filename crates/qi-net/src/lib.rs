@@ -1,0 +1,44 @@
+//! Qi's online play over the network: [`NetGame`] (TCP, direct on a LAN or through a relay,
+//! reconnecting by itself), the [`relay`] server behind `qi-relay`, and LAN [`discovery`] by
+//! multicast DNS. The protocol and the session state machine, which check everything the
+//! opponent sends, are in `qi_core::net`; the clocks in `qi_core::clock`.
+//!
+//! A window uses it like this, every frame:
+//!
+//! ```no_run
+//! use qi_core::net::{Setup, session::Event};
+//! use qi_core::{GameKind, Side};
+//! use qi_net::{Action, HostVia, NetEvent, NetGame};
+//!
+//! let setup = Setup {
+//!     game: GameKind::Reversi,
+//!     start: qi_core::any::AnyPosition::start(GameKind::Reversi).unwrap().to_text(),
+//!     host_side: Side::Black,
+//!     clock: None,
+//! };
+//! let game = NetGame::host(setup, "Ann", HostVia::Lan { port: 0, advertise: true }).unwrap();
+//! // each frame:
+//! for ev in game.poll() {
+//!     match ev {
+//!         NetEvent::Listening { addr } => println!("waiting on port {}", addr.port()),
+//!         NetEvent::Game(Event::Joined { peer }) => println!("{peer} joined"),
+//!         NetEvent::Game(Event::OpponentMoved { text, .. }) => println!("they played {text}"),
+//!         _ => {}
+//!     }
+//! }
+//! if let Err(e) = game.send(Action::MoveText("d3".into())) {
+//!     println!("{e}");
+//! }
+//! let s = game.session();
+//! let _board = s.history().map(|h| h.current().clone());
+//! ```
+
+pub mod discovery;
+pub mod frame;
+pub mod game;
+pub mod relay;
+
+pub use game::{
+    Action, DEFAULT_GAME_PORT, HostVia, JoinTarget, NetError, NetEvent, NetGame, NetSave, Reach,
+};
+pub use relay::{DEFAULT_RELAY_PORT, Relay, RelayConfig};
