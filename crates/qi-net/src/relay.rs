@@ -287,6 +287,13 @@ fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
             let mut s = stream;
             let _ = s.set_write_timeout(Some(Duration::from_secs(1)));
             let _ = send_reply(&mut s, &RelayReply::error("the relay is full"));
+            // What the client already sent is read away, so that closing sends a FIN (and
+            // the client reads the reason) rather than a reset.
+            let _ = s.shutdown(Shutdown::Write);
+            if s.set_nonblocking(true).is_ok() {
+                let mut sink = [0u8; 1024];
+                while matches!(io::Read::read(&mut s, &mut sink), Ok(n) if n > 0) {}
+            }
             continue;
         }
         stats.connections.fetch_add(1, Ordering::Relaxed);
