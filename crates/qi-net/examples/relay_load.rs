@@ -14,11 +14,11 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
+use qi_core::GameKind;
 use qi_core::any::AnyPosition;
 use qi_core::net::protocol::{Message, decode, encode};
 use qi_core::rng::Rng;
-use qi_core::GameKind;
-use qi_net::relay::{RelayReply, RelayRequest, RelayOp, RELAY_VERSION};
+use qi_net::relay::{RELAY_VERSION, RelayOp, RelayReply, RelayRequest};
 
 #[derive(Default)]
 struct Counts {
@@ -93,7 +93,10 @@ impl End {
     fn read_line(&mut self) -> std::io::Result<String> {
         let mut s = String::new();
         if self.r.read_line(&mut s)? == 0 {
-            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "closed"));
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "closed",
+            ));
         }
         Ok(s)
     }
@@ -112,13 +115,23 @@ fn pair(i: usize, addr: &str) -> Result<(End, End), String> {
     let e = |e: std::io::Error| format!("game {i}: {e}");
     let mut host = End::connect(addr).map_err(e)?;
     let room = host
-        .relay(&RelayRequest { relay: RELAY_VERSION, op: RelayOp::Host, room: None, key: None })
+        .relay(&RelayRequest {
+            relay: RELAY_VERSION,
+            op: RelayOp::Host,
+            room: None,
+            key: None,
+        })
         .map_err(e)?
         .room
         .ok_or(format!("game {i}: no room"))?;
     let mut joiner = End::connect(addr).map_err(e)?;
     let r = joiner
-        .relay(&RelayRequest { relay: RELAY_VERSION, op: RelayOp::Join, room: Some(room), key: None })
+        .relay(&RelayRequest {
+            relay: RELAY_VERSION,
+            op: RelayOp::Join,
+            room: Some(room),
+            key: None,
+        })
         .map_err(e)?;
     if r.ok.as_deref() != Some("paired") {
         return Err(format!("game {i}: {r:?}"));
@@ -131,7 +144,13 @@ fn pair(i: usize, addr: &str) -> Result<(End, End), String> {
 }
 
 /// One game of at most `moves` random legal moves, each checked where it arrives.
-fn play(i: usize, ends: (End, End), moves: u64, interval: Duration, c: &Counts) -> Result<(), String> {
+fn play(
+    i: usize,
+    ends: (End, End),
+    moves: u64,
+    interval: Duration,
+    c: &Counts,
+) -> Result<(), String> {
     let e = |e: std::io::Error| format!("game {i}: {e}");
     let (mut host, mut joiner) = ends;
     let kind = GameKind::ALL[i % 4];
@@ -145,8 +164,16 @@ fn play(i: usize, ends: (End, End), moves: u64, interval: Duration, c: &Counts) 
         let legal = pos.legal_moves();
         let mv = legal[rng.below_small(legal.len())];
         let text = pos.move_to_text(mv);
-        let frame = encode(&Message::Move { ply: ply as u32, mv: text.clone(), spent_ms: ply });
-        let (from, to) = if ply % 2 == 0 { (&mut host, &mut joiner) } else { (&mut joiner, &mut host) };
+        let frame = encode(&Message::Move {
+            ply: ply as u32,
+            mv: text.clone(),
+            spent_ms: ply,
+        });
+        let (from, to) = if ply % 2 == 0 {
+            (&mut host, &mut joiner)
+        } else {
+            (&mut joiner, &mut host)
+        };
         from.send_line(&frame).map_err(e)?;
         c.sent.fetch_add(1, Ordering::Relaxed);
         let got = to.read_line().map_err(e)?;
@@ -177,12 +204,22 @@ fn main() {
         .args(["--max-rooms", &(games + 16).to_string()])
         .stdout(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e} (build it: cargo build --release -p qi-net --bins)", relay_bin.display()));
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot start {}: {e} (build it: cargo build --release -p qi-net --bins)",
+                relay_bin.display()
+            )
+        });
     let pid = relay.id();
     let mut first = String::new();
-    BufReader::new(relay.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    BufReader::new(relay.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
     let addr = first.trim().rsplit(' ').next().unwrap().to_string();
-    println!("relay pid {pid} at {addr}; idle: {:?} (RSS kB, threads)", mem_threads(pid));
+    println!(
+        "relay pid {pid} at {addr}; idle: {:?} (RSS kB, threads)",
+        mem_threads(pid)
+    );
 
     let counts = Arc::new(Counts::default());
     let barrier = Arc::new(Barrier::new(games + 1));
@@ -212,15 +249,22 @@ fn main() {
     let cpu0 = cpu_secs(pid);
     let t1 = Instant::now();
     let (rss_paired, threads_paired) = mem_threads(pid);
-    println!("{games} games paired in {paired_in:.2?}: relay RSS {rss_paired} kB, {threads_paired} threads");
+    println!(
+        "{games} games paired in {paired_in:.2?}: relay RSS {rss_paired} kB, {threads_paired} threads"
+    );
     let mut peak = rss_paired;
-    while counts.games_done.load(Ordering::Relaxed) + counts.games_failed.load(Ordering::Relaxed) < games {
+    while counts.games_done.load(Ordering::Relaxed) + counts.games_failed.load(Ordering::Relaxed)
+        < games
+    {
         std::thread::sleep(Duration::from_millis(500));
         peak = peak.max(mem_threads(pid).0);
     }
     let play = t1.elapsed();
     let cpu = cpu_secs(pid) - cpu0;
-    let errors: Vec<String> = handles.into_iter().filter_map(|h| h.join().unwrap().err()).collect();
+    let errors: Vec<String> = handles
+        .into_iter()
+        .filter_map(|h| h.join().unwrap().err())
+        .collect();
     println!(
         "played in {play:.2?}: {} moves sent, {} received, {} lost or out of order; {} games done, {} failed",
         counts.sent.load(Ordering::Relaxed),

@@ -144,10 +144,10 @@ impl Discovery {
                         out.push(DiscoveryEvent::Found(game));
                     }
                 }
-                ServiceEvent::ServiceRemoved(_, fullname) => {
-                    if self.games.remove(&fullname).is_some() {
-                        out.push(DiscoveryEvent::Lost { fullname });
-                    }
+                ServiceEvent::ServiceRemoved(_, fullname)
+                    if self.games.remove(&fullname).is_some() =>
+                {
+                    out.push(DiscoveryEvent::Lost { fullname });
                 }
                 _ => {}
             }

@@ -524,9 +524,8 @@ fn join(
                 None if room.paired.is_some() => Err("the room's game is on; try again shortly"),
                 None => Err("the host is not in the room; try again shortly"),
                 Some(w) => {
-                    match (w.stream.try_clone(), stream.try_clone()) {
-                        (Ok(a), Ok(b)) => room.paired = Some((a, b)),
-                        _ => {}
+                    if let (Ok(a), Ok(b)) = (w.stream.try_clone(), stream.try_clone()) {
+                        room.paired = Some((a, b));
                     }
                     room.last_active = Instant::now();
                     Ok(w)

@@ -388,7 +388,8 @@ fn protocol_error(e: &NetEvent) -> Option<&ProtocolError> {
 #[test]
 fn bad_input_from_the_wire_gives_an_error_and_closes_the_link() {
     let big = vec![b'x'; MAX_FRAME_BYTES + 10];
-    let cases: Vec<(&str, Vec<u8>, fn(&ProtocolError) -> bool)> = vec![
+    type Is = fn(&ProtocolError) -> bool;
+    let cases: Vec<(&str, Vec<u8>, Is)> = vec![
         ("garbage", b"\x16\x03\x01\x02\x00 hello?\n".to_vec(), |e| {
             matches!(e, ProtocolError::Garbage(_))
         }),

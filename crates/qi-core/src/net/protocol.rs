@@ -50,6 +50,8 @@ pub struct Resume {
 
 /// One protocol message.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// A welcome is much larger than the rest; messages are made and sent one at a time.
+#[allow(clippy::large_enum_variant)]
 #[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Message {
     /// Joiner → host, first on every link: who joins, and the session it resumes.

@@ -247,7 +247,8 @@ fn garbage_another_version_and_oversized_frames_close_the_link_with_an_error() {
         "{{\"v\":1,\"t\":\"chat\",\"text\":\"{}\"}}",
         "x".repeat(MAX_FRAME_BYTES)
     );
-    let cases: Vec<(Vec<u8>, fn(&ProtocolError) -> bool)> = vec![
+    type Is = fn(&ProtocolError) -> bool;
+    let cases: Vec<(Vec<u8>, Is)> = vec![
         (b"\x00\x01\x02\xff".to_vec(), |e| {
             matches!(e, ProtocolError::Garbage(_))
         }),
