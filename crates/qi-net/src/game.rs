@@ -217,6 +217,12 @@ impl NetGame {
         if let Reach::HostLan { port, advertise } = reach {
             let listener = TcpListener::bind(("0.0.0.0", port))?;
             let addr = listener.local_addr()?;
+            // The port really listened on goes into the autosave, so that a resumed host
+            // listens where its joiner will look.
+            *shared.reach.lock().unwrap() = Reach::HostLan {
+                port: addr.port(),
+                advertise,
+            };
             *shared.local_addr.lock().unwrap() = Some(addr);
             let _ = etx.send(NetEvent::Listening { addr });
             if advertise {

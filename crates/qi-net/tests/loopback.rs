@@ -517,3 +517,53 @@ fn a_silent_peer_is_dropped_after_the_timeout() {
     assert!(raw.closed());
     assert_eq!(host.session().phase(), Phase::Paused);
 }
+
+#[test]
+fn a_host_that_crashes_comes_back_from_its_autosave_on_the_same_port() {
+    let tc = TimeControl::Fischer {
+        main: Duration::from_secs(300),
+        increment: Duration::from_secs(2),
+    };
+    // Port 0: the port it got is what the autosave keeps.
+    let (host, addr) = lan_host(setup(GameKind::Gomoku, Side::Black, Some(tc)));
+    let joiner = NetGame::join("Joe", JoinTarget::Address(addr.to_string()));
+    wait_for(&host, "the join", joined);
+    wait_for(&joiner, "the join", joined);
+    let mut rng = Rng::new(9);
+    for _ in 0..5 {
+        assert!(play_one(&host, &joiner, &mut rng));
+    }
+    let save = host.save().unwrap();
+    assert_eq!(
+        save.reach,
+        qi_net::Reach::HostLan {
+            port: addr.port(),
+            advertise: false
+        }
+    );
+    drop(host);
+    wait_for(&joiner, "the pause", waiting);
+    // White is to move, and its clock stands still while the host is away.
+    let white = || {
+        joiner
+            .session()
+            .clock(Instant::now())
+            .unwrap()
+            .remaining(Side::White)
+    };
+    let paused = white();
+    // The joiner keeps trying and says so.
+    wait_for(&joiner, "a failed attempt", |e| {
+        matches!(e, NetEvent::ConnectionProblem { .. })
+    });
+    assert_eq!(white(), paused);
+    let host = NetGame::resume(save, Timing::default()).unwrap();
+    assert_eq!(host.local_addr().unwrap().port(), addr.port());
+    wait_for(&host, "the resume", resumed);
+    wait_for(&joiner, "the resume", resumed);
+    for _ in 0..5 {
+        assert!(play_one(&host, &joiner, &mut rng));
+    }
+    same_game(&host, &joiner);
+    assert_eq!(host.session().history().unwrap().ply(), 10);
+}

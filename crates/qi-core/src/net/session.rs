@@ -846,6 +846,16 @@ impl Session {
         }
     }
 
+    /// Whether this player's clock, the grace added, has run out on the current turn.
+    fn out_of_time_within_grace(&self) -> bool {
+        let Some(c) = &self.base_clock else {
+            return false;
+        };
+        let mut c = c.clone();
+        c.advance(self.turn_elapsed + self.timing.flag_grace)
+            .is_some()
+    }
+
     fn handle(&mut self, msg: Message, now: Instant) {
         match msg {
             Message::Ping { n } => self.send(Message::Pong { n }, now),
@@ -952,6 +962,13 @@ impl Session {
                 } else if ply as usize != current || self.to_move() != Some(side) {
                     self.refuse(
                         format!("a flag for {side:?} at move {ply}, who was not to move then"),
+                        now,
+                    );
+                } else if side == self.me && !self.out_of_time_within_grace() {
+                    // The opponent says this player's time ran out, but this player's own
+                    // clock still has more than the grace: not believed.
+                    self.refuse(
+                        "a claim that my time ran out while my clock still runs".into(),
                         now,
                     );
                 } else {

@@ -498,6 +498,26 @@ fn a_flag_ends_the_game_on_time() {
     p.pump();
     p.same_game();
 
+    // A claim that the host's time ran out while its clock has a minute left: refused.
+    let tc = TimeControl::Absolute { main: s(60) };
+    let mut p = Pair::new(setup(GameKind::Go, Side::Black, Some(tc)));
+    p.wait(s(5));
+    p.events();
+    let bogus = encode(&Message::Flag {
+        side: Side::Black,
+        ply: 0,
+    });
+    p.host.receive(bogus.as_bytes(), p.now);
+    assert!(refused(&p.events().0));
+    assert_eq!(p.host.result(), None);
+    // Near the end of its time (within the grace) the claim is believed.
+    p.wait(s(53));
+    p.host.receive(bogus.as_bytes(), p.now);
+    assert_eq!(
+        p.host.result(),
+        Some(GameResult::win(Side::White, Reason::Time))
+    );
+
     // A move made after the mover's own time ran out is a flag, not a move.
     let tc = TimeControl::Absolute { main: s(10) };
     let mut p = Pair::new(setup(GameKind::Gomoku, Side::Black, Some(tc)));
