@@ -233,3 +233,51 @@ fn a_waiting_host_that_leaves_frees_its_wait() {
         assert!(j.closed());
     }
 }
+
+#[test]
+fn a_silent_pair_is_closed_after_the_idle_timeout() {
+    let relay = start(RelayConfig {
+        idle_timeout: Duration::from_millis(300),
+        ..RelayConfig::default()
+    });
+    let (mut host, mut joiner, _, _) = pair(relay.addr());
+    host.send("one line, then silence");
+    assert_eq!(joiner.line().unwrap(), "one line, then silence");
+    assert!(joiner.closed());
+    assert!(host.closed());
+}
+
+#[test]
+fn the_qi_relay_command_serves_on_the_port_it_is_given() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qi-relay"))
+        .args(["--bind", "127.0.0.1", "--port", "0", "--stats-every", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr: SocketAddr = first
+        .trim()
+        .strip_prefix("qi-relay: listening on ")
+        .unwrap_or_else(|| panic!("{first}"))
+        .parse()
+        .unwrap();
+    let (mut host, mut joiner, _, _) = pair(addr);
+    joiner.send("hello through the command");
+    assert_eq!(host.line().unwrap(), "hello through the command");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // A port in use is a clear error, not a panic.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let busy = Command::new(env!("CARGO_BIN_EXE_qi-relay"))
+        .args(["--bind", "127.0.0.1", "--port", &port])
+        .output()
+        .unwrap();
+    assert_eq!(busy.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&busy.stderr);
+    assert!(err.contains("cannot listen"), "{err}");
+}

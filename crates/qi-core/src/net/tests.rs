@@ -700,3 +700,100 @@ fn both_players_resume_from_their_autosaves() {
     q.same_game();
     assert_eq!(q.host.history().unwrap().ply(), 3);
 }
+
+mod fuzz {
+    use super::*;
+    use crate::net::protocol::Resume;
+    use proptest::prelude::*;
+
+    /// Any message, its fields drawn at random (plausible or not).
+    fn message() -> impl Strategy<Value = Message> {
+        let text = "[a-z0-9 ]{0,6}|pass|d3|h8|b6|q16|\\PC{0,20}";
+        prop_oneof![
+            (text, any::<bool>(), any::<u32>()).prop_map(|(name, r, ply)| Message::Hello {
+                name,
+                resume: r.then(|| Resume {
+                    session: "x".into(),
+                    token: "y".into(),
+                    ply
+                }),
+            }),
+            (0u32..8, text, 0u64..100_000).prop_map(|(ply, mv, spent_ms)| Message::Move {
+                ply,
+                mv,
+                spent_ms
+            }),
+            (any::<u32>(), text, any::<u64>()).prop_map(|(ply, mv, spent_ms)| Message::Move {
+                ply,
+                mv,
+                spent_ms
+            }),
+            (0u32..8).prop_map(|ply| Message::UndoRequest { ply }),
+            (0u32..8, any::<bool>()).prop_map(|(ply, accept)| Message::UndoReply { ply, accept }),
+            Just(Message::DrawOffer),
+            any::<bool>().prop_map(|accept| Message::DrawReply { accept }),
+            Just(Message::Resign),
+            (any::<bool>(), 0u32..8).prop_map(|(b, ply)| Message::Flag {
+                side: if b { Side::Black } else { Side::White },
+                ply
+            }),
+            "\\PC{0,600}".prop_map(|text| Message::Chat { text }),
+            any::<u64>().prop_map(|n| Message::Ping { n }),
+            text.prop_map(|text| Message::Error { text }),
+            text.prop_map(|reason| Message::Refuse { reason }),
+            Just(Message::Bye),
+        ]
+    }
+
+    /// A frame: a message, or bytes.
+    fn frame() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            4 => message().prop_map(|m| encode(&m).into_bytes()),
+            1 => proptest::collection::vec(any::<u8>(), 0..200),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+        /// Whatever the opponent sends, nothing panics, and the game only ever holds moves
+        /// that the rules allow in turn (the replay of its moves gives the same position).
+        #[test]
+        fn nothing_the_opponent_sends_breaks_a_session(
+            frames in proptest::collection::vec(frame(), 1..40),
+            to_host in proptest::collection::vec(any::<bool>(), 40),
+            game in 0usize..4,
+        ) {
+            let tc = TimeControl::Absolute { main: s(30) };
+            let mut p = Pair::new(setup(GameKind::ALL[game], Side::Black, Some(tc)));
+            p.play(match GameKind::ALL[game] {
+                GameKind::Ataxx => "b6",
+                GameKind::Reversi => "d3",
+                GameKind::Gomoku => "h8",
+                GameKind::Go => "d4",
+            });
+            for (f, h) in frames.iter().zip(to_host) {
+                p.now += Duration::from_millis(300);
+                let target = if h { &mut p.host } else { &mut p.joiner };
+                target.receive(f, p.now);
+                target.tick(p.now);
+                let _ = target.take_outgoing();
+                let _ = target.take_close();
+                let _ = target.take_events();
+                if !target.peer_connected() {
+                    target.link_up(p.now);
+                }
+            }
+            for s in [&p.host, &p.joiner] {
+                let h = s.history().unwrap();
+                let mut replay = crate::any::GameHistory::new(h.start().clone());
+                for mv in h.moves() {
+                    prop_assert!(replay.current().is_legal(*mv));
+                    replay.play(*mv).unwrap();
+                }
+                prop_assert_eq!(replay.current(), h.current());
+                let _ = s.save(p.now);
+            }
+        }
+    }
+}
