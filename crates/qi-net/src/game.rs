@@ -361,9 +361,11 @@ fn accept_loop(listener: TcpListener, inbox: Sender<Input>, shared: Arc<Shared>)
             .unwrap_or(false)
         {
             let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+            // An error, not a refusal: the joiner may be the opponent coming back before its
+            // old link timed out here, and must keep trying.
             let _ = stream.write_all(
-                encode(&Message::Refuse {
-                    reason: "this game already has its two players".into(),
+                encode(&Message::Error {
+                    text: "the host is connected to its opponent; try again later".into(),
                 })
                 .as_bytes(),
             );

@@ -479,7 +479,7 @@ fn a_joiner_cannot_move_for_the_host_nor_play_illegal_moves() {
     );
     // A second player is turned away while the first is connected.
     let mut other = Raw::connect(addr);
-    assert!(matches!(other.next(), Some(Message::Refuse { .. })));
+    assert!(matches!(other.next(), Some(Message::Error { .. })));
     assert!(other.closed());
     assert_eq!(host.session().peer_name(), Some("Raw"));
 }

@@ -1029,9 +1029,17 @@ impl Session {
             return self.refuse("a second hello on the same link".into(), now);
         }
         let name = clean_name(&name);
+        // Before any move, a joiner without a token may (again) take the seat: the one who
+        // joined first may have lost the welcome, and nothing of the game is theirs yet.
+        let unplayed = self.result.is_none() && self.history.as_ref().is_some_and(|h| h.ply() == 0);
         let admitted = match (&resume, &self.token) {
             (None, None) => {
                 self.token = Some(random_token(16));
+                true
+            }
+            (None, Some(_)) if unplayed => {
+                self.token = Some(random_token(16));
+                self.phase = Phase::Connecting;
                 true
             }
             (Some(r), Some(t)) => r.session == self.session_id && &r.token == t,

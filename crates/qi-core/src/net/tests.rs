@@ -797,3 +797,34 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn before_any_move_a_joiner_who_lost_the_welcome_gets_the_seat_again() {
+    let mut p = Pair::new(setup(GameKind::Gomoku, Side::Black, None));
+    p.events();
+    // The welcome went out but the link dropped before the joiner read it.
+    p.cut();
+    p.joiner = Session::join("Joe", Timing::default());
+    p.connect();
+    let (h, j) = p.events();
+    assert!(h.contains(&Event::Joined { peer: "Joe".into() }), "{h:?}");
+    assert!(
+        j.contains(&Event::Joined {
+            peer: "Hana".into()
+        }),
+        "{j:?}"
+    );
+    p.play("h8");
+    p.same_game();
+    // Once a move is played, the seat is the token's only.
+    p.cut();
+    p.joiner = Session::join("Eve", Timing::default());
+    p.connect();
+    assert!(
+        p.joiner
+            .take_events()
+            .iter()
+            .any(|e| matches!(e, Event::NotAdmitted { .. }))
+    );
+    assert_eq!(p.host.peer_name(), Some("Joe"));
+}
