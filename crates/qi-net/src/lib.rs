@@ -33,6 +33,24 @@
 //! let _board = s.history().map(|h| h.current().clone());
 //! ```
 
+//! What the window does with each [`NetEvent`]:
+//!
+//! - `Listening { addr }` / `Room { code }`: show the port or the room code to give the other
+//!   player. `Connecting`, `ConnectionProblem { why }`: a status line (it keeps trying);
+//!   `Failed { why }`: nothing more is tried (wrong room code): say why, back to the menu.
+//! - `Game(Joined)`: the game starts (the joiner learns its colour from
+//!   [`qi_core::net::Session::me`] and the game from `setup()`/`history()`).
+//! - `Game(OpponentMoved)`, `Game(UndoDone)`, `Game(Resynced)`: redraw from `history()`, and
+//!   autosave ([`NetGame::save`], kept as RON like the other saves).
+//! - `Game(Waiting)`: "waiting for the opponent…", clocks stopped; `Game(Resumed)`: go on.
+//! - `Game(UndoRequested)`, `Game(DrawOffered)`: ask the player, answer with
+//!   [`Action::AnswerUndo`] / [`Action::AnswerDraw`]; `UndoRefused`, `DrawRefused`: say so.
+//! - `Game(GameOver(result))`: the typed result (`Reason::Time` for a flag).
+//! - `Game(Chat)`, `Game(Refused)` / `Game(PeerRefused)` / `Game(ProtocolError)` (log them),
+//!   `Game(NotAdmitted)`, `Game(PeerLeft)`.
+//!
+//! The clocks to show are `session().clock(Instant::now())`.
+
 pub mod discovery;
 pub mod frame;
 pub mod game;
