@@ -9,5 +9,7 @@ echo "qi: target dir $CARGO_TARGET_DIR"
 start=$(date +%s)
 cargo test -p qi-core
 echo "qi: core tests done in $(( $(date +%s) - start )) s"
+cargo test -p qi-net
+echo "qi: network tests done in $(( $(date +%s) - start )) s"
 cargo test -p qi
 echo "qi: all tests done in $(( $(date +%s) - start )) s"

@@ -4,11 +4,13 @@
 pub mod ai;
 pub mod any;
 pub mod ataxx;
+pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod go;
 pub mod gomoku;
 pub mod history;
+pub mod net;
 pub mod records;
 pub mod result;
 pub mod reversi;
