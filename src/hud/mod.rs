@@ -157,11 +157,16 @@ pub enum HudAction {
     Cpu(CpuControl),
 }
 
-fn player_line(v: &HudView, side: Side) -> String {
+/// A player in the top bar: "Black (Ann)"; in a narrow window only the name, beside the
+/// piece icon that shows the colour.
+fn player_line(v: &HudView, side: Side, narrow: bool) -> String {
     let who = match v.players[side.index()] {
         Player::Human => v.names[side.index()].clone(),
         Player::Cpu { level } => t!("records-cpu-level", level = level),
     };
+    if narrow {
+        return who;
+    }
     t!(
         "hud-player",
         side = crate::games::ui_of(v.kind).side_name(side),
@@ -189,6 +194,7 @@ pub fn piece_icon(ui: &mut egui::Ui, kind: GameKind, side: Side) {
 
 /// The top bar: the score and whose turn it is.
 pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
+    let narrow = ui.available_width() < 1100.0;
     ui.horizontal_centered(|ui| {
         ui.label(
             egui::RichText::new(crate::games::ui_of(v.kind).title())
@@ -200,7 +206,7 @@ pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
             piece_icon(ui, v.kind, side);
             let mut t = egui::RichText::new(format!(
                 "{}  {}",
-                player_line(v, side),
+                player_line(v, side, narrow),
                 v.counts[side.index()]
             ))
             .size(18.0);

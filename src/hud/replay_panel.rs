@@ -27,6 +27,8 @@ pub struct ReplayView {
 /// the moves (click one to go there), and "play from here".
 pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     let mut action = None;
+    // sliders as wide as the panel allows beside their value box, so nothing runs off its edge
+    ui.spacing_mut().slider_width = (ui.available_width() - 80.0).clamp(60.0, 160.0);
     ui.heading(t!("replay-title"));
     ui.label(egui::RichText::new(&r.source).color(palette::ui().text_weak));
     if let Some(result) = &r.result {
@@ -54,12 +56,12 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     });
     let mut ply = r.ply;
     if ui
-        .add(egui::Slider::new(&mut ply, 0..=r.total).text(t!("hud-move-hint")))
+        .add(egui::Slider::new(&mut ply, 0..=r.total))
         .changed()
     {
         action = Some(HudAction::Replay(ReplayStep::To(ply)));
     }
-    ui.horizontal(|ui| {
+    {
         let auto = if r.autoplay {
             t!("replay-stop-autoplay")
         } else {
@@ -82,10 +84,10 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
         {
             action = Some(HudAction::Replay(ReplayStep::Speed(speed)));
         }
-    });
-    ui.label(
-        egui::RichText::new(t!("replay-keys-hint"))
-            .color(palette::ui().text_weak),
+    }
+    ui.add(
+        egui::Label::new(egui::RichText::new(t!("replay-keys-hint")).color(palette::ui().text_weak))
+            .wrap(),
     );
     if let Some(c) = &r.comment {
         ui.add_space(4.0);
@@ -121,6 +123,11 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
 pub fn move_list_ui(ui: &mut egui::Ui, moves: &[String], current: Option<usize>) -> Option<usize> {
     let mut clicked = None;
     ui.label(egui::RichText::new(t!("replay-moves")).strong());
+    // the list scrolls to the current move once each time it or the list's size changes (not
+    // every frame, so the player can still scroll it by hand)
+    let scrolled_id = egui::Id::new("move_list_scrolled_to");
+    let scrolled: Option<(usize, i32, i32)> = ui.data(|d| d.get_temp(scrolled_id));
+    let size = (ui.available_width() as i32, ui.available_height() as i32);
 
     egui::ScrollArea::vertical()
         .max_height(ui.available_height().max(80.0))
@@ -135,8 +142,14 @@ pub fn move_list_ui(ui: &mut egui::Ui, moves: &[String], current: Option<usize>)
                         );
                         match current {
                             Some(c) => {
-                                if ui.selectable_label(c == ply, m).clicked() {
+                                let r = ui.selectable_label(c == ply, m);
+                                if r.clicked() {
                                     clicked = Some(ply);
+                                }
+                                let key = (c, size.0, size.1);
+                                if c == ply && scrolled != Some(key) {
+                                    r.scroll_to_me(Some(egui::Align::Center));
+                                    ui.data_mut(|d| d.insert_temp(scrolled_id, key));
                                 }
                             }
                             None => {

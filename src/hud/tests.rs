@@ -107,3 +107,36 @@ fn eval_texts_say_something_true() {
     assert_eq!(t, "Red wins in 40 moves");
     assert_eq!(v, 1.0);
 }
+
+/// At 800×600 the side panel is 250 px wide: the replay panel's rows fit in it (they ran off
+/// its edge and were cut), and the move list shows the current move of a long game.
+#[test]
+fn the_replay_panel_fits_the_narrowest_side_panel() {
+    let view = ReplayView {
+        source: "go-1846-shusaku-gennan-ear-reddening.sgf".into(),
+        ply: 127,
+        total: 325,
+        autoplay: false,
+        comment: None,
+        result: Some("B+2".into()),
+        all_moves: (1..=325).map(|i| format!("m{i}")).collect(),
+        speed: 1.2,
+    };
+    let width = 250.0;
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(width, 530.0))
+        .build_ui_state(
+            |ui, v: &mut ReplayView| {
+                crate::theme::text_sizes(ui.style_mut());
+                replay_panel_ui(ui, v);
+            },
+            view,
+        );
+    h.run();
+    for label in ["Autoplay (Space)", "Home / End", "Against the CPU", "Two players"] {
+        let r = h.get_by_label_contains(label).rect();
+        assert!(r.max.x <= width, "{label} ends at {}", r.max.x);
+    }
+    let current = h.get_by_label("m127").rect();
+    assert!(current.max.y <= 530.0, "move 127 scrolled into view: {current:?}");
+}

@@ -43,18 +43,20 @@ fn apply_egui_theme(
         palette::Theme::Dark => egui::Visuals::dark(),
         palette::Theme::Light => egui::Visuals::light(),
     });
-    // readable sizes: body text and buttons 15 px, small print 12.5 px
-    ctx.all_styles_mut(|style| {
-        for (text_style, font) in style.text_styles.iter_mut() {
-            font.size = match text_style {
-                egui::TextStyle::Small => 12.5,
-                egui::TextStyle::Body | egui::TextStyle::Button => 15.0,
-                egui::TextStyle::Monospace => 14.0,
-                egui::TextStyle::Heading => 24.0,
-                egui::TextStyle::Name(_) => font.size.max(14.0),
-            };
-        }
-    });
+    ctx.all_styles_mut(text_sizes);
     *applied = Some(settings.theme);
     Ok(())
+}
+
+/// Readable sizes: body text and buttons 15 px, small print 12.5 px.
+pub fn text_sizes(style: &mut egui::Style) {
+    for (text_style, font) in style.text_styles.iter_mut() {
+        font.size = match text_style {
+            egui::TextStyle::Small => 12.5,
+            egui::TextStyle::Body | egui::TextStyle::Button => 15.0,
+            egui::TextStyle::Monospace => 14.0,
+            egui::TextStyle::Heading => 24.0,
+            egui::TextStyle::Name(_) => font.size.max(14.0),
+        };
+    }
 }
