@@ -107,9 +107,9 @@ settings-animation-off = 0 = 关闭
 settings-legal-moves = 显示可下位置
 settings-eval-bar = 形势条
 settings-cpu-delay = 电脑对电脑：每手间隔（秒）
-settings-game-level = { $game }电脑等级
-settings-game-time = { $game }电脑每手用时（毫秒）
-settings-game-numbers = { $game }棋子上显示手数
+settings-game-level = { $game }：电脑等级
+settings-game-time = { $game }：电脑每手用时（毫秒）
+settings-game-numbers = { $game }：棋子上显示手数
 
 ## 战绩与棋谱
 
