@@ -2,6 +2,7 @@
 //! notation, AI, game records and engine protocols. It knows nothing of Bevy.
 
 pub mod ai;
+pub mod analysis;
 pub mod any;
 pub mod ataxx;
 pub mod clock;

@@ -1,6 +1,7 @@
 //! The `qi-engine` command line: perft and the engine protocols. Each protocol or tool lives in
 //! its own module here and is one subcommand.
 
+pub mod analyse;
 pub mod external;
 pub mod gomocup;
 pub mod gtp;
@@ -147,6 +148,20 @@ pub enum Command {
         /// Table size in megabytes (1 to 4096).
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::search::tt::MAX_HASH_MB as u64))]
         hash: u64,
+    },
+    /// Analyse a game record (SGF, or PGN for Ataxx): a line per move with the values before
+    /// and after it (the mover's view), its loss against the engine's move and its mark, then
+    /// each player's summary. With --write, the record is written again with the analysis in
+    /// its comments (which the window reads back).
+    Analyse {
+        /// The record file.
+        file: std::path::PathBuf,
+        /// Milliseconds of search per position.
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+        budget: u64,
+        /// Write the record with its analysis to this file.
+        #[arg(long)]
+        write: Option<std::path::PathBuf>,
     },
     /// Speak the NBoard protocol (Reversi) on stdin/stdout.
     Nboard,
@@ -428,6 +443,11 @@ fn run(cli: Cli) -> Result<(), String> {
             }
         }
         Command::Ffo { from, to, hash } => solve::run_ffo(from, to, hash as usize),
+        Command::Analyse {
+            file,
+            budget,
+            write,
+        } => analyse::run(&file, budget, write.as_deref()),
         Command::Bench {
             game,
             depth,

@@ -1,0 +1,237 @@
+use super::*;
+use crate::rng::Rng;
+
+fn stop() -> Arc<AtomicBool> {
+    Arc::new(AtomicBool::new(false))
+}
+
+fn play(pos: &AnyPosition, texts: &[&str]) -> (AnyPosition, Vec<AnyMove>) {
+    let mut p = pos.clone();
+    let mut moves = Vec::new();
+    for t in texts {
+        let m = p.parse_move(t).unwrap();
+        p.play(m).unwrap();
+        moves.push(m);
+    }
+    (p, moves)
+}
+
+/// The exact final disc difference from the side to move's view, by plain minimax (a few
+/// empties only).
+fn exact(pos: &AnyPosition) -> i32 {
+    if let Some(r) = GameResult::of(pos) {
+        return final_value(pos.kind(), &r, pos.side_to_move());
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut next = pos.clone();
+            next.play(m).unwrap();
+            let v = exact(&next);
+            if next.side_to_move() == pos.side_to_move() { v } else { -v }
+        })
+        .max()
+        .unwrap()
+}
+
+/// A Reversi endgame move with an exact loss: the analysis gives the loss the exact solution
+/// gives, and marks it a blunder.
+#[test]
+fn a_reversi_endgame_blunder_has_its_exact_loss() {
+    let mut rng = Rng::new(7);
+    for _ in 0..50 {
+        let mut pos = AnyPosition::start(GameKind::Reversi).unwrap();
+        while pos.piece_counts()[0] + pos.piece_counts()[1] < 56 && GameResult::of(&pos).is_none()
+        {
+            let moves = pos.legal_moves();
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            pos.play(m).unwrap();
+        }
+        if GameResult::of(&pos).is_some() {
+            continue;
+        }
+        let values: Vec<(AnyMove, i32)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut next = pos.clone();
+                next.play(m).unwrap();
+                let v = exact(&next);
+                (m, if next.side_to_move() == pos.side_to_move() { v } else { -v })
+            })
+            .collect();
+        let best = values.iter().map(|v| v.1).max().unwrap();
+        let Some(&(bad, bad_value)) = values.iter().find(|v| best - v.1 >= 800) else {
+            continue;
+        };
+        let a = analyse(&pos, &[bad], Duration::from_millis(300), &stop(), &mut |_, _| {})
+            .unwrap()
+            .unwrap();
+        let m = &a.moves[0];
+        assert_eq!(m.before, best, "the solver's value before");
+        assert_eq!(m.after, bad_value, "the exact value after");
+        assert_eq!(m.loss, best - bad_value);
+        assert_eq!(m.mark, Some(Mark::Blunder));
+        return;
+    }
+    panic!("no endgame position with an 8-disc blunder in 50 games");
+}
+
+/// Gomoku: leaving an open three alone gives the other side a forced win; the move that blocks
+/// it is not marked.
+#[test]
+fn a_gomoku_move_that_allows_a_forced_win_is_a_blunder() {
+    let start = AnyPosition::start(GameKind::Gomoku).unwrap();
+    let (pos, _) = play(&start, &["h8", "a1", "i8", "a2", "j8"]);
+    let bad = pos.parse_move("a3").unwrap();
+    let a = analyse(&pos, &[bad], Duration::from_millis(300), &stop(), &mut |_, _| {})
+        .unwrap()
+        .unwrap();
+    let m = &a.moves[0];
+    assert!(search::is_decided(m.after) && m.after < 0, "{m:?}");
+    assert_eq!(m.mark, Some(Mark::Blunder), "{m:?}");
+    let good = pos.parse_move("g8").unwrap();
+    let a = analyse(&pos, &[good], Duration::from_millis(300), &stop(), &mut |_, _| {})
+        .unwrap()
+        .unwrap();
+    assert_ne!(a.moves[0].mark, Some(Mark::Blunder), "{:?}", a.moves[0]);
+}
+
+/// Written into a record's comments and read back, an analysis equals itself (as records keep
+/// it); other comment lines stay.
+#[test]
+fn an_analysis_written_into_a_record_reads_back_the_same() {
+    for kind in [GameKind::Reversi, GameKind::Go, GameKind::Ataxx, GameKind::Gomoku] {
+        let start = AnyPosition::start(kind).unwrap();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        let mut rng = Rng::new(3);
+        for _ in 0..6 {
+            let legal = pos.legal_moves();
+            let m = legal[rng.below(legal.len() as u64) as usize];
+            pos.play(m).unwrap();
+            moves.push(m);
+        }
+        let a = analyse(&start, &moves, Duration::from_millis(30), &stop(), &mut |_, _| {})
+            .unwrap()
+            .unwrap();
+        let history = crate::saves::replay_moves(start.clone(), &{
+            let mut p = start.clone();
+            moves
+                .iter()
+                .map(|&m| {
+                    let t = p.move_to_text(m);
+                    p.play(m).unwrap();
+                    t
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap();
+        let mut rec = crate::records::Record::from_history(&history, "A", "B");
+        rec.comments.insert(2, "a person's note".into());
+        a.write_comments(&mut rec.comments);
+        let (text, _) = rec.export().unwrap();
+        let back = crate::records::import_text(&text).unwrap();
+        assert!(back.comments[&2].starts_with("a person's note"), "{kind}: {:?}", back.comments);
+        // writing the analysis again replaces it, and keeps the note
+        let mut again = back.comments.clone();
+        a.write_comments(&mut again);
+        assert_eq!(again[&2].matches("Qi: ").count(), 1, "{:?}", again[&2]);
+        assert!(again[&2].starts_with("a person's note"));
+        let mut positions = vec![start.clone()];
+        for &m in &moves {
+            let mut n = positions.last().unwrap().clone();
+            n.play(m).unwrap();
+            positions.push(n);
+        }
+        let read = from_comments(kind, &positions, &moves, &back.comments).expect("read back");
+        assert_eq!(read, a.stored(), "{kind}: {text}");
+        // a record without analysis has none
+        assert!(from_comments(kind, &positions, &moves, &Default::default()).is_none());
+    }
+}
+
+/// The best move costs nothing; marks jump from mistake to mistake; the summary counts them.
+#[test]
+fn summary_and_jumps_between_marks() {
+    let eval = |score| PositionEval {
+        score,
+        best: Some("x".into()),
+        pv: Vec::new(),
+        depth: 1,
+        lead: None,
+    };
+    assert_eq!(loss_between(300, -500), 800);
+    assert_eq!(loss_between(-100, 50), 0);
+    assert_eq!(mark_of(GameKind::Reversi, MATE - 5, 100, loss_between(MATE - 5, 100)), Some(Mark::Blunder));
+    let a = GameAnalysis {
+        kind: GameKind::Reversi,
+        positions: vec![eval(0); 7],
+        moves: (1..=6)
+            .map(|ply| MoveReview {
+                ply,
+                side: if ply % 2 == 1 { Side::Black } else { Side::White },
+                played: "y".into(),
+                best: Some("x".into()),
+                before: 0,
+                after: 0,
+                loss: [0, 900, 0, 250, 0, 500][ply - 1],
+                mark: [None, Some(Mark::Blunder), None, Some(Mark::Inaccuracy), None, Some(Mark::Mistake)][ply - 1],
+            })
+            .collect(),
+    };
+    assert_eq!(a.next_marked(0, Mark::Inaccuracy, false), Some(2));
+    assert_eq!(a.next_marked(2, Mark::Inaccuracy, false), Some(4));
+    assert_eq!(a.next_marked(4, Mark::Mistake, false), Some(6));
+    assert_eq!(a.next_marked(6, Mark::Mistake, false), Some(2), "wraps");
+    assert_eq!(a.next_marked(4, Mark::Inaccuracy, true), Some(2));
+    let [black, white] = a.summary();
+    assert_eq!(black.moves, 3);
+    assert_eq!(black.average_loss, 0.0);
+    assert_eq!(white.average_loss, (900 + 250 + 500) as f32 / 3.0);
+    assert_eq!(white.by_phase[0][Mark::Blunder as usize], 1);
+    assert_eq!(white.by_phase[1][Mark::Inaccuracy as usize], 1);
+    assert_eq!(white.by_phase[2][Mark::Mistake as usize], 1);
+}
+
+/// `qi-engine analyse FILE --write OUT` writes the record with its analysis, which reads back;
+/// a file that is not a record is a clear error (exit code 2).
+#[test]
+fn qi_engine_analyse_writes_a_record_that_reads_back() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../saves/othello-1975-maruo-shortest-game.sgf");
+    let out = std::env::temp_dir().join(format!("qi-analyse-{}.sgf", std::process::id()));
+    let args = |v: &[&str]| v.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
+    let code = crate::engine::main_with_args(args(&[
+        "qi-engine",
+        "analyse",
+        file,
+        "--budget",
+        "20",
+        "--write",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0);
+    let rec = crate::records::import_file(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let history = rec.history().unwrap();
+    let moves = history.all_moves().to_vec();
+    let mut positions = vec![history.start().clone()];
+    for &m in &moves {
+        let mut n = positions.last().unwrap().clone();
+        n.play(m).unwrap();
+        positions.push(n);
+    }
+    let a = from_comments(rec.game, &positions, &moves, &rec.comments).expect("analysis kept");
+    assert_eq!(a.moves.len(), moves.len());
+    // the last position's value is the game's exact result, from Black's side
+    let last = positions.last().unwrap();
+    let result = GameResult::of(last).expect("the game is over");
+    assert_eq!(
+        a.positions.last().unwrap().score,
+        final_value(GameKind::Reversi, &result, Side::Black)
+    );
+    let bad = std::env::temp_dir().join(format!("qi-analyse-bad-{}.sgf", std::process::id()));
+    std::fs::write(&bad, "(;GM[1]SZ[19];B[zz").unwrap();
+    assert_eq!(crate::engine::main_with_args(args(&["qi-engine", "analyse", bad.to_str().unwrap()])), 2);
+    let _ = std::fs::remove_file(&bad);
+}
