@@ -4,6 +4,7 @@
 #[macro_use]
 pub mod i18n;
 
+pub mod analysis;
 pub mod audio;
 pub mod board;
 pub mod cli;
@@ -113,7 +114,7 @@ pub fn plugin(app: &mut App) {
         hud::plugin,
         audio::plugin,
         screenshot::plugin,
-        replay::plugin,
+        (replay::plugin, analysis::plugin),
         results::plugin,
         start_from_args,
     ));

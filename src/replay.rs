@@ -44,6 +44,8 @@ pub struct ReplayState {
     pub since_step: f32,
     /// Seconds between two moves in autoplay.
     pub seconds_per_move: f32,
+    /// The whole-game analysis, once made (or read from the record's comments).
+    pub analysis: Option<qi_core::analysis::GameAnalysis>,
 }
 
 /// Seconds between two moves in autoplay, at first.
@@ -89,11 +91,25 @@ pub fn replay_match(record: &Record, source: &str) -> Result<Match, String> {
         ],
     };
     let mut m = Match::with_history(setup, history);
+    // a record that carries an analysis (written by Qi) opens with it
+    let analysis = {
+        let moves = m.history.all_moves().to_vec();
+        let mut positions = vec![m.history.start().clone()];
+        for &mv in &moves {
+            let mut next = positions.last().expect("the start").clone();
+            if next.play(mv).is_err() {
+                break;
+            }
+            positions.push(next);
+        }
+        qi_core::analysis::from_comments(kind, &positions, &moves, &record.comments)
+    };
     m.replay = Some(ReplayState {
         source: source.to_string(),
         result: record.result.clone(),
         comments: record.comments.clone(),
         seconds_per_move: AUTOPLAY_SECONDS,
+        analysis,
         ..default()
     });
     Ok(m)

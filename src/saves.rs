@@ -340,6 +340,12 @@ pub fn export_record(store: &SaveStore, game: &Match) -> Result<PathBuf, String>
     if let Some(result) = game.result() {
         record.result = Some(result.sgf());
     }
+    // a replayed record is saved whole, with its comments and its analysis
+    if let Some(r) = &game.replay {
+        record.moves = game.history.all_move_texts();
+        record.comments = r.comments.clone();
+        record.result = r.result.clone().or(record.result);
+    }
     let (_, format) = record.export()?;
     let dir = store.dir().join("records");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

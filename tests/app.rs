@@ -1286,3 +1286,53 @@ fn a_go_game_in_chinese_then_back_in_english() {
         Some("White wins by resignation")
     );
 }
+
+/// Whole-game analysis while replaying a record: it runs in the background, every move gets a
+/// review, N jumps to a marked move, and the record saved from the replay keeps the analysis,
+/// which a second replay of that file reads back.
+#[test]
+fn a_replayed_game_is_analysed_jumped_through_and_saved_with_its_analysis() {
+    let mut app = headless_without_animations(&[]);
+    let rec = qi_core::records::import_file(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/saves/othello-woc-2018-aunchulee-fukuchi.sgf"
+    )))
+    .unwrap();
+    let m = qi::replay::replay_match(&rec, "woc").unwrap();
+    app.world_mut()
+        .write_message(qi::menus::LoadMatch(Box::new(m)));
+    for _ in 0..3 {
+        app.update();
+    }
+    app.world_mut()
+        .write_message(qi::analysis::AnalysisRequest::Start { budget_ms: 20 });
+    let began = std::time::Instant::now();
+    loop {
+        app.update();
+        let done = app.world().resource::<Match>().replay.as_ref().unwrap().analysis.is_some();
+        if done {
+            break;
+        }
+        assert!(began.elapsed().as_secs() < 120, "the analysis did not finish");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let a = app.world().resource::<Match>().replay.clone().unwrap().analysis.unwrap();
+    assert_eq!(a.positions.len(), rec.moves.len() + 1);
+    assert_eq!(a.moves.len(), rec.moves.len());
+    let marked = a.next_marked(0, qi_core::analysis::Mark::Inaccuracy, false);
+    assert!(marked.is_some(), "a real game has some marked move");
+    press_key(&mut app, KeyCode::KeyN, bevy::input::keyboard::Key::Character("n".into()));
+    settle(&mut app);
+    assert_eq!(Some(app.world().resource::<Match>().history.ply()), marked);
+    // saved from the replay: the whole game with its analysis
+    app.world_mut()
+        .write_message(qi::saves::FileRequest::ExportRecord);
+    app.update();
+    app.update();
+    let dir = app.world().resource::<qi::saves::Store>().0.dir().join("records");
+    let file = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
+    let back = qi_core::records::import_file(&file).unwrap();
+    assert_eq!(back.moves.len(), rec.moves.len());
+    let again = qi::replay::replay_match(&back, "again").unwrap();
+    assert_eq!(again.replay.unwrap().analysis, Some(a.stored()));
+}

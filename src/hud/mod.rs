@@ -131,10 +131,22 @@ impl HudView {
                 ply: game.history.ply(),
                 total: game.history.all_moves().len(),
                 autoplay: r.autoplay,
-                comment: r.comments.get(&game.history.ply()).cloned(),
+                comment: r
+                    .comments
+                    .get(&game.history.ply())
+                    .map(|c| qi_core::analysis::without_analysis(c))
+                    .filter(|c| !c.is_empty()),
                 result: r.result.clone(),
                 all_moves: game.history.all_move_texts(),
                 speed: r.seconds_per_move,
+                analysis: r.analysis.as_ref().map(|a| {
+                    crate::analysis::AnalysisView::of(
+                        a,
+                        game.history.ply(),
+                        [&game.setup.names[0], &game.setup.names[1]],
+                    )
+                }),
+                progress: None,
             }),
         }
     }
@@ -152,6 +164,12 @@ pub enum HudAction {
     Typed(String),
     Replay(ReplayStep),
     Resign,
+    /// The analysis: start or cancel it.
+    Analysis(crate::analysis::AnalysisRequest),
+    /// The next (or previous) marked move of the analysis.
+    JumpMark {
+        back: bool,
+    },
     ShowResult,
     NewGame,
     Cpu(CpuControl),
@@ -355,7 +373,7 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
         model.refocus = true;
     }
     ui.add_space(8.0);
-    move_list_ui(ui, &v.moves, None);
+    move_list_ui(ui, &v.moves, None, &[]);
     action
 }
 
@@ -367,6 +385,7 @@ pub struct HudWriters<'w> {
     requests: MessageWriter<'w, MoveRequest>,
     hint: MessageWriter<'w, crate::cpu::HintRequest>,
     replay: MessageWriter<'w, ReplayStep>,
+    analysis: MessageWriter<'w, crate::analysis::AnalysisRequest>,
     resign: MessageWriter<'w, crate::game::ResignRequest>,
     confirm: MessageWriter<'w, ConfirmScoring>,
     show_result: MessageWriter<'w, ShowResult>,
@@ -385,6 +404,7 @@ pub struct HudSources<'w> {
     settings: Res<'w, crate::settings::Settings>,
     status_line: Res<'w, StatusLine>,
     scoring: Res<'w, ScoreView>,
+    analysis_run: Res<'w, crate::analysis::AnalysisRun>,
 }
 
 fn draw_hud(
@@ -400,6 +420,7 @@ fn draw_hud(
         mut requests,
         mut hint,
         mut replay,
+        mut analysis,
         mut resign,
         mut confirm,
         mut show_result,
@@ -415,10 +436,14 @@ fn draw_hud(
         settings,
         status_line,
         scoring,
+        analysis_run,
     } = src;
     let Some(game) = game else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let mut view = HudView::of(&game, &status_line, &scoring);
+    if let Some(r) = view.replay.as_mut() {
+        r.progress = analysis_run.progress();
+    }
     view.thinking = thinking.elapsed();
     view.hint_allowed &= !thinking.is_thinking();
     if game.setup.players.iter().all(|p| p.is_cpu()) {
@@ -463,6 +488,25 @@ fn draw_hud(
         }
         Some(HudAction::Replay(step)) => {
             replay.write(step);
+        }
+        Some(HudAction::Analysis(r)) => {
+            analysis.write(r);
+        }
+        Some(HudAction::JumpMark { back }) => {
+            if let Some(ply) = game
+                .replay
+                .as_ref()
+                .and_then(|r| r.analysis.as_ref())
+                .and_then(|a| {
+                    a.next_marked(
+                        game.history.ply(),
+                        qi_core::analysis::Mark::Inaccuracy,
+                        back,
+                    )
+                })
+            {
+                replay.write(ReplayStep::To(ply));
+            }
         }
         Some(HudAction::Resign) => {
             resign.write(crate::game::ResignRequest(game.position().side_to_move()));

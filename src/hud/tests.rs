@@ -121,6 +121,8 @@ fn the_replay_panel_fits_the_narrowest_side_panel() {
         result: Some("B+2".into()),
         all_moves: (1..=325).map(|i| format!("m{i}")).collect(),
         speed: 1.2,
+        analysis: None,
+        progress: None,
     };
     let width = 250.0;
     let mut h = Harness::builder()

@@ -23,6 +23,12 @@ pub struct UiColors {
     pub coordinates: Color32,
     /// The thin outline of the piece icons in the HUD.
     pub icon_rim: Color32,
+    /// Moves marked by the analysis, and its graph.
+    pub mark_inaccuracy: Color32,
+    pub mark_mistake: Color32,
+    pub mark_blunder: Color32,
+    pub graph_black: Color32,
+    pub graph_white: Color32,
 }
 
 pub const DARK: UiColors = UiColors {
@@ -34,6 +40,11 @@ pub const DARK: UiColors = UiColors {
     outline: Color32::GRAY,
     coordinates: Color32::from_rgb(191, 191, 199),
     icon_rim: Color32::from_rgb(70, 72, 80),
+    mark_inaccuracy: Color32::from_rgb(236, 200, 80),
+    mark_mistake: Color32::from_rgb(240, 140, 50),
+    mark_blunder: Color32::from_rgb(240, 80, 80),
+    graph_black: Color32::from_rgb(12, 12, 14),
+    graph_white: Color32::from_rgb(200, 200, 196),
 };
 
 pub const LIGHT: UiColors = UiColors {
@@ -45,6 +56,11 @@ pub const LIGHT: UiColors = UiColors {
     outline: Color32::from_rgb(120, 114, 104),
     coordinates: Color32::from_rgb(70, 60, 48),
     icon_rim: Color32::from_rgb(120, 114, 104),
+    mark_inaccuracy: Color32::from_rgb(170, 130, 0),
+    mark_mistake: Color32::from_rgb(200, 100, 10),
+    mark_blunder: Color32::from_rgb(190, 30, 30),
+    graph_black: Color32::from_rgb(40, 38, 36),
+    graph_white: Color32::from_rgb(255, 253, 248),
 };
 
 /// The two themes: a dark one and a light, warm one.

@@ -340,3 +340,29 @@ cli-save-dir = Folder for save slots and the autosave (default: the platform's d
 cli-animation-speed = Animation speed factor (0 turns animations off)
 cli-help = Print help
 cli-version = Print the version
+
+## Analysis
+
+analysis-title = Analysis
+analysis-start = Analyse ({ $secs } s a move)
+analysis-progress = { $done } of { $total } positions
+analysis-cancel = Cancel
+analysis-previous = Previous mistake (B)
+analysis-next = Next mistake (N)
+analysis-summary = { $name }: average loss { $loss }, { $inaccuracies ->
+        [one] 1 inaccuracy
+       *[other] { $inaccuracies } inaccuracies
+    }, { $mistakes ->
+        [one] 1 mistake
+       *[other] { $mistakes } mistakes
+    }, { $blunders ->
+        [one] 1 blunder
+       *[other] { $blunders } blunders
+    }
+mark-inaccuracy = inaccuracy
+mark-mistake = mistake
+mark-blunder = blunder
+status-analysing = Analysing the game…
+status-analysis-done = Analysis done: N and B jump between the marked moves
+status-analysis-cancelled = Analysis cancelled
+status-analysis-failed = The analysis failed: { $why }

@@ -319,3 +319,20 @@ cli-save-dir = 存档和自动存档的文件夹（默认：系统的数据文�
 cli-animation-speed = 动画速度倍数（0 关闭动画）
 cli-help = 显示帮助
 cli-version = 显示版本
+
+## 分析
+
+analysis-title = 分析
+analysis-start = 分析（每手 { $secs } 秒）
+analysis-progress = 已分析 { $done } / { $total } 个局面
+analysis-cancel = 取消
+analysis-previous = 上一个失误 (B)
+analysis-next = 下一个失误 (N)
+analysis-summary = { $name }：平均损失 { $loss }，缓着 { $inaccuracies }，错着 { $mistakes }，败着 { $blunders }
+mark-inaccuracy = 缓着
+mark-mistake = 错着
+mark-blunder = 败着
+status-analysing = 正在分析对局…
+status-analysis-done = 分析完成：按 N 和 B 在标记的着法之间跳转
+status-analysis-cancelled = 已取消分析
+status-analysis-failed = 分析失败：{ $why }

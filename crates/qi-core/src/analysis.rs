@@ -198,8 +198,14 @@ fn evaluate(
         }),
         _ => None,
     };
+    // a decided value keeps its side, not its distance (which the record does not keep)
+    let score = if search::is_decided(info.score) {
+        info.score.signum() * (MATE - 1)
+    } else {
+        info.score
+    };
     PositionEval {
-        score: to_black(info.score),
+        score: to_black(score),
         best: best.map(|m| pos.move_to_text(m)),
         pv: info.pv,
         depth: info.depth,
@@ -227,7 +233,7 @@ pub fn review(
             let loss = if best.as_deref() == Some(played.as_str()) {
                 0
             } else {
-                loss_between(before, after)
+                loss_between(kind, before, after)
             };
             MoveReview {
                 ply: i + 1,
@@ -245,10 +251,17 @@ pub fn review(
 
 /// The loss from `before` to `after` (the mover's view); a decided value counts as a little
 /// beyond the largest undecided one, so that throwing away a forced win is a large loss but not
-/// a million.
-fn loss_between(before: i32, after: i32) -> i32 {
+/// a million. In Ataxx and Reversi a decided value may be a proven win of unknown margin (the
+/// endgame solver's win/loss search), so it does not compare with an exact count of the same
+/// sign: no loss.
+fn loss_between(kind: GameKind, before: i32, after: i32) -> i32 {
+    let counts = matches!(kind, GameKind::Ataxx | GameKind::Reversi);
+    let decided = search::is_decided;
+    if counts && (decided(before) || decided(after)) && before.signum() == after.signum() {
+        return 0;
+    }
     let clip = |v: i32| {
-        if search::is_decided(v) {
+        if decided(v) {
             v.signum() * 10_000
         } else {
             v.clamp(-9_999, 9_999)
@@ -261,7 +274,14 @@ fn mark_of(kind: GameKind, before: i32, after: i32, loss: i32) -> Option<Mark> {
     let won = |v: i32| search::is_decided(v) && v > 0;
     let lost = |v: i32| search::is_decided(v) && v < 0;
     // a forced win thrown away, or a forced loss walked into, is a blunder whatever the units
-    if (won(before) && !won(after)) || (!lost(before) && lost(after)) {
+    // (in Ataxx and Reversi only when the sign changes: see `loss_between`)
+    let counts = matches!(kind, GameKind::Ataxx | GameKind::Reversi);
+    let thrown = if counts {
+        (won(before) && after <= 0) || (before >= 0 && lost(after))
+    } else {
+        (won(before) && !won(after)) || (!lost(before) && lost(after))
+    };
+    if thrown {
         return Some(Mark::Blunder);
     }
     let [i, m, b] = thresholds(kind);
@@ -431,8 +451,8 @@ fn analysis_line(comment: &str) -> Option<&str> {
     Some(rest.lines().next().unwrap_or(rest))
 }
 
-/// A comment without its analysis part.
-fn without_analysis(comment: &str) -> String {
+/// A comment without its analysis part (what a person wrote).
+pub fn without_analysis(comment: &str) -> String {
     match (comment.rfind("Qi: "), analysis_line(comment)) {
         (Some(start), Some(line)) => {
             let mut s = comment[..start].trim_end().to_string();

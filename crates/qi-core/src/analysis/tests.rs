@@ -161,9 +161,19 @@ fn summary_and_jumps_between_marks() {
         depth: 1,
         lead: None,
     };
-    assert_eq!(loss_between(300, -500), 800);
-    assert_eq!(loss_between(-100, 50), 0);
-    assert_eq!(mark_of(GameKind::Reversi, MATE - 5, 100, loss_between(MATE - 5, 100)), Some(Mark::Blunder));
+    assert_eq!(loss_between(GameKind::Reversi, 300, -500), 800);
+    assert_eq!(loss_between(GameKind::Reversi, -100, 50), 0);
+    // a forced win in Gomoku thrown away
+    let l = loss_between(GameKind::Gomoku, MATE - 5, 100);
+    assert_eq!(mark_of(GameKind::Gomoku, MATE - 5, 100, l), Some(Mark::Blunder));
+    // Reversi: a proven win (margin unknown) and an exact +4 are the same outcome
+    let l = loss_between(GameKind::Reversi, MATE - 1, 400);
+    assert_eq!((l, mark_of(GameKind::Reversi, MATE - 1, 400, l)), (0, None));
+    let l = loss_between(GameKind::Reversi, -400, -(MATE - 1));
+    assert_eq!((l, mark_of(GameKind::Reversi, -400, -(MATE - 1), l)), (0, None));
+    // but turning a proven win into a loss is a blunder
+    let l = loss_between(GameKind::Reversi, MATE - 1, -200);
+    assert_eq!(mark_of(GameKind::Reversi, MATE - 1, -200, l), Some(Mark::Blunder));
     let a = GameAnalysis {
         kind: GameKind::Reversi,
         positions: vec![eval(0); 7],

@@ -1,0 +1,256 @@
+//! Whole-game analysis in the window (KaTrain's and lichess's review): while replaying a game,
+//! the engine goes over every position in the background with the budget chosen in the side
+//! panel (a progress bar, Cancel; the window stays smooth); then the panel draws the evaluation
+//! graph, each player's summary and the marked moves, and N / B jump to the next / previous
+//! marked move. The result is kept in the replay and written into the record's comments when
+//! it is saved; a record that carries an analysis opens with it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
+use qi_core::analysis::{self, GameAnalysis, Mark};
+
+use crate::game::{Match, Status};
+use crate::menus::InGame;
+use crate::replay::ReplayStep;
+use crate::screens::Screen;
+
+pub fn plugin(app: &mut App) {
+    app.add_message::<AnalysisRequest>()
+        .init_resource::<AnalysisRun>()
+        .add_systems(
+            Update,
+            (start_analysis, follow_analysis, jump_keys)
+                .chain()
+                .in_set(crate::AppSet::Input)
+                .run_if(in_state(Screen::Playing)),
+        )
+        .add_systems(OnExit(Screen::Playing), cancel_on_leave);
+}
+
+/// What the side panel asks for.
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub enum AnalysisRequest {
+    /// Analyse the replayed game with this many milliseconds a position.
+    Start { budget_ms: u64 },
+    Cancel,
+}
+
+/// The analysis running in the background, if any.
+#[derive(Resource, Default)]
+pub struct AnalysisRun {
+    task: Option<Task<Result<Option<GameAnalysis>, String>>>,
+    stop: Arc<AtomicBool>,
+    done: Arc<AtomicUsize>,
+    total: usize,
+    started: Option<std::time::Instant>,
+    /// The longest frame while it ran, in seconds (the log reports it).
+    longest_frame: f32,
+}
+
+impl AnalysisRun {
+    /// Positions analysed and the total, while an analysis runs.
+    pub fn progress(&self) -> Option<(usize, usize)> {
+        self.task
+            .as_ref()
+            .map(|_| (self.done.load(Ordering::Relaxed), self.total))
+    }
+}
+
+fn start_analysis(
+    mut requests: MessageReader<AnalysisRequest>,
+    mut run: ResMut<AnalysisRun>,
+    game: Option<Res<Match>>,
+    mut status: MessageWriter<Status>,
+) {
+    for r in requests.read() {
+        match *r {
+            AnalysisRequest::Cancel => {
+                run.stop.store(true, Ordering::Relaxed);
+            }
+            AnalysisRequest::Start { budget_ms } => {
+                let Some(game) = game.as_deref() else { continue };
+                if run.task.is_some() || game.replay.is_none() {
+                    continue;
+                }
+                let start = game.history.start().clone();
+                let moves = game.history.all_moves().to_vec();
+                let stop = Arc::new(AtomicBool::new(false));
+                let done = Arc::new(AtomicUsize::new(0));
+                run.stop = stop.clone();
+                run.done = done.clone();
+                run.total = moves.len() + 1;
+                run.started = Some(std::time::Instant::now());
+                run.longest_frame = 0.0;
+                info!(
+                    "qi: analysis of {} positions at {budget_ms} ms each",
+                    moves.len() + 1
+                );
+                status.write(Status(t!("status-analysing")));
+                run.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+                    analysis::analyse(
+                        &start,
+                        &moves,
+                        Duration::from_millis(budget_ms),
+                        &stop,
+                        &mut |d, _| done.store(d, Ordering::Relaxed),
+                    )
+                }));
+            }
+        }
+    }
+}
+
+fn follow_analysis(
+    mut run: ResMut<AnalysisRun>,
+    game: Option<ResMut<Match>>,
+    mut status: MessageWriter<Status>,
+    time: Res<Time>,
+) {
+    if run.task.is_none() {
+        return;
+    }
+    run.longest_frame = run.longest_frame.max(time.delta_secs());
+    let Some(task) = run.task.as_mut() else { return };
+    let Some(outcome) = block_on(poll_once(task)) else {
+        return;
+    };
+    run.task = None;
+    let secs = run.started.map_or(0.0, |s| s.elapsed().as_secs_f32());
+    match outcome {
+        Ok(Some(a)) => {
+            info!(
+                "qi: analysis done: {} positions in {secs:.1} s, {} marked moves, longest frame {:.0} ms",
+                a.positions.len(),
+                a.moves.iter().filter(|m| m.mark.is_some()).count(),
+                run.longest_frame * 1000.0
+            );
+            status.write(Status(t!("status-analysis-done")));
+            if let Some(mut game) = game
+                && let Some(replay) = game.replay.as_mut()
+            {
+                a.write_comments(&mut replay.comments);
+                replay.analysis = Some(a);
+            }
+        }
+        Ok(None) => {
+            info!("qi: analysis cancelled");
+            status.write(Status(t!("status-analysis-cancelled")));
+        }
+        Err(e) => {
+            warn!("qi: analysis failed: {e}");
+            status.write(Status(t!("status-analysis-failed", why = e)));
+        }
+    }
+}
+
+/// While replaying: A analyses the game (half a second a position), N / B jump to the next /
+/// previous marked move.
+fn jump_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    game: Option<Res<Match>>,
+    in_game: Option<Res<State<InGame>>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut steps: MessageWriter<ReplayStep>,
+    mut start: MessageWriter<AnalysisRequest>,
+) {
+    if in_game.is_some_and(|s| *s.get() != InGame::None)
+        || egui.is_some_and(|e| e.wants_keyboard_input())
+    {
+        return;
+    }
+    let Some(game) = game else { return };
+    if keys.just_pressed(KeyCode::KeyA)
+        && game.replay.as_ref().is_some_and(|r| r.analysis.is_none())
+    {
+        start.write(AnalysisRequest::Start { budget_ms: 500 });
+    }
+    let Some(a) = game.replay.as_ref().and_then(|r| r.analysis.as_ref()) else {
+        return;
+    };
+    let back = keys.just_pressed(KeyCode::KeyB);
+    if !(back || keys.just_pressed(KeyCode::KeyN)) {
+        return;
+    }
+    // the position after the marked move shows it on the board
+    if let Some(ply) = a.next_marked(game.history.ply(), Mark::Inaccuracy, back) {
+        steps.write(ReplayStep::To(ply));
+    }
+}
+
+fn cancel_on_leave(mut run: ResMut<AnalysisRun>) {
+    run.stop.store(true, Ordering::Relaxed);
+    run.task = None;
+}
+
+/// The analysis as the replay panel draws it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct AnalysisView {
+    /// Black's view by position, -1..1 (a win rate for Go, a squashed score for the others).
+    pub values: Vec<f32>,
+    /// The mark of each move, by ply (index 0 is move 1).
+    pub marks: Vec<Option<Mark>>,
+    /// Each player's summary line, Black's first.
+    pub summary: [String; 2],
+    /// The current position's line: value, the engine's move, the last move's loss.
+    pub here: Option<String>,
+}
+
+impl AnalysisView {
+    pub fn of(a: &GameAnalysis, ply: usize, names: [&str; 2]) -> AnalysisView {
+        let squash = |score: i32| -> f32 {
+            if qi_core::search::is_decided(score) {
+                return score.signum() as f32;
+            }
+            match a.kind {
+                qi_core::GameKind::Go => (score as f32 / 5_000.0).clamp(-1.0, 1.0),
+                // a few pieces' lead is most of the way
+                _ => (score as f32 / 1_000.0).tanh(),
+            }
+        };
+        let summary = a.summary();
+        let line = |i: usize| {
+            let s = &summary[i];
+            let count = |k: usize| s.by_phase.iter().map(|p| p[k]).sum::<usize>();
+            t!(
+                "analysis-summary",
+                name = names[i],
+                loss = analysis::value_text(a.kind, s.average_loss.round() as i32)
+                    .trim_start_matches("B ")
+                    .trim_start_matches('+')
+                    .to_string(),
+                inaccuracies = count(0),
+                mistakes = count(1),
+                blunders = count(2)
+            )
+        };
+        AnalysisView {
+            values: a.positions.iter().map(|p| squash(p.score)).collect(),
+            marks: a.moves.iter().map(|m| m.mark).collect(),
+            summary: [line(0), line(1)],
+            here: a.comment(ply).map(|c| c.trim_start_matches("Qi: ").to_string()),
+        }
+    }
+}
+
+/// The name of a mark, translated.
+pub fn mark_name(m: Mark) -> String {
+    match m {
+        Mark::Inaccuracy => t!("mark-inaccuracy"),
+        Mark::Mistake => t!("mark-mistake"),
+        Mark::Blunder => t!("mark-blunder"),
+    }
+}
+
+/// The colour a mark is shown in.
+pub fn mark_color(m: Mark) -> bevy_egui::egui::Color32 {
+    let ui = crate::theme::palette::ui();
+    match m {
+        Mark::Inaccuracy => ui.mark_inaccuracy,
+        Mark::Mistake => ui.mark_mistake,
+        Mark::Blunder => ui.mark_blunder,
+    }
+}
