@@ -65,9 +65,22 @@ fn start_analysis(
     mut run: ResMut<AnalysisRun>,
     game: Option<Res<Match>>,
     mut status: MessageWriter<Status>,
+    mut waiting: Local<Option<(AnalysisRequest, u32)>>,
 ) {
-    for r in requests.read() {
-        match *r {
+    // a request that came with the replay it is for (the game-over panel's Analyse) waits a
+    // few frames for the replay to be loaded
+    let tries = waiting.map_or(0, |(_, n)| n);
+    let mut all: Vec<AnalysisRequest> = waiting.take().map(|(r, _)| r).into_iter().collect();
+    all.extend(requests.read().copied());
+    for r in all {
+        if let AnalysisRequest::Start { .. } = r
+            && game.as_deref().is_some_and(|g| g.replay.is_none())
+            && tries < 10
+        {
+            *waiting = Some((r, tries + 1));
+            continue;
+        }
+        match r {
             AnalysisRequest::Cancel => {
                 run.stop.store(true, Ordering::Relaxed);
             }
@@ -231,9 +244,49 @@ impl AnalysisView {
             values: a.positions.iter().map(|p| squash(p.score)).collect(),
             marks: a.moves.iter().map(|m| m.mark).collect(),
             summary: [line(0), line(1)],
-            here: a.comment(ply).map(|c| c.trim_start_matches("Qi: ").to_string()),
+            here: here_line(a, ply),
         }
     }
+}
+
+/// The position's value, the engine's move here and the last move's loss and mark, in the
+/// player's language.
+fn here_line(a: &GameAnalysis, ply: usize) -> Option<String> {
+    let p = a.positions.get(ply)?;
+    let value = if qi_core::search::is_decided(p.score) {
+        let side = if p.score > 0 {
+            qi_core::Side::Black
+        } else {
+            qi_core::Side::White
+        };
+        t!("analysis-decided", side = crate::games::ui_of(a.kind).side_name(side))
+    } else {
+        t!(
+            "analysis-value",
+            side = crate::games::ui_of(a.kind).side_name(qi_core::Side::Black),
+            value = analysis::value_text(a.kind, p.score)
+                .trim_start_matches("B ")
+                .to_string()
+        )
+    };
+    let mut parts = vec![value];
+    if let Some(best) = &p.best {
+        parts.push(t!("analysis-best", mv = best.as_str()));
+    }
+    if ply > 0
+        && let Some(m) = a.moves.get(ply - 1)
+        && m.loss > 0
+    {
+        let loss = analysis::value_text(a.kind, m.loss)
+            .trim_start_matches("B ")
+            .trim_start_matches('+')
+            .to_string();
+        parts.push(t!("analysis-loss", loss = loss));
+        if let Some(k) = m.mark {
+            parts.push(mark_name(k));
+        }
+    }
+    Some(parts.join(" · "))
 }
 
 /// The name of a mark, translated.

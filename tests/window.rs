@@ -349,7 +349,8 @@ fn the_board_scales_with_the_window() {
 }
 
 /// The window in Chinese, as a new player sees it: the main menu, New game by keys (Go, two
-/// players), a stone, two passes (P), the score confirmed (Enter) and the game-over panel.
+/// players), a stone, two passes (P), the score confirmed (Enter), the game-over panel, and the
+/// game analysed from there.
 /// The app checks that every character of the Chinese texts has a glyph in the fonts it
 /// loaded, and logs it; the screenshots are kept for a look.
 #[test]
@@ -395,15 +396,23 @@ fn a_go_game_in_chinese_from_the_main_menu_to_the_game_over_panel() {
     assert!(over.contains("B+"), "Black's stone owns the board: {over}");
     qi.wait_for_log("qi: drawn screen Playing menu GameOver", Duration::from_secs(30));
     let game_over = qi.screenshot(&dir);
-    for shot in [&menu, &new_game, &game_over] {
+    // 分析本局 (Analyse the game), third on the panel: the game becomes a replay at its last
+    // move and the engine goes over its positions
+    qi.keys(&["Down", "Down", "Return"]);
+    let done = qi.wait_for_log("qi: analysis done", Duration::from_secs(120));
+    assert!(done.contains("4 positions"), "{done}");
+    qi.wait_for_log("qi: drawn screen Playing menu None", Duration::from_secs(30));
+    let analysed = qi.screenshot(&dir);
+    for shot in [&menu, &new_game, &game_over, &analysed] {
         let (w, h, colours) = png_summary(shot);
         assert!(w >= 800 && h >= 600 && colours > 50, "{}: {w}×{h}, {colours} colours", shot.display());
     }
     assert!(!qi.log_text().contains("qi: glyphs zh-CN: missing"));
     println!(
-        "screenshots: {} {} {}",
+        "screenshots: {} {} {} {}",
         menu.display(),
         new_game.display(),
-        game_over.display()
+        game_over.display(),
+        analysed.display()
     );
 }

@@ -61,6 +61,8 @@ pub struct GameOverModel {
 pub enum GameOverAction {
     PlayAgain,
     SaveRecord,
+    /// Replay the game with its analysis.
+    Analyse,
     Review,
     MainMenu,
 }
@@ -84,6 +86,7 @@ pub fn game_over_ui(
         let items = [
             (t!("game-over-play-again"), true),
             (t!("game-over-save-record"), true),
+            (t!("game-over-analyse"), true),
             (t!("game-over-look"), true),
             (t!("main-menu"), true),
         ];
@@ -91,6 +94,7 @@ pub fn game_over_ui(
             [
                 GameOverAction::PlayAgain,
                 GameOverAction::SaveRecord,
+                GameOverAction::Analyse,
                 GameOverAction::Review,
                 GameOverAction::MainMenu,
             ][i]
@@ -107,6 +111,8 @@ fn draw_game_over(
     mut next_screen: ResMut<NextState<Screen>>,
     mut start: MessageWriter<StartMatch>,
     mut files: MessageWriter<FileRequest>,
+    mut load: MessageWriter<super::LoadMatch>,
+    mut analyse: MessageWriter<crate::analysis::AnalysisRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(g) = game else { return Ok(()) };
@@ -139,6 +145,22 @@ fn draw_game_over(
         }
         Some(GameOverAction::SaveRecord) => {
             files.write(FileRequest::ExportRecord);
+        }
+        Some(GameOverAction::Analyse) => {
+            // the finished game becomes a replay at its last move, and the analysis starts
+            let mut record =
+                qi_core::records::Record::from_history(&g.history, &g.setup.names[0], &g.setup.names[1]);
+            record.result = g.result().map(|r| r.sgf());
+            let label = crate::games::ui_of(g.kind()).title();
+            match crate::replay::replay_match(&record, &label) {
+                Ok(mut m) => {
+                    let last = m.history.all_moves().len();
+                    m.history.go_to(last);
+                    load.write(super::LoadMatch(Box::new(m)));
+                    analyse.write(crate::analysis::AnalysisRequest::Start { budget_ms: 500 });
+                }
+                Err(e) => warn!("qi: cannot replay the game: {e}"),
+            }
         }
         Some(GameOverAction::Review) => next_in_game.set(InGame::None),
         Some(GameOverAction::MainMenu) => next_screen.set(Screen::Title),
@@ -206,6 +228,7 @@ mod tests {
         for (label, action) in [
             ("Play again", GameOverAction::PlayAgain),
             ("Save the record", GameOverAction::SaveRecord),
+            ("Analyse the game", GameOverAction::Analyse),
             ("Look at the board", GameOverAction::Review),
             ("Main menu", GameOverAction::MainMenu),
         ] {
