@@ -1336,3 +1336,28 @@ fn a_replayed_game_is_analysed_jumped_through_and_saved_with_its_analysis() {
     let again = qi::replay::replay_match(&back, "again").unwrap();
     assert_eq!(again.replay.unwrap().analysis, Some(a.stored()));
 }
+
+/// Go: T shows the territory map from the playouts (area marks on the board, the estimate in
+/// the status line), and T again hides it.
+#[test]
+fn go_territory_map_on_and_off() {
+    let mut app = headless_without_animations(&[]);
+    start(&mut app, GameKind::Go, None, [Player::Human, Player::Human]);
+    for m in ["D4", "Q16", "D16", "Q4", "K10"] {
+        play(&mut app, m);
+        settle(&mut app);
+    }
+    press_key(&mut app, KeyCode::KeyT, bevy::input::keyboard::Key::Character("t".into()));
+    let began = std::time::Instant::now();
+    while app.world().resource::<qi::board::GameMarks>().0.is_empty() {
+        assert!(began.elapsed().as_secs() < 60, "no territory map");
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let marks = app.world().resource::<qi::board::GameMarks>().0.clone();
+    assert!(marks.iter().any(|(_, m)| *m == Marker::AreaBlack));
+    assert!(marks.iter().any(|(_, m)| *m == Marker::AreaWhite));
+    assert!(status(&app).starts_with("Territory (T): estimate "), "{}", status(&app));
+    press_key(&mut app, KeyCode::KeyT, bevy::input::keyboard::Key::Character("t".into()));
+    assert!(app.world().resource::<qi::board::GameMarks>().0.is_empty());
+}

@@ -27,7 +27,152 @@ pub fn plugin(app: &mut App) {
             .in_set(crate::AppSet::Follow)
             .run_if(in_state(Screen::Playing)),
     )
-    .add_systems(OnExit(Screen::Playing), end_marking);
+    .add_systems(OnExit(Screen::Playing), end_marking)
+    .init_resource::<TerritoryMap>()
+    .add_systems(
+        Update,
+        (toggle_territory, refresh_territory, show_territory)
+            .chain()
+            .in_set(crate::AppSet::Follow)
+            .run_if(in_state(Screen::Playing)),
+    )
+    .add_systems(OnExit(Screen::Playing), hide_territory);
+}
+
+/// The territory map (key T, as Lizzie and KaTrain show it): who owns each point at the end
+/// of the playouts from the position shown, drawn with the area marks, and the score estimate
+/// in the status line. It follows the moves while it is shown.
+#[derive(Resource, Default)]
+pub struct TerritoryMap {
+    pub shown: bool,
+    task: Option<bevy::tasks::Task<(Vec<f32>, u64)>>,
+    /// The position hash the map is for.
+    for_position: Option<u64>,
+}
+
+/// Playouts for one map on a 9×9 board (more on larger boards): about half a second on one
+/// core of the machine in the README.
+const TERRITORY_PLAYOUTS: u64 = 4_000;
+
+fn toggle_territory(
+    keys: Res<ButtonInput<KeyCode>>,
+    game: Option<Res<Match>>,
+    marking: Option<Res<DeadMarking>>,
+    mut map: ResMut<TerritoryMap>,
+    mut marks: ResMut<GameMarks>,
+    in_game: Option<Res<State<crate::menus::InGame>>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+) {
+    if !keys.just_pressed(KeyCode::KeyT)
+        || marking.is_some()
+        || in_game.is_some_and(|s| *s.get() != crate::menus::InGame::None)
+        || egui.is_some_and(|e| e.wants_keyboard_input())
+        || !game.is_some_and(|g| g.kind() == GameKind::Go)
+    {
+        return;
+    }
+    map.shown = !map.shown;
+    map.for_position = None;
+    map.task = None;
+    if !map.shown {
+        marks.0.clear();
+    }
+    info!("qi: territory map {}", if map.shown { "on" } else { "off" });
+}
+
+/// Starts a map for the position shown when it has none (the playouts run in the background).
+fn refresh_territory(game: Option<Res<Match>>, mut map: ResMut<TerritoryMap>) {
+    if !map.shown || map.task.is_some() {
+        return;
+    }
+    let Some(game) = game else { return };
+    let pos = game.position();
+    let hash = pos.hash();
+    if map.for_position == Some(hash) {
+        return;
+    }
+    let Some(go) = pos.as_go().cloned() else { return };
+    map.for_position = Some(hash);
+    map.task = Some(bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
+        let mut cpu = qi_core::ai::go::GoCpu::new(3);
+        let scale = (go.size() as u64 * go.size() as u64).div_ceil(81).min(3);
+        (cpu.analyse(&go, TERRITORY_PLAYOUTS * scale, hash), hash)
+    }));
+}
+
+fn show_territory(
+    mut map: ResMut<TerritoryMap>,
+    game: Option<Res<Match>>,
+    marking: Option<Res<DeadMarking>>,
+    mut marks: ResMut<GameMarks>,
+    mut status: MessageWriter<Status>,
+) {
+    let Some(task) = map.task.as_mut() else { return };
+    let Some((own, hash)) = bevy::tasks::block_on(bevy::tasks::poll_once(task)) else {
+        return;
+    };
+    map.task = None;
+    let Some(game) = game else { return };
+    let pos = game.position();
+    // a map for a position no longer shown, or during the scoring, is dropped
+    let Some(go) = pos.as_go().filter(|_| pos.hash() == hash && marking.is_none()) else {
+        map.for_position = None;
+        return;
+    };
+    marks.0 = territory_marks(pos, &own);
+    let lead = own.iter().sum::<f32>() - go.komi();
+    let estimate = if lead >= 0.0 {
+        format!("B+{:.1}", lead)
+    } else {
+        format!("W+{:.1}", -lead)
+    };
+    info!("qi: territory map for ply {}: {estimate}", game.history.ply());
+    status.write(Status(t!("status-territory", estimate = estimate)));
+}
+
+fn hide_territory(mut map: ResMut<TerritoryMap>) {
+    *map = TerritoryMap::default();
+}
+
+/// The area marks of an ownership map: a point counts for a side when the playouts clearly give
+/// it to that side (ownership ±0.4, 70% of them, for an empty point; ±0.8, 90%, for a stone of
+/// the other side, which is then likely dead).
+pub fn territory_marks(pos: &AnyPosition, own: &[f32]) -> Vec<(Square, crate::board::Marker)> {
+    use crate::board::Marker;
+    let Some(go) = pos.as_go() else {
+        return Vec::new();
+    };
+    let n = go.size();
+    let mut out = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let sq = Square::new(x, y);
+            let o = own.get(y as usize * n as usize + x as usize).copied().unwrap_or(0.0);
+            let side = if o > 0.0 {
+                qi_core::Side::Black
+            } else {
+                qi_core::Side::White
+            };
+            let sure = match pos.cell(sq) {
+                qi_core::Cell::Piece(s) if s == side => continue,
+                // a stone the playouts mostly lose: likely dead
+                qi_core::Cell::Piece(_) => o.abs() >= 0.8,
+                _ => o.abs() >= 0.4,
+            };
+            if !sure {
+                continue;
+            }
+            out.push((
+                sq,
+                if side == qi_core::Side::Black {
+                    Marker::AreaBlack
+                } else {
+                    Marker::AreaWhite
+                },
+            ));
+        }
+    }
+    out
 }
 
 pub struct GoUi;

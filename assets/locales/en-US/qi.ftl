@@ -371,3 +371,4 @@ analysis-value = { $side } { $value }
 analysis-best = best { $mv }
 analysis-loss = loss { $loss }
 game-over-analyse = Analyse the game
+status-territory = Territory (T): estimate { $estimate }

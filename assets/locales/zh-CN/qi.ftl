@@ -341,3 +341,4 @@ analysis-value = { $side } { $value }
 analysis-best = 最佳 { $mv }
 analysis-loss = 损失 { $loss }
 game-over-analyse = 分析本局
+status-territory = 形势判断 (T)：{ $estimate }
