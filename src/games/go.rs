@@ -138,41 +138,24 @@ fn hide_territory(mut map: ResMut<TerritoryMap>) {
 /// it to that side (ownership ±0.4, 70% of them, for an empty point; ±0.8, 90%, for a stone of
 /// the other side, which is then likely dead).
 pub fn territory_marks(pos: &AnyPosition, own: &[f32]) -> Vec<(Square, crate::board::Marker)> {
-    use crate::board::Marker;
     let Some(go) = pos.as_go() else {
         return Vec::new();
     };
-    let n = go.size();
-    let mut out = Vec::new();
-    for y in 0..n {
-        for x in 0..n {
-            let sq = Square::new(x, y);
-            let o = own.get(y as usize * n as usize + x as usize).copied().unwrap_or(0.0);
-            let side = if o > 0.0 {
-                qi_core::Side::Black
-            } else {
-                qi_core::Side::White
-            };
-            let sure = match pos.cell(sq) {
-                qi_core::Cell::Piece(s) if s == side => continue,
-                // a stone the playouts mostly lose: likely dead
-                qi_core::Cell::Piece(_) => o.abs() >= 0.8,
-                _ => o.abs() >= 0.4,
-            };
-            if !sure {
-                continue;
-            }
-            out.push((
-                sq,
-                if side == qi_core::Side::Black {
-                    Marker::AreaBlack
-                } else {
-                    Marker::AreaWhite
-                },
-            ));
-        }
-    }
-    out
+    area_marks(go, |sq, i| {
+        let o = own.get(i).copied().unwrap_or(0.0);
+        let side = if o > 0.0 {
+            qi_core::Side::Black
+        } else {
+            qi_core::Side::White
+        };
+        let sure = match pos.cell(sq) {
+            qi_core::Cell::Piece(s) if s == side => false,
+            // a stone the playouts mostly lose: likely dead
+            qi_core::Cell::Piece(_) => o.abs() >= 0.8,
+            _ => o.abs() >= 0.4,
+        };
+        sure.then_some(side)
+    })
 }
 
 pub struct GoUi;
@@ -437,16 +420,27 @@ pub fn marking_marks(pos: &AnyPosition, dead: &[Square]) -> Vec<(Square, crate::
     };
     let mut out: Vec<(Square, Marker)> = dead.iter().map(|&s| (s, Marker::Dead)).collect();
     let score = go.score_with_dead(dead);
+    out.extend(area_marks(go, |sq, i| {
+        // a living stone counts for its side anyway
+        score.owner[i].filter(|&side| pos.cell(sq) != qi_core::Cell::Piece(side))
+    }));
+    out
+}
+
+/// An area mark on each point `owner(square, index)` gives to a side.
+fn area_marks(
+    go: &Go,
+    owner: impl Fn(Square, usize) -> Option<qi_core::Side>,
+) -> Vec<(Square, crate::board::Marker)> {
+    use crate::board::Marker;
     let n = go.size();
+    let mut out = Vec::new();
     for y in 0..n {
         for x in 0..n {
             let sq = Square::new(x, y);
-            let Some(side) = score.owner[y as usize * n as usize + x as usize] else {
+            let Some(side) = owner(sq, y as usize * n as usize + x as usize) else {
                 continue;
             };
-            if pos.cell(sq) == qi_core::Cell::Piece(side) {
-                continue; // a living stone counts for its side anyway
-            }
             out.push((
                 sq,
                 if side == qi_core::Side::Black {
