@@ -1361,3 +1361,39 @@ fn go_territory_map_on_and_off() {
     press_key(&mut app, KeyCode::KeyT, bevy::input::keyboard::Key::Character("t".into()));
     assert!(app.world().resource::<qi::board::GameMarks>().0.is_empty());
 }
+
+/// C shows the candidate moves with their values while replaying (best first, one label on
+/// each), and hides them again.
+#[test]
+fn candidates_on_the_board_while_replaying() {
+    let mut app = headless_without_animations(&[]);
+    let rec = qi_core::records::import_file(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/saves/othello-woc-2018-aunchulee-fukuchi.sgf"
+    )))
+    .unwrap();
+    let mut m = qi::replay::replay_match(&rec, "woc").unwrap();
+    m.history.go_to(50);
+    app.world_mut().write_message(qi::menus::LoadMatch(Box::new(m)));
+    for _ in 0..3 {
+        app.update();
+    }
+    press_key(&mut app, KeyCode::KeyC, bevy::input::keyboard::Key::Character("c".into()));
+    let began = std::time::Instant::now();
+    while app.world().resource::<qi::analysis::Candidates>().values.is_empty() {
+        assert!(began.elapsed().as_secs() < 60, "no candidates");
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    app.update();
+    let values = app.world().resource::<qi::analysis::Candidates>().values.clone();
+    assert!(values.windows(2).all(|w| w[0].1 >= w[1].1), "{values:?}");
+    let pos = app.world().resource::<Match>().position().clone();
+    for (sq, _) in &values {
+        assert!(pos.legal_moves().iter().any(|&m| pos.move_squares(m).to == Some(*sq)));
+    }
+    assert_eq!(count::<qi::analysis::CandidateLabel>(&mut app), values.len());
+    press_key(&mut app, KeyCode::KeyC, bevy::input::keyboard::Key::Character("c".into()));
+    app.update();
+    assert_eq!(count::<qi::analysis::CandidateLabel>(&mut app), 0);
+}

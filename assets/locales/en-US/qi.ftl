@@ -372,3 +372,6 @@ analysis-best = best { $mv }
 analysis-loss = loss { $loss }
 game-over-analyse = Analyse the game
 status-territory = Territory (T): estimate { $estimate }
+candidate-win = win
+candidate-loss = loss
+status-candidates-not-now = Candidates (C) show while replaying, or on your turn against the CPU

@@ -342,3 +342,6 @@ analysis-best = 最佳 { $mv }
 analysis-loss = 损失 { $loss }
 game-over-analyse = 分析本局
 status-territory = 形势判断 (T)：{ $estimate }
+candidate-win = 胜
+candidate-loss = 负
+status-candidates-not-now = 候选着 (C) 只在复盘时，或人机对战轮到你时显示

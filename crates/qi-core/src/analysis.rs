@@ -509,3 +509,64 @@ fn parse_line(kind: GameKind, line: &str) -> Option<PositionEval> {
 
 #[cfg(test)]
 mod tests;
+
+/// The values of the moves worth showing in `pos` (Egaroucid and KaTrain draw them on the
+/// board), best first, from the mover's side, at most `max`: each move's position is searched
+/// with an equal share of `budget` (at least 20 ms). Gomoku looks at the points near the stones;
+/// Go has none here (its search does not value single moves in a fraction of a second: its
+/// territory map and hint serve instead).
+pub fn candidates(
+    pos: &AnyPosition,
+    budget: Duration,
+    max: usize,
+    stop: &Arc<AtomicBool>,
+) -> Vec<(AnyMove, i32)> {
+    let kind = pos.kind();
+    if kind == GameKind::Go || GameResult::of(pos).is_some() {
+        return Vec::new();
+    }
+    let mut moves = pos.legal_moves();
+    if kind == GameKind::Gomoku {
+        let (w, h) = pos.dimensions();
+        let near = |sq: crate::Square| {
+            (sq.x.saturating_sub(2)..=(sq.x + 2).min(w - 1)).any(|x| {
+                (sq.y.saturating_sub(2)..=(sq.y + 2).min(h - 1))
+                    .any(|y| pos.cell(crate::Square::new(x, y)) != crate::Cell::Empty)
+            })
+        };
+        moves.retain(|&m| pos.move_squares(m).to.is_some_and(near));
+        moves.truncate(60);
+    }
+    let Ok(mut cpu) = AnyCpu::new(kind, 6) else {
+        return Vec::new();
+    };
+    let side = pos.side_to_move();
+    let each = (budget / moves.len().max(1) as u32).max(Duration::from_millis(20));
+    let mut out = Vec::new();
+    for m in moves {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let mut child = pos.clone();
+        if child.play(m).is_err() {
+            continue;
+        }
+        let value = if let Some(result) = GameResult::of(&child) {
+            final_value(kind, &result, side)
+        } else {
+            let mut last = None;
+            cpu.choose(&child, each, stop, 0x5eed, &mut |i| last = Some(i.score));
+            let v = last.unwrap_or(0);
+            let v = if search::is_decided(v) {
+                v.signum() * (MATE - 1)
+            } else {
+                v
+            };
+            if child.side_to_move() == side { v } else { -v }
+        };
+        out.push((m, value));
+    }
+    out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+    out.truncate(max);
+    out
+}
