@@ -96,12 +96,12 @@ fn check_autosave(store: Option<Res<Store>>, mut autosave: ResMut<Autosave>) {
             let msg = match kept {
                 Ok(bad) => t!(
                     "autosave-bad-kept",
-                    why = e.to_string(),
+                    why = save_error_text(&e),
                     path = bad.display().to_string()
                 ),
                 Err(io) => t!(
                     "autosave-bad",
-                    why = e.to_string(),
+                    why = save_error_text(&e),
                     io = io.to_string()
                 ),
             };
@@ -191,7 +191,7 @@ fn handle_file_requests(
                         outcomes.write(FileOutcome::Failed(t!(
                             "error-save-slot",
                             slot = *slot,
-                            why = e.to_string()
+                            why = save_error_text(&e)
                         )));
                     }
                 }
@@ -209,7 +209,7 @@ fn handle_file_requests(
                     outcomes.write(FileOutcome::Failed(t!(
                         "error-load-slot",
                         slot = *slot,
-                        why = e.to_string()
+                        why = save_error_text(&e)
                     )));
                 }
             },
@@ -223,7 +223,7 @@ fn handle_file_requests(
                         outcomes.write(FileOutcome::Failed(t!(
                             "error-delete-slot",
                             slot = *slot,
-                            why = e.to_string()
+                            why = save_error_text(&e)
                         )));
                     }
                 }
@@ -239,7 +239,7 @@ fn handle_file_requests(
                     autosave.available = false;
                     outcomes.write(FileOutcome::Failed(t!(
                         "error-continue",
-                        why = e.to_string()
+                        why = save_error_text(&e)
                     )));
                 }
             },
@@ -380,5 +380,22 @@ mod tests {
         let name = record_file_name(&m, 1_795_443_940, "sgf");
         assert!(name.ends_with("-go-Ann_Lee-vs-CPU_3.sgf"), "{name}");
         assert!(name.starts_with("2026-"), "{name}");
+    }
+}
+
+/// Why a save could not be used, in the player's language (the detail of a damaged file or of
+/// the disk's refusal is the system's own text).
+pub fn save_error_text(e: &SaveError) -> String {
+    match e {
+        SaveError::NoSuchSlot(n) => t!(
+            "save-error-no-slot",
+            slot = *n,
+            count = qi_core::saves::SLOT_COUNT
+        ),
+        SaveError::Empty => t!("save-error-empty"),
+        SaveError::Unreadable(why) => t!("save-error-unreadable", why = why.as_str()),
+        SaveError::Occupied { unreadable: false } => t!("save-error-occupied"),
+        SaveError::Occupied { unreadable: true } => t!("save-error-occupied-unreadable"),
+        SaveError::Io(why) => why.clone(),
     }
 }
