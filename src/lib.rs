@@ -7,12 +7,14 @@ pub mod i18n;
 pub mod audio;
 pub mod board;
 pub mod cli;
+pub mod clock;
 pub mod cpu;
 pub mod fonts;
 pub mod game;
 pub mod games;
 pub mod hud;
 pub mod menus;
+pub mod online;
 pub mod replay;
 pub mod results;
 pub mod saves;
@@ -114,7 +116,7 @@ pub fn plugin(app: &mut App) {
         audio::plugin,
         screenshot::plugin,
         replay::plugin,
-        results::plugin,
+        (results::plugin, clock::plugin, online::plugin),
         start_from_args,
     ));
 }
@@ -170,7 +172,6 @@ fn start_from_args(app: &mut App) {
                         error!("qi: cannot open {}: {e}", path.display());
                         main_menu.notice =
                             Some(t!("cannot-open", name = label.as_str(), why = e.as_str()));
-
                     }
                 }
                 return;

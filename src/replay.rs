@@ -87,6 +87,7 @@ pub fn replay_match(record: &Record, source: &str) -> Result<Match, String> {
                 .clone()
                 .unwrap_or_else(|| side_name(kind, qi_core::Side::White)),
         ],
+        clock: None,
     };
     let mut m = Match::with_history(setup, history);
     m.replay = Some(ReplayState {
@@ -195,7 +196,6 @@ fn replay_status(game: &Match) -> String {
         }
     }
     s
-
 }
 
 fn use_replay_keys(

@@ -97,6 +97,7 @@ fn start(app: &mut App, kind: GameKind, fen: Option<&str>, players: [Player; 2])
         start_text: fen.map(str::to_string),
         players,
         names: ["A".into(), "B".into()],
+        clock: None,
     };
     app.world_mut().write_message(StartMatch(setup));
     for _ in 0..3 {
@@ -1278,11 +1279,266 @@ fn a_go_game_in_chinese_then_back_in_english() {
     assert_eq!(status(&app), "第 1 手：黑方下 D4");
     resign_black(&mut app);
     assert_eq!(status(&app), "黑方认输：白方中盘胜（对方认输）");
-    assert_eq!(hud_view(&app).result.as_deref(), Some("白方中盘胜（对方认输）"));
+    assert_eq!(
+        hud_view(&app).result.as_deref(),
+        Some("白方中盘胜（对方认输）")
+    );
     app.world_mut().resource_mut::<Settings>().language = Lang::EnUs;
     app.update();
     assert_eq!(
         hud_view(&app).result.as_deref(),
         Some("White wins by resignation")
     );
+}
+
+// ---------------------------------------------------------------- online play
+
+use qi::online::{Online, OnlineAction, OnlineRequest};
+use qi_net::{Action, HostVia, JoinTarget};
+
+fn no_animations(app: &mut App) {
+    app.insert_resource(Settings {
+        animation_speed: 0.0,
+        cpu_vs_cpu_delay: 0.0,
+        ..Default::default()
+    });
+}
+
+/// Runs frames of both apps (with short sleeps: the network works in threads) until `done`.
+fn pump(a: &mut App, b: &mut App, what: &str, done: impl Fn(&App, &App) -> bool) {
+    let t0 = std::time::Instant::now();
+    while t0.elapsed() < std::time::Duration::from_secs(20) {
+        a.update();
+        b.update();
+        if done(a, b) {
+            // a few more frames, so the follow-ups (board, HUD, autosave) run
+            for _ in 0..3 {
+                a.update();
+                b.update();
+            }
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("timed out waiting for: {what}");
+}
+
+fn ply(app: &App) -> Option<usize> {
+    app.world().get_resource::<Match>().map(|m| m.history.ply())
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+fn result(app: &App) -> Option<qi_core::GameResult> {
+    app.world().get_resource::<Match>().and_then(|m| m.result())
+}
+
+/// Two apps on this machine, a host and a joiner (by address), over the real transport on
+/// loopback; returns (host, joiner, host's save folder).
+fn online_pair(
+    game: GameKind,
+    host_side: Side,
+    clock: Option<qi_core::clock::TimeControl>,
+) -> (App, App, std::path::PathBuf) {
+    let host_dir = fresh_dir();
+    let mut host = new_app_in(host_dir.clone());
+    let mut guest = new_app();
+    no_animations(&mut host);
+    no_animations(&mut guest);
+    host.world_mut().write_message(OnlineRequest::Host {
+        setup: qi_core::net::Setup {
+            game,
+            start: qi_core::any::AnyPosition::start(game).unwrap().to_text(),
+            host_side,
+            clock,
+        },
+        name: "Ann".into(),
+        via: HostVia::Lan {
+            port: 0,
+            advertise: false,
+        },
+    });
+    pump(&mut host, &mut guest, "the host listens", |h, _| {
+        h.world()
+            .get_resource::<Online>()
+            .is_some_and(|o| o.port.is_some())
+    });
+    let port = host.world().resource::<Online>().port.unwrap();
+    guest.world_mut().write_message(OnlineRequest::Join {
+        name: "Bo".into(),
+        target: JoinTarget::Address(format!("127.0.0.1:{port}")),
+    });
+    pump(&mut host, &mut guest, "both play", |h, g| {
+        screen(h) == Screen::Playing
+            && screen(g) == Screen::Playing
+            && ply(h) == Some(0)
+            && ply(g) == Some(0)
+    });
+    (host, guest, host_dir)
+}
+
+#[test]
+fn two_apps_play_online_moves_both_ways_undo_and_draw() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (mut host, mut guest, host_dir) = online_pair(GameKind::Reversi, Side::Black, None);
+    {
+        let h = host.world().resource::<Match>();
+        assert_eq!(h.setup.players, [Player::Human, Player::Remote]);
+        assert_eq!(h.setup.names, ["Ann".to_string(), "Bo".to_string()]);
+        let g = guest.world().resource::<Match>();
+        assert_eq!(g.setup.players, [Player::Remote, Player::Human]);
+        assert_eq!(g.setup.names, ["Ann".to_string(), "Bo".to_string()]);
+        assert!(
+            h.human_to_move() && !g.human_to_move(),
+            "Black (the host) moves first"
+        );
+    }
+    assert!(
+        status(&guest).contains("Online game against Ann"),
+        "{}",
+        status(&guest)
+    );
+    // the host plays d3: it arrives on the joiner's board
+    play(&mut host, "d3");
+    pump(&mut host, &mut guest, "d3 arrives", |_, g| {
+        ply(g) == Some(1)
+    });
+    assert_eq!(
+        guest.world().resource::<Match>().history.move_texts(),
+        vec!["d3".to_string()]
+    );
+    assert_eq!(
+        pieces(&mut guest).len(),
+        5,
+        "the joiner's board shows the move"
+    );
+    assert!(guest.world().resource::<Match>().human_to_move());
+    // the joiner answers c3: it arrives on the host's board
+    play(&mut guest, "c3");
+    pump(&mut host, &mut guest, "c3 arrives", |h, _| {
+        ply(h) == Some(2)
+    });
+    assert_eq!(
+        host.world().resource::<Match>().history.move_texts(),
+        vec!["d3".to_string(), "c3".to_string()]
+    );
+    // both autosave: the host's online save has the two moves
+    let save = std::fs::read_to_string(host_dir.join(qi::online::ONLINE_SAVE)).unwrap();
+    let save: qi_net::NetSave = ron::from_str(&save).unwrap();
+    assert_eq!(save.session.moves, vec!["d3".to_string(), "c3".to_string()]);
+    // the joiner asks to take c3 back (the U key's request); the host is asked and accepts
+    guest.world_mut().write_message(UndoRequest);
+    pump(&mut host, &mut guest, "the host is asked", |h, _| {
+        h.world().resource::<Online>().question.is_some()
+    });
+    assert_eq!(
+        ply(&guest),
+        Some(2),
+        "nothing is taken back before the answer"
+    );
+    host.world_mut()
+        .write_message(OnlineAction(Action::AnswerUndo(true)));
+    pump(&mut host, &mut guest, "both back at ply 1", |h, g| {
+        ply(h) == Some(1) && ply(g) == Some(1)
+    });
+    assert_eq!(
+        pieces(&mut host).len(),
+        5,
+        "the host's board rebuilt at ply 1"
+    );
+    // the joiner plays again, then the host offers a draw, which the joiner accepts
+    play(&mut guest, "e3");
+    pump(&mut host, &mut guest, "e3 arrives", |h, _| {
+        ply(h) == Some(2)
+    });
+    host.world_mut()
+        .write_message(OnlineAction(Action::OfferDraw));
+    pump(&mut host, &mut guest, "the joiner is asked", |_, g| {
+        g.world().resource::<Online>().question.is_some()
+    });
+    guest
+        .world_mut()
+        .write_message(OnlineAction(Action::AnswerDraw(true)));
+    let draw = qi_core::GameResult::draw(qi_core::Reason::Agreement);
+    pump(&mut host, &mut guest, "a draw on both", |h, g| {
+        result(h) == Some(draw) && result(g) == Some(draw)
+    });
+    assert_eq!(in_game(&host), InGame::GameOver);
+    assert_eq!(in_game(&guest), InGame::GameOver);
+    // the record of the game is written with both names and the result
+    let records: Vec<_> = std::fs::read_dir(host_dir.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let text = std::fs::read_to_string(&records[0]).unwrap();
+    assert!(
+        text.contains("Ann") && text.contains("Bo") && text.contains("RE[0]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_online_flag_falls_and_a_resignation_ends_the_next_game() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // the joiner plays Black with one second on its clock and lets it run out
+    let (mut host, mut guest, _) = online_pair(
+        GameKind::Gomoku,
+        Side::White,
+        Some(qi_core::clock::TimeControl::Absolute {
+            main: std::time::Duration::from_secs(1),
+        }),
+    );
+    assert!(guest.world().resource::<Match>().human_to_move());
+    let flag = qi_core::GameResult::win(Side::White, qi_core::Reason::Time);
+    pump(&mut host, &mut guest, "Black's flag", |h, g| {
+        result(h) == Some(flag) && result(g) == Some(flag)
+    });
+    assert!(status(&host).contains("wins on time"), "{}", status(&host));
+    drop((host, guest));
+    // a new pair: the host resigns on its first turn
+    let (mut host, mut guest, _) = online_pair(GameKind::Go, Side::Black, None);
+    host.world_mut().write_message(OnlineAction(Action::Resign));
+    let resigned = qi_core::GameResult::win(Side::White, qi_core::Reason::Resignation);
+    pump(&mut host, &mut guest, "the resignation on both", |h, g| {
+        result(h) == Some(resigned) && result(g) == Some(resigned)
+    });
+}
+
+#[test]
+fn a_local_clock_flags_the_side_to_move() {
+    let mut app = headless_without_animations(&[]);
+    let setup = MatchSetup {
+        kind: GameKind::Reversi,
+        start_text: None,
+        players: [Player::Human, Player::Human],
+        names: ["A".into(), "B".into()],
+        clock: Some(qi_core::clock::TimeControl::Fischer {
+            main: std::time::Duration::from_millis(400),
+            increment: std::time::Duration::from_secs(2),
+        }),
+    };
+    app.world_mut().write_message(StartMatch(setup));
+    for _ in 0..3 {
+        app.update();
+    }
+    // Black moves at once: its increment keeps it far from the flag; White's time runs out
+    play(&mut app, "d3");
+    let t0 = std::time::Instant::now();
+    while result(&app).is_none() && t0.elapsed() < std::time::Duration::from_secs(5) {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(
+        result(&app),
+        Some(qi_core::GameResult::win(Side::Black, qi_core::Reason::Time))
+    );
+    let clock = app.world().resource::<Match>().clock.clone().unwrap();
+    assert!(clock.remaining(Side::Black).main > std::time::Duration::from_secs(2));
+    assert!(status(&app).contains("wins on time"), "{}", status(&app));
+    app.update();
+    app.update();
+    assert_eq!(in_game(&app), InGame::GameOver);
 }

@@ -10,6 +10,7 @@ fn go_view() -> HudView {
         start_text: None,
         players: [Player::Human, Player::Cpu { level: 3 }],
         names: ["A".into(), "CPU 3".into()],
+        clock: None,
     };
     let g = Match::new(setup).unwrap();
     HudView::of(&g, &StatusLine::default(), &ScoreView::default())

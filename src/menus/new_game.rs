@@ -51,11 +51,12 @@ pub enum Row {
     Level,
     SecondLevel,
     Names,
+    Clock,
     Start,
     Back,
 }
 
-pub const ROWS: [Row; 9] = [
+pub const ROWS: [Row; 10] = [
     Row::Game,
     Row::Options,
     Row::Mode,
@@ -63,6 +64,7 @@ pub const ROWS: [Row; 9] = [
     Row::Level,
     Row::SecondLevel,
     Row::Names,
+    Row::Clock,
     Row::Start,
     Row::Back,
 ];
@@ -82,6 +84,8 @@ pub struct NewGameModel {
     pub row: usize,
     /// A number from the app for the random colour choice.
     pub coin: bool,
+    /// The game clock.
+    pub clock: crate::clock::ClockChoice,
 }
 
 impl Default for NewGameModel {
@@ -99,6 +103,7 @@ impl Default for NewGameModel {
             names: [t!("player-default-name"), t!("player-default-name-2")],
             row: 0,
             coin: false,
+            clock: Default::default(),
         }
     }
 }
@@ -165,6 +170,7 @@ impl NewGameModel {
             start_text: ui_of(self.kind).start_text(options),
             players,
             names,
+            clock: self.clock.control(),
         }
     }
 }
@@ -217,6 +223,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             Row::SecondLevel => {
                 m.second_level = (m.second_level as isize + delta).clamp(1, 6) as u8
             }
+            Row::Clock => m.clock.cycle(delta),
             _ => {}
         }
     }
@@ -244,7 +251,10 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                 for k in GameKind::ALL {
                     let on = playable(k);
                     if ui
-                        .add_enabled(on, egui::Button::new(ui_of(k).title()).selected(m.kind == k))
+                        .add_enabled(
+                            on,
+                            egui::Button::new(ui_of(k).title()).selected(m.kind == k),
+                        )
                         .clicked()
                     {
                         m.kind = k;
@@ -311,7 +321,10 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             ui.end_row();
 
             let level_label = if m.mode == Mode::CpuVsCpu {
-                t!("new-game-side-level", side = ui_of(m.kind).side_name(Side::Black))
+                t!(
+                    "new-game-side-level",
+                    side = ui_of(m.kind).side_name(Side::Black)
+                )
             } else {
                 t!("new-game-level")
             };
@@ -334,7 +347,10 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                 ui,
                 Row::SecondLevel,
                 sel,
-                &t!("new-game-side-level", side = ui_of(m.kind).side_name(Side::White)),
+                &t!(
+                    "new-game-side-level",
+                    side = ui_of(m.kind).side_name(Side::White)
+                ),
             );
             ui.horizontal(|ui| {
                 let on = m.mode == Mode::CpuVsCpu;
@@ -361,9 +377,17 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                         .char_limit(20)
                         .id(name_id),
                 );
-                // reaching the row by keys puts the cursor in the first name
+                // reaching the row by keys puts the cursor in the first name, asked for two
+                // frames: egui's own arrow-key focus moving takes it on to the widget below
+                // (the clock row) in the frame of the key press
+                let want_id = egui::Id::new("new_game_focus_name");
+                let mut want = ui.data(|d| d.get_temp::<u8>(want_id).unwrap_or(0));
                 if sel == Row::Names && before != m.row {
+                    want = 2;
+                }
+                if want > 0 {
                     first.request_focus();
+                    ui.data_mut(|d| d.insert_temp(want_id, want - 1));
                 }
                 enter_in_name |=
                     first.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
@@ -378,6 +402,12 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                         second.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 }
             });
+            ui.end_row();
+
+            row_label(ui, Row::Clock, sel, &t!("new-game-clock"));
+            if crate::clock::clock_choice_ui(ui, &mut m.clock) {
+                m.row = 7;
+            }
             ui.end_row();
         });
     ui.add_space(16.0);
@@ -403,7 +433,6 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
         ui.add_space(8.0);
         ui.label(
             egui::RichText::new(t!("new-game-keys-hint"))
-
                 .color(crate::theme::palette::ui().text_weak),
         );
     });
