@@ -448,7 +448,11 @@ fn draw_hud(
     if let Some(o) = net.as_ref().filter(|_| game.is_online()) {
         let ov = OnlineView::of(o, game.is_over());
         // undo is a request to the opponent; no redo, no hint; resign has its own button
-        view.can_undo = ov.can_act && ov.asked.is_none() && !view.over && game.history.ply() > 0;
+        let me = crate::online::my_side(o);
+        let ply = game.history.ply();
+        let mine_to_undo = (ply.saturating_sub(3)..ply)
+            .any(|p| game.history.position_at(p).side_to_move() == me);
+        view.can_undo = ov.can_act && ov.asked.is_none() && !view.over && mine_to_undo;
         view.can_redo = false;
         view.hint_allowed = false;
         view.has_resign = false;
@@ -558,6 +562,7 @@ fn count_game_time(time: Res<Time>, game: Option<ResMut<Match>>) {
     if let Some(mut g) = game
         && !g.is_over()
         && g.replay.is_none()
+        && !g.hold
     {
         g.elapsed += time.delta_secs();
     }

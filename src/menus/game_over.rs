@@ -107,6 +107,7 @@ fn draw_game_over(
     mut next_screen: ResMut<NextState<Screen>>,
     mut start: MessageWriter<StartMatch>,
     mut files: MessageWriter<FileRequest>,
+    mut title_menu: ResMut<crate::screens::TitleMenu>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(g) = game else { return Ok(()) };
@@ -134,6 +135,11 @@ fn draw_game_over(
     })
     .flatten();
     match action {
+        // an online game is played again by hosting or joining a new one
+        Some(GameOverAction::PlayAgain) if g.is_online() => {
+            title_menu.0 = super::Menu::Online;
+            next_screen.set(Screen::Title);
+        }
         Some(GameOverAction::PlayAgain) => {
             start.write(StartMatch(g.setup.clone()));
         }
