@@ -101,6 +101,9 @@ pub struct Online {
     pub room: Option<String>,
     /// The connection as the player is told it (`None`: all is well).
     pub link: Option<String>,
+    /// `link` tells of bad data from the network: kept over the connection problems that
+    /// follow it (the link is closed after bad data), until the game starts or goes on.
+    link_is_error: bool,
     pub peer: Option<String>,
     pub connected: bool,
     /// The game started (the first handshake is done).
@@ -122,6 +125,7 @@ impl Online {
             port: None,
             room: None,
             link: None,
+            link_is_error: false,
             peer: None,
             connected: false,
             started: false,
@@ -320,11 +324,15 @@ fn poll_network(
             }
             NetEvent::Connecting { to } => {
                 info!("qi: online connecting to {to}");
-                online.link = Some(t!("online-connecting", to = to));
+                if !online.link_is_error {
+                    online.link = Some(t!("online-connecting", to = to));
+                }
             }
             NetEvent::ConnectionProblem { why } => {
                 info!("qi: online connection problem: {why}");
-                online.link = Some(t!("online-connection-problem", why = why));
+                if !online.link_is_error {
+                    online.link = Some(t!("online-connection-problem", why = why));
+                }
             }
             NetEvent::AdvertiseFailed { why } => {
                 warn!("qi: online LAN advertisement failed: {why}");
@@ -345,6 +353,7 @@ fn poll_network(
                     online.peer = Some(peer.clone());
                     online.connected = true;
                     online.link = None;
+                    online.link_is_error = false;
                     let fresh = !online.started;
                     online.started = true;
                     if let Some(g) = game.as_deref_mut().filter(|_| playing && !fresh) {
@@ -427,7 +436,12 @@ fn poll_network(
                 }
                 Event::Refused { why } => {
                     warn!("qi: online refused a message of the opponent's: {why}");
-                    status.write(Status(t!("online-refused", why = why)));
+                    let text = t!("online-refused", why = why);
+                    if !online.started {
+                        online.link = Some(text.clone());
+                        online.link_is_error = true;
+                    }
+                    status.write(Status(text));
                 }
                 Event::PeerRefused { why } => {
                     warn!("qi: online the opponent refused ours: {why}");
@@ -438,7 +452,11 @@ fn poll_network(
                 }
                 Event::ProtocolError(e) => {
                     warn!("qi: online protocol error: {e}");
-                    status.write(Status(t!("online-bad-data", why = e.to_string())));
+                    let text = t!("online-bad-data", why = e.to_string());
+                    // before the game, the waiting panel says it; during it, the status line
+                    online.link = Some(text.clone());
+                    online.link_is_error = true;
+                    status.write(Status(text));
                 }
                 Event::NotAdmitted { reason } => {
                     warn!("qi: online not admitted: {reason}");

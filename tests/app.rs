@@ -1342,12 +1342,17 @@ fn online_pair(
     host_side: Side,
     clock: Option<qi_core::clock::TimeControl>,
 ) -> (App, App, std::path::PathBuf) {
-    let host_dir = fresh_dir();
-    let mut host = new_app_in(host_dir.clone());
-    let mut guest = new_app();
-    no_animations(&mut host);
-    no_animations(&mut guest);
-    host.world_mut().write_message(OnlineRequest::Host {
+    let (host, guest, host_dir, _) = online_pair_via(game, host_side, clock, None);
+    (host, guest, host_dir)
+}
+
+fn host_request(
+    game: GameKind,
+    host_side: Side,
+    clock: Option<qi_core::clock::TimeControl>,
+    via: HostVia,
+) -> OnlineRequest {
+    OnlineRequest::Host {
         setup: qi_core::net::Setup {
             game,
             start: qi_core::any::AnyPosition::start(game).unwrap().to_text(),
@@ -1355,20 +1360,51 @@ fn online_pair(
             clock,
         },
         name: "Ann".into(),
-        via: HostVia::Lan {
+        via,
+    }
+}
+
+/// As [`online_pair`], through the relay server `relay` (by room code) when given; also
+/// returns the joiner's save folder.
+fn online_pair_via(
+    game: GameKind,
+    host_side: Side,
+    clock: Option<qi_core::clock::TimeControl>,
+    relay: Option<String>,
+) -> (App, App, std::path::PathBuf, std::path::PathBuf) {
+    let host_dir = fresh_dir();
+    let guest_dir = fresh_dir();
+    let mut host = new_app_in(host_dir.clone());
+    let mut guest = new_app_in(guest_dir.clone());
+    no_animations(&mut host);
+    no_animations(&mut guest);
+    let via = match &relay {
+        Some(server) => HostVia::Relay {
+            server: server.clone(),
+        },
+        None => HostVia::Lan {
             port: 0,
             advertise: false,
         },
-    });
+    };
+    host.world_mut()
+        .write_message(host_request(game, host_side, clock, via));
     pump(&mut host, &mut guest, "the host listens", |h, _| {
         h.world()
             .get_resource::<Online>()
-            .is_some_and(|o| o.port.is_some())
+            .is_some_and(|o| o.port.is_some() || o.room.is_some())
     });
-    let port = host.world().resource::<Online>().port.unwrap();
+    let online = host.world().resource::<Online>();
+    let target = match relay {
+        Some(server) => JoinTarget::Room {
+            server,
+            code: online.room.clone().unwrap(),
+        },
+        None => JoinTarget::Address(format!("127.0.0.1:{}", online.port.unwrap())),
+    };
     guest.world_mut().write_message(OnlineRequest::Join {
         name: "Bo".into(),
-        target: JoinTarget::Address(format!("127.0.0.1:{port}")),
+        target,
     });
     pump(&mut host, &mut guest, "both play", |h, g| {
         screen(h) == Screen::Playing
@@ -1376,7 +1412,7 @@ fn online_pair(
             && ply(h) == Some(0)
             && ply(g) == Some(0)
     });
-    (host, guest, host_dir)
+    (host, guest, host_dir, guest_dir)
 }
 
 #[test]
@@ -1541,4 +1577,132 @@ fn a_local_clock_flags_the_side_to_move() {
     app.update();
     app.update();
     assert_eq!(in_game(&app), InGame::GameOver);
+}
+
+#[test]
+fn an_online_game_through_a_relay_by_room_code() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let relay = qi_net::Relay::start(
+        "127.0.0.1:0".parse().unwrap(),
+        qi_net::RelayConfig::default(),
+    )
+    .unwrap();
+    let server = relay.addr().to_string();
+    let (mut host, mut guest, _, _) =
+        online_pair_via(GameKind::Gomoku, Side::Black, None, Some(server));
+    let code = host.world().resource::<Online>().room.clone().unwrap();
+    assert!(code.len() >= 4, "a room code: {code}");
+    play(&mut host, "h8");
+    pump(&mut host, &mut guest, "h8 arrives", |_, g| ply(g) == Some(1));
+    play(&mut guest, "j9");
+    pump(&mut host, &mut guest, "j9 arrives", |h, _| ply(h) == Some(2));
+    assert_eq!(
+        host.world().resource::<Match>().history.move_texts(),
+        vec!["h8".to_string(), "j9".to_string()]
+    );
+}
+
+#[test]
+fn a_dropped_joiner_resumes_from_its_autosave() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (mut host, guest, _, guest_dir) = online_pair_via(GameKind::Reversi, Side::Black, None, None);
+    let mut guest = guest;
+    play(&mut host, "d3");
+    pump(&mut host, &mut guest, "d3 arrives", |_, g| ply(g) == Some(1));
+    // the joiner's app goes away without a goodbye (as a crash would)
+    drop(guest);
+    let mut other = new_app();
+    pump(&mut host, &mut other, "the host waits", |h, _| {
+        h.world().resource::<Match>().hold
+    });
+    assert_eq!(status(&host), "Waiting for the opponent…");
+    assert!(!host.world().resource::<Match>().human_to_move());
+    drop(other);
+    // the joiner starts again on the same saves and resumes the game from Play online
+    let mut guest = new_app_in(guest_dir);
+    no_animations(&mut guest);
+    assert_eq!(
+        guest
+            .world()
+            .resource::<qi::online::OnlineNotice>()
+            .resumable,
+        Some((GameKind::Reversi, "Ann".to_string())),
+        "the menu offers to resume"
+    );
+    guest.world_mut().write_message(OnlineRequest::Resume);
+    pump(&mut host, &mut guest, "both play again", |h, g| {
+        screen(g) == Screen::Playing && ply(g) == Some(1) && !h.world().resource::<Match>().hold
+    });
+    assert!(status(&host).contains("is back"), "{}", status(&host));
+    play(&mut guest, "c3");
+    pump(&mut host, &mut guest, "c3 arrives", |h, _| ply(h) == Some(2));
+}
+
+#[test]
+fn bad_data_from_the_network_is_reported_and_the_game_still_starts() {
+    use std::io::Write;
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut host = new_app();
+    let mut guest = new_app();
+    no_animations(&mut host);
+    no_animations(&mut guest);
+    host.world_mut().write_message(host_request(
+        GameKind::Reversi,
+        Side::Black,
+        None,
+        HostVia::Lan {
+            port: 0,
+            advertise: false,
+        },
+    ));
+    pump(&mut host, &mut guest, "the host listens", |h, _| {
+        h.world().get_resource::<Online>().is_some_and(|o| o.port.is_some())
+    });
+    let port = host.world().resource::<Online>().port.unwrap();
+    let mut raw = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    raw.write_all(b"{\"this is\": not qi}\n").unwrap();
+    pump(&mut host, &mut guest, "the host says so", |h, _| {
+        h.world()
+            .resource::<Online>()
+            .link
+            .as_ref()
+            .is_some_and(|l| l.contains("Unreadable data"))
+    });
+    drop(raw);
+    // still hosting: a real joiner gets in
+    guest.world_mut().write_message(OnlineRequest::Join {
+        name: "Bo".into(),
+        target: JoinTarget::Address(format!("127.0.0.1:{port}")),
+    });
+    pump(&mut host, &mut guest, "both play", |h, g| {
+        screen(h) == Screen::Playing && screen(g) == Screen::Playing
+    });
+}
+
+#[test]
+fn the_cpu_keeps_to_its_clock() {
+    let mut app = headless_without_animations(&[(GameKind::Reversi, 1000)]);
+    let setup = MatchSetup {
+        kind: GameKind::Reversi,
+        start_text: None,
+        players: [Player::Cpu { level: 6 }, Player::Human],
+        names: ["CPU 6".into(), "B".into()],
+        // two seconds for the game: a twentieth is 100 ms a move, not the settings' second
+        clock: Some(qi_core::clock::TimeControl::Absolute {
+            main: std::time::Duration::from_secs(2),
+        }),
+    };
+    app.world_mut().write_message(StartMatch(setup));
+    let t0 = std::time::Instant::now();
+    while app.world().resource::<qi::cpu::Thinking>().last_search_secs.is_none() {
+        assert!(t0.elapsed() < std::time::Duration::from_secs(20));
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let secs = app
+        .world()
+        .resource::<qi::cpu::Thinking>()
+        .last_search_secs
+        .unwrap();
+    assert!(secs < 0.3, "the CPU took {secs:.3} s of a 2 s game");
 }

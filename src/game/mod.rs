@@ -110,6 +110,7 @@ impl Match {
 
     /// A game that goes on from a history (a loaded save or record).
     pub fn with_history(setup: MatchSetup, history: GameHistory) -> Match {
+        let setup_clock = setup.clock;
         Match {
             history,
             setup,
@@ -118,7 +119,7 @@ impl Match {
             final_result: None,
             replay: None,
             hold: false,
-            clock: None,
+            clock: setup_clock.map(qi_core::clock::GameClock::new),
         }
     }
 
