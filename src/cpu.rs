@@ -293,7 +293,8 @@ fn start_hint_search(
         return;
     }
     let Some(game) = game else { return };
-    if !game.human_to_move() || thinking.is_thinking() {
+    // no help from the CPU against a person over the network
+    if !game.human_to_move() || thinking.is_thinking() || game.is_online() {
         return;
     }
     let pos = game.position().clone();

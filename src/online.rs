@@ -44,7 +44,8 @@ pub fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            send_own_moves
+            (send_own_moves, apply_result)
+                .chain()
                 .in_set(AppSet::Follow)
                 .run_if(in_state(Screen::Playing)),
         )
@@ -97,6 +98,8 @@ pub struct Online {
     pub role: Role,
     /// A LAN host's port.
     pub port: Option<u16>,
+    /// Where the joiner finds a LAN host: this machine's address on its network, with the port.
+    pub address: Option<String>,
     /// A relay host's room code.
     pub room: Option<String>,
     /// The connection as the player is told it (`None`: all is well).
@@ -115,6 +118,9 @@ pub struct Online {
     pub chat: Vec<(String, String)>,
     /// The game's record was written.
     recorded: bool,
+    /// The session's result, given to the match once this frame's moves are on the board (the
+    /// move that ended the game arrives in the same poll).
+    result: Option<GameResult>,
 }
 
 impl Online {
@@ -123,6 +129,7 @@ impl Online {
             net: Mutex::new(net),
             role,
             port: None,
+            address: None,
             room: None,
             link: None,
             link_is_error: false,
@@ -133,6 +140,7 @@ impl Online {
             asked: None,
             chat: Vec::new(),
             recorded: false,
+            result: None,
         }
     }
 
@@ -317,10 +325,15 @@ fn poll_network(
             NetEvent::Listening { addr } => {
                 info!("qi: online listening on port {}", addr.port());
                 online.port = Some(addr.port());
+                online.address = lan_address().map(|ip| format!("{ip}:{}", addr.port()));
             }
             NetEvent::Room { code } => {
                 info!("qi: online room {code}");
                 online.room = Some(code);
+                // the relay is reached: the room waits for the opponent
+                if !online.link_is_error {
+                    online.link = None;
+                }
             }
             NetEvent::Connecting { to } => {
                 info!("qi: online connecting to {to}");
@@ -430,9 +443,7 @@ fn poll_network(
                     info!("qi: online game over {}", result.sgf());
                     online.question = None;
                     online.asked = None;
-                    if let Some(g) = game.as_deref_mut() {
-                        finish(g, result, &mut status, &mut events);
-                    }
+                    online.result = Some(result);
                 }
                 Event::Refused { why } => {
                     warn!("qi: online refused a message of the opponent's: {why}");
@@ -477,6 +488,15 @@ fn poll_network(
     }
 }
 
+/// This machine's address on its network (the one its traffic leaves from), found without
+/// sending anything: a UDP socket "connected" to a documentation address only picks a route.
+fn lan_address() -> Option<std::net::IpAddr> {
+    let s = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    s.connect("192.0.2.1:9").ok()?;
+    let ip = s.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
+}
+
 /// The board from the session's history (after an undo, a resync, or a move that did not fit).
 fn resync(online: &Online, g: &mut Match, resets: &mut MessageWriter<BoardReset>) {
     let fresh = online.with_session(|s| s.history().cloned().map(|h| (h, s.result())));
@@ -485,6 +505,25 @@ fn resync(online: &Online, g: &mut Match, resets: &mut MessageWriter<BoardReset>
         g.final_result = result.filter(|r| GameResult::of(g.position()) != Some(*r));
         g.dirty = true;
         resets.write(BoardReset);
+    }
+}
+
+/// The game's end as the session has it (a flag, a resignation, a draw agreed, or the last
+/// move), after the frame's moves were applied.
+fn apply_result(
+    online: Option<ResMut<Online>>,
+    game: Option<ResMut<Match>>,
+    mut status: MessageWriter<Status>,
+    mut events: MessageWriter<GameEvent>,
+) {
+    let (Some(mut online), Some(mut game)) = (online, game) else {
+        return;
+    };
+    if !game.is_online() {
+        return;
+    }
+    if let Some(result) = online.result.take() {
+        finish(&mut game, result, &mut status, &mut events);
     }
 }
 

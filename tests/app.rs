@@ -1706,3 +1706,23 @@ fn the_cpu_keeps_to_its_clock() {
         .unwrap();
     assert!(secs < 0.3, "the CPU took {secs:.3} s of a 2 s game");
 }
+
+/// Defect: the opponent's last move (the second pass in Go) and the game's end came in one
+/// poll; the end was applied first, so the move was dropped and the board, the record and the
+/// autosave stopped a move short.
+#[test]
+fn the_move_that_ends_an_online_game_is_on_both_boards() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (mut host, mut guest, _) = online_pair(GameKind::Go, Side::Black, None);
+    play(&mut host, "pass");
+    pump(&mut host, &mut guest, "the first pass arrives", |_, g| {
+        ply(g) == Some(1)
+    });
+    play(&mut guest, "pass");
+    pump(&mut host, &mut guest, "the game ends on both", |h, g| {
+        result(h).is_some() && result(g).is_some()
+    });
+    assert_eq!(ply(&host), Some(2));
+    assert_eq!(ply(&guest), Some(2));
+    assert_eq!(result(&host), result(&guest));
+}

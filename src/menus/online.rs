@@ -110,6 +110,8 @@ impl Default for OnlineModel {
 pub struct WaitingView {
     pub hosting: bool,
     pub port: Option<u16>,
+    /// This machine's address and the port, to give a joiner on the LAN.
+    pub address: Option<String>,
     pub room: Option<String>,
     pub link: Option<String>,
 }
@@ -176,6 +178,13 @@ pub fn waiting_ui(ui: &mut egui::Ui, w: &WaitingView) -> Option<OnlineMenuAction
         if w.hosting {
             if let Some(port) = w.port {
                 ui.label(egui::RichText::new(t!("online-hosting-port", port = port)).size(20.0));
+            }
+            if let Some(address) = &w.address {
+                ui.label(
+                    egui::RichText::new(t!("online-hosting-address", address = address.as_str()))
+                        .size(20.0)
+                        .strong(),
+                );
             }
             if let Some(code) = &w.room {
                 ui.label(
@@ -492,6 +501,7 @@ fn draw_online(
         let w = WaitingView {
             hosting: o.role == qi_core::net::session::Role::Host,
             port: o.port,
+            address: o.address.clone(),
             room: o.room.clone(),
             link: o.link.clone(),
         };
@@ -658,6 +668,15 @@ mod tests {
         );
         h.run();
         h.get_by_label_contains("K7MQ2P");
+        h.state_mut().0 = WaitingView {
+            hosting: true,
+            port: Some(7476),
+            address: Some("192.168.1.5:7476".into()),
+            ..Default::default()
+        };
+        h.run();
+        h.get_by_label("Listening on port 7476");
+        h.get_by_label("Address: 192.168.1.5:7476");
         h.get_by_label("Waiting for the opponent…");
         h.get_by_label("Cancel").click();
         h.run();

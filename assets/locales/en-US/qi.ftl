@@ -368,6 +368,7 @@ online-bad-port = “{ $port }” is not a port number (0–65535).
 online-cannot-start = Cannot start the online game: { $why }
 online-no-save = There is no online game to resume.
 online-hosting-port = Listening on port { $port }
+online-hosting-address = Address: { $address }
 online-hosting-room = Room code: { $code }
 online-give-this = Give this to your opponent.
 online-waiting = Waiting for the opponent…

@@ -347,6 +347,7 @@ online-bad-port = “{ $port }”不是端口号（0–65535）。
 online-cannot-start = 无法开始联网对局：{ $why }
 online-no-save = 没有可以继续的联网对局。
 online-hosting-port = 正在端口 { $port } 上等待
+online-hosting-address = 地址：{ $address }
 online-hosting-room = 房间码：{ $code }
 online-give-this = 请把它告诉你的对手。
 online-waiting = 等待对手…
