@@ -1,5 +1,6 @@
 //! New game: the game and its options (each game draws its own options row, `crate::games`),
-//! the mode, your colour, the CPU level (one per side for CPU against CPU) and the names.
+//! the mode, your colour, the CPU level (one per side for CPU against CPU), the clock (none,
+//! absolute, Fischer, byo-yomi, with their values) and the names.
 //! Up/Down pick a row, Left/Right change it, Enter starts from any row (on the names row it
 //! leaves the name field first), Esc goes back.
 
@@ -50,8 +51,8 @@ pub enum Row {
     Color,
     Level,
     SecondLevel,
-    Names,
     Clock,
+    Names,
     Start,
     Back,
 }
@@ -63,8 +64,8 @@ pub const ROWS: [Row; 10] = [
     Row::Color,
     Row::Level,
     Row::SecondLevel,
-    Row::Names,
     Row::Clock,
+    Row::Names,
     Row::Start,
     Row::Back,
 ];
@@ -369,6 +370,12 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             });
             ui.end_row();
 
+            row_label(ui, Row::Clock, sel, &t!("new-game-clock"));
+            if crate::clock::clock_choice_ui(ui, &mut m.clock) {
+                m.row = 6;
+            }
+            ui.end_row();
+
             row_label(ui, Row::Names, sel, &t!("new-game-names"));
             ui.horizontal(|ui| {
                 let first = ui.add(
@@ -377,17 +384,9 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                         .char_limit(20)
                         .id(name_id),
                 );
-                // reaching the row by keys puts the cursor in the first name, asked for two
-                // frames: egui's own arrow-key focus moving takes it on to the widget below
-                // (the clock row) in the frame of the key press
-                let want_id = egui::Id::new("new_game_focus_name");
-                let mut want = ui.data(|d| d.get_temp::<u8>(want_id).unwrap_or(0));
+                // reaching the row by keys puts the cursor in the first name
                 if sel == Row::Names && before != m.row {
-                    want = 2;
-                }
-                if want > 0 {
                     first.request_focus();
-                    ui.data_mut(|d| d.insert_temp(want_id, want - 1));
                 }
                 enter_in_name |=
                     first.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
@@ -404,11 +403,6 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             });
             ui.end_row();
 
-            row_label(ui, Row::Clock, sel, &t!("new-game-clock"));
-            if crate::clock::clock_choice_ui(ui, &mut m.clock) {
-                m.row = 7;
-            }
-            ui.end_row();
         });
     ui.add_space(16.0);
     ui.vertical_centered(|ui| {
@@ -556,7 +550,7 @@ mod tests {
     fn the_names_row_is_reached_by_keys_and_enter_there_starts() {
         let mut h = harness();
         h.run();
-        for _ in 0..6 {
+        for _ in 0..7 {
             h.key_press(egui::Key::ArrowDown);
             h.run();
         }
@@ -572,6 +566,32 @@ mod tests {
         h.run();
         match h.state().1.clone() {
             Some(NewGameAction::Start(setup)) => assert_eq!(setup.names[0], "Mei"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_clock_row_by_keys() {
+        let mut h = harness();
+        h.run();
+        for _ in 0..6 {
+            h.key_press(egui::Key::ArrowDown);
+            h.run();
+        }
+        assert_eq!(h.state().0.row(), Row::Clock);
+        h.key_press(egui::Key::ArrowRight);
+        h.run();
+        // the values of the kind chosen show
+        h.get_by_label("Minutes");
+        h.key_press(egui::Key::Enter);
+        h.run();
+        match h.state().1.clone() {
+            Some(NewGameAction::Start(setup)) => assert_eq!(
+                setup.clock,
+                Some(qi_core::clock::TimeControl::Absolute {
+                    main: std::time::Duration::from_secs(600)
+                })
+            ),
             other => panic!("{other:?}"),
         }
     }
