@@ -295,7 +295,6 @@ pub struct NetWriters<'w> {
     moves: MessageWriter<'w, MoveRequest>,
     resets: MessageWriter<'w, BoardReset>,
     status: MessageWriter<'w, Status>,
-    events: MessageWriter<'w, GameEvent>,
     loads: MessageWriter<'w, LoadMatch>,
     next_screen: ResMut<'w, NextState<Screen>>,
 }
@@ -312,7 +311,6 @@ fn poll_network(
         mut moves,
         mut resets,
         mut status,
-        mut events,
         mut loads,
         mut next_screen,
     } = out;

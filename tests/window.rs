@@ -505,3 +505,93 @@ fn an_online_game_hosted_in_the_window() {
         over.display()
     );
 }
+
+/// Joining in the real window, in Chinese: Play online → 加入 → an address typed into the
+/// panel → Enter; the test hosts a Gomoku game with `qi_net` and plays Black. Its move
+/// arrives in the window, the window's click goes back, and the host's resignation ends the
+/// game in the window.
+#[test]
+fn joining_an_online_game_by_address_in_chinese() {
+    use qi_net::{Action, HostVia, NetEvent, NetGame};
+    let setup = qi_core::net::Setup {
+        game: GameKind::Gomoku,
+        start: qi_core::any::AnyPosition::start(GameKind::Gomoku)
+            .unwrap()
+            .to_text(),
+        host_side: qi_core::Side::Black,
+        clock: None,
+    };
+    let host = NetGame::host(
+        setup,
+        "Tester",
+        HostVia::Lan {
+            port: 0,
+            advertise: false,
+        },
+    )
+    .unwrap();
+    let port = host.local_addr().unwrap().port();
+    let wait_host = |what: &str, pred: &dyn Fn(&NetEvent) -> bool| {
+        let t0 = std::time::Instant::now();
+        loop {
+            if host.poll().iter().any(pred) {
+                return;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(30), "the host: no {what}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let x = Xvfb::start();
+    let dir = fresh_dir("online-join");
+    let mut qi = Qi::start(
+        &x,
+        "online-join",
+        &[
+            "--lang",
+            "zh-CN",
+            "--screenshot-dir",
+            dir.to_str().unwrap(),
+            "--animation-speed",
+            "2",
+        ],
+    );
+    qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(240));
+    qi.click(600, 418);
+    qi.wait_for_log("qi: drawn screen Title menu Online", Duration::from_secs(30));
+    // the Join tab, then the address field: emptied, the host's address typed, and Join
+    qi.click(330, 275);
+    qi.click(450, 429);
+    let mut keys = vec!["End"];
+    keys.extend(std::iter::repeat_n("BackSpace", 20));
+    qi.keys(&keys);
+    qi.xdotool(&["type", "--delay", "80", &format!("127.0.0.1:{port}")]);
+    let join = qi.screenshot(&dir);
+    // Enter in the field joins (as 加入这个地址 does)
+    qi.keys(&["Return"]);
+    qi.wait_for_log("qi: online playing against Tester", Duration::from_secs(30));
+    wait_host("joiner", &|e| {
+        matches!(e, NetEvent::Game(qi_core::net::Event::Joined { .. }))
+    });
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    host.send(Action::MoveText("h8".into())).unwrap();
+    qi.wait_for_log("qi: move 1 Black h8", Duration::from_secs(30));
+    qi.wait_for_log("qi: board at rest at ply 1", Duration::from_secs(30));
+    qi.click_square(GameKind::Gomoku, (15, 15), Square::new(8, 8));
+    let line = qi.wait_for_log("qi: move 2 White", Duration::from_secs(30));
+    wait_host("the window's move", &|e| {
+        matches!(e, NetEvent::Game(qi_core::net::Event::OpponentMoved { ply: 1, .. }))
+    });
+    let playing = qi.screenshot(&dir);
+    host.send(Action::Resign).unwrap();
+    qi.wait_for_log("qi: online game over W+R", Duration::from_secs(30));
+    qi.wait_for_log("qi: drawn screen Playing menu GameOver", Duration::from_secs(30));
+    let over = qi.screenshot(&dir);
+    let glyphs = qi.wait_for_log("qi: glyphs zh-CN", Duration::from_secs(5));
+    assert!(glyphs.contains("zh-CN: all"), "{glyphs}");
+    println!(
+        "{line}\nscreenshots: {} {} {}",
+        join.display(),
+        playing.display(),
+        over.display()
+    );
+}

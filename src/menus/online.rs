@@ -356,12 +356,15 @@ pub fn online_ui(
                     ui.end_row();
                     ui.label(t!("online-address"));
                     ui.horizontal(|ui| {
-                        ui.add(
+                        let field = ui.add(
                             egui::TextEdit::singleline(&mut m.address)
                                 .desired_width(180.0)
                                 .id(egui::Id::new("online_address")),
                         );
-                        if ui.button(t!("online-join-address")).clicked() {
+                        // Enter in the field joins, as the button does
+                        let enter =
+                            field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        if ui.button(t!("online-join-address")).clicked() || enter {
                             action = Some(JoinTarget::Address(m.address.trim().to_string()));
                         }
                     });
@@ -613,6 +616,22 @@ mod tests {
         h.state_mut().0.room = "abcd23".into();
         h.run();
         h.get_by_label("Join this address").click();
+        h.run();
+        assert_eq!(
+            h.state().2,
+            Some(OnlineMenuAction::Request(OnlineRequest::Join {
+                name: "Player".into(),
+                target: JoinTarget::Address("192.168.1.20:7476".into())
+            }))
+        );
+        // Enter in the address field joins too
+        h.state_mut().2 = None;
+        h.get_all_by_role(egui::accesskit::Role::TextInput)
+            .nth(1)
+            .expect("the address field")
+            .click();
+        h.run();
+        h.key_press(egui::Key::Enter);
         h.run();
         assert_eq!(
             h.state().2,
