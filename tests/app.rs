@@ -1593,9 +1593,13 @@ fn an_online_game_through_a_relay_by_room_code() {
     let code = host.world().resource::<Online>().room.clone().unwrap();
     assert!(code.len() >= 4, "a room code: {code}");
     play(&mut host, "h8");
-    pump(&mut host, &mut guest, "h8 arrives", |_, g| ply(g) == Some(1));
+    pump(&mut host, &mut guest, "h8 arrives", |_, g| {
+        ply(g) == Some(1)
+    });
     play(&mut guest, "j9");
-    pump(&mut host, &mut guest, "j9 arrives", |h, _| ply(h) == Some(2));
+    pump(&mut host, &mut guest, "j9 arrives", |h, _| {
+        ply(h) == Some(2)
+    });
     assert_eq!(
         host.world().resource::<Match>().history.move_texts(),
         vec!["h8".to_string(), "j9".to_string()]
@@ -1605,10 +1609,13 @@ fn an_online_game_through_a_relay_by_room_code() {
 #[test]
 fn a_dropped_joiner_resumes_from_its_autosave() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (mut host, guest, _, guest_dir) = online_pair_via(GameKind::Reversi, Side::Black, None, None);
+    let (mut host, guest, _, guest_dir) =
+        online_pair_via(GameKind::Reversi, Side::Black, None, None);
     let mut guest = guest;
     play(&mut host, "d3");
-    pump(&mut host, &mut guest, "d3 arrives", |_, g| ply(g) == Some(1));
+    pump(&mut host, &mut guest, "d3 arrives", |_, g| {
+        ply(g) == Some(1)
+    });
     // the joiner's app goes away without a goodbye (as a crash would)
     drop(guest);
     let mut other = new_app();
@@ -1635,7 +1642,9 @@ fn a_dropped_joiner_resumes_from_its_autosave() {
     });
     assert!(status(&host).contains("is back"), "{}", status(&host));
     play(&mut guest, "c3");
-    pump(&mut host, &mut guest, "c3 arrives", |h, _| ply(h) == Some(2));
+    pump(&mut host, &mut guest, "c3 arrives", |h, _| {
+        ply(h) == Some(2)
+    });
 }
 
 #[test]
@@ -1656,7 +1665,9 @@ fn bad_data_from_the_network_is_reported_and_the_game_still_starts() {
         },
     ));
     pump(&mut host, &mut guest, "the host listens", |h, _| {
-        h.world().get_resource::<Online>().is_some_and(|o| o.port.is_some())
+        h.world()
+            .get_resource::<Online>()
+            .is_some_and(|o| o.port.is_some())
     });
     let port = host.world().resource::<Online>().port.unwrap();
     let mut raw = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
@@ -1694,7 +1705,12 @@ fn the_cpu_keeps_to_its_clock() {
     };
     app.world_mut().write_message(StartMatch(setup));
     let t0 = std::time::Instant::now();
-    while app.world().resource::<qi::cpu::Thinking>().last_search_secs.is_none() {
+    while app
+        .world()
+        .resource::<qi::cpu::Thinking>()
+        .last_search_secs
+        .is_none()
+    {
         assert!(t0.elapsed() < std::time::Duration::from_secs(20));
         app.update();
         std::thread::sleep(std::time::Duration::from_millis(2));

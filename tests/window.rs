@@ -432,12 +432,22 @@ fn an_online_game_hosted_in_the_window() {
     qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(240));
     // "Play online" is the fourth button of the main menu
     qi.click(600, 418);
-    qi.wait_for_log("qi: drawn screen Title menu Online", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: drawn screen Title menu Online",
+        Duration::from_secs(30),
+    );
     // Host tab: Reversi, then a port of this run in the port field, then "Host the game"
     qi.click(424, 339);
     let port = 20000 + (std::process::id() % 20000) as u16;
     qi.click(400, 483);
-    qi.keys(&["End", "BackSpace", "BackSpace", "BackSpace", "BackSpace", "BackSpace"]);
+    qi.keys(&[
+        "End",
+        "BackSpace",
+        "BackSpace",
+        "BackSpace",
+        "BackSpace",
+        "BackSpace",
+    ]);
     qi.xdotool(&["type", "--delay", "80", &port.to_string()]);
     qi.click(600, 526);
     qi.wait_for_log(
@@ -453,7 +463,10 @@ fn an_online_game_hosted_in_the_window() {
             if peer.poll().iter().any(pred) {
                 return;
             }
-            assert!(t0.elapsed() < Duration::from_secs(30), "the opponent: no {what}");
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "the opponent: no {what}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     };
@@ -465,15 +478,19 @@ fn an_online_game_hosted_in_the_window() {
     // the window plays d3 for Black: it reaches the opponent
     qi.click_square(GameKind::Reversi, (8, 8), Square::new(3, 2));
     qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
-    wait_peer("d3", &|e| {
-        matches!(e, NetEvent::Game(qi_core::net::Event::OpponentMoved { text, .. }) if text == "d3")
-    });
+    wait_peer(
+        "d3",
+        &|e| matches!(e, NetEvent::Game(qi_core::net::Event::OpponentMoved { text, .. }) if text == "d3"),
+    );
     // the opponent answers c3 and says hello: both arrive in the window
     peer.send(Action::MoveText("c3".into())).unwrap();
     qi.wait_for_log("qi: move 2 White c3", Duration::from_secs(30));
     qi.wait_for_log("qi: board at rest at ply 2", Duration::from_secs(30));
     peer.send(Action::Chat("good game".into())).unwrap();
-    qi.wait_for_log("qi: online chat from Tester: good game", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: online chat from Tester: good game",
+        Duration::from_secs(30),
+    );
     let playing = qi.screenshot(&dir);
     // c3 is White's on the window's board now
     let white = square_color(
@@ -490,7 +507,10 @@ fn an_online_game_hosted_in_the_window() {
     );
     peer.send(Action::Resign).unwrap();
     qi.wait_for_log("qi: online game over B+R", Duration::from_secs(30));
-    qi.wait_for_log("qi: drawn screen Playing menu GameOver", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu GameOver",
+        Duration::from_secs(30),
+    );
     let over = qi.screenshot(&dir);
     assert!(saves.join(qi::online::ONLINE_SAVE).exists());
     let records: Vec<_> = std::fs::read_dir(saves.join("records"))
@@ -537,7 +557,10 @@ fn joining_an_online_game_by_address_in_chinese() {
             if host.poll().iter().any(pred) {
                 return;
             }
-            assert!(t0.elapsed() < Duration::from_secs(30), "the host: no {what}");
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "the host: no {what}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     };
@@ -557,7 +580,10 @@ fn joining_an_online_game_by_address_in_chinese() {
     );
     qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(240));
     qi.click(600, 418);
-    qi.wait_for_log("qi: drawn screen Title menu Online", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: drawn screen Title menu Online",
+        Duration::from_secs(30),
+    );
     // the Join tab, then the address field: emptied, the host's address typed, and Join
     qi.click(330, 275);
     qi.click(450, 429);
@@ -579,12 +605,18 @@ fn joining_an_online_game_by_address_in_chinese() {
     qi.click_square(GameKind::Gomoku, (15, 15), Square::new(8, 8));
     let line = qi.wait_for_log("qi: move 2 White", Duration::from_secs(30));
     wait_host("the window's move", &|e| {
-        matches!(e, NetEvent::Game(qi_core::net::Event::OpponentMoved { ply: 1, .. }))
+        matches!(
+            e,
+            NetEvent::Game(qi_core::net::Event::OpponentMoved { ply: 1, .. })
+        )
     });
     let playing = qi.screenshot(&dir);
     host.send(Action::Resign).unwrap();
     qi.wait_for_log("qi: online game over W+R", Duration::from_secs(30));
-    qi.wait_for_log("qi: drawn screen Playing menu GameOver", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu GameOver",
+        Duration::from_secs(30),
+    );
     let over = qi.screenshot(&dir);
     let glyphs = qi.wait_for_log("qi: glyphs zh-CN", Duration::from_secs(5));
     assert!(glyphs.contains("zh-CN: all"), "{glyphs}");
