@@ -1742,3 +1742,58 @@ fn the_move_that_ends_an_online_game_is_on_both_boards() {
     assert_eq!(ply(&guest), Some(2));
     assert_eq!(result(&host), result(&guest));
 }
+
+#[test]
+fn hosting_on_a_port_in_use_is_said_and_cancel_stops_hosting() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut host = new_app();
+    let mut other = new_app();
+    // a port this test holds: hosting there fails with a message on the Play online panel
+    let taken = std::net::TcpListener::bind("0.0.0.0:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    host.world_mut().write_message(host_request(
+        GameKind::Reversi,
+        Side::Black,
+        None,
+        HostVia::Lan {
+            port,
+            advertise: false,
+        },
+    ));
+    host.update();
+    host.update();
+    assert!(host.world().get_resource::<Online>().is_none());
+    let notice = host
+        .world()
+        .resource::<qi::online::OnlineNotice>()
+        .text
+        .clone()
+        .unwrap_or_default();
+    assert!(notice.contains("Cannot start the online game"), "{notice}");
+    drop(taken);
+    // a free port: hosting, then Cancel closes it again
+    host.world_mut().write_message(host_request(
+        GameKind::Reversi,
+        Side::Black,
+        None,
+        HostVia::Lan {
+            port: 0,
+            advertise: false,
+        },
+    ));
+    pump(&mut host, &mut other, "the host listens", |h, _| {
+        h.world()
+            .get_resource::<Online>()
+            .is_some_and(|o| o.port.is_some())
+    });
+    let port = host.world().resource::<Online>().port.unwrap();
+    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
+    host.world_mut().write_message(OnlineRequest::Cancel);
+    pump(&mut host, &mut other, "hosting stops", |h, _| {
+        h.world().get_resource::<Online>().is_none()
+    });
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "nothing listens on port {port} after Cancel"
+    );
+}
