@@ -237,7 +237,12 @@ fn start_cpu_search(
     let engine = thinking.engines[side.index()]
         .get_or_insert_with(|| Arc::new(Mutex::new(None)))
         .clone();
-    let movetime = Duration::from_millis(settings.cpu_time_ms(kind) as u64);
+    let cap = Duration::from_millis(settings.cpu_time_ms(kind) as u64);
+    // under a clock the CPU keeps to a budget of its time left
+    let movetime = game
+        .clock
+        .as_ref()
+        .map_or(cap, |c| crate::clock::cpu_budget(c, side, cap));
     let stop = Arc::new(AtomicBool::new(false));
     thinking.stop = stop.clone();
     thinking.key = Some(SearchKey {
@@ -288,7 +293,8 @@ fn start_hint_search(
         return;
     }
     let Some(game) = game else { return };
-    if !game.human_to_move() || thinking.is_thinking() {
+    // no help from the CPU against a person over the network
+    if !game.human_to_move() || thinking.is_thinking() || game.is_online() {
         return;
     }
     let pos = game.position().clone();

@@ -8,12 +8,14 @@ pub mod analysis;
 pub mod audio;
 pub mod board;
 pub mod cli;
+pub mod clock;
 pub mod cpu;
 pub mod fonts;
 pub mod game;
 pub mod games;
 pub mod hud;
 pub mod menus;
+pub mod online;
 pub mod replay;
 pub mod results;
 pub mod saves;
@@ -115,7 +117,7 @@ pub fn plugin(app: &mut App) {
         audio::plugin,
         screenshot::plugin,
         (replay::plugin, analysis::plugin),
-        results::plugin,
+        (results::plugin, clock::plugin, online::plugin),
         start_from_args,
     ));
 }
@@ -171,7 +173,6 @@ fn start_from_args(app: &mut App) {
                         error!("qi: cannot open {}: {e}", path.display());
                         main_menu.notice =
                             Some(t!("cannot-open", name = label.as_str(), why = e.as_str()));
-
                     }
                 }
                 return;

@@ -89,6 +89,7 @@ pub fn replay_match(record: &Record, source: &str) -> Result<Match, String> {
                 .clone()
                 .unwrap_or_else(|| side_name(kind, qi_core::Side::White)),
         ],
+        clock: None,
     };
     let mut m = Match::with_history(setup, history);
     // a record that carries an analysis (written by Qi) opens with it
@@ -211,7 +212,6 @@ fn replay_status(game: &Match) -> String {
         }
     }
     s
-
 }
 
 fn use_replay_keys(

@@ -58,7 +58,7 @@ pub fn entries_of(game: &Match) -> Vec<GameResultEntry> {
     };
     let cpu_level = match game.setup.players[side.other().index()] {
         Player::Cpu { level } => Some(level),
-        Player::Human => None,
+        Player::Human | Player::Remote => None,
     };
     vec![GameResultEntry::of_result(
         game.kind(),

@@ -113,7 +113,7 @@ fn check_autosave(store: Option<Res<Store>>, mut autosave: ResMut<Autosave>) {
 
 fn player_info(p: Player, name: &str) -> PlayerInfo {
     match p {
-        Player::Human => PlayerInfo::human(name),
+        Player::Human | Player::Remote => PlayerInfo::human(name),
         Player::Cpu { level } => PlayerInfo::cpu(name, level),
     }
 }
@@ -147,6 +147,7 @@ pub fn match_of(loaded: LoadedGame) -> Match {
         start_text: Some(save.start.clone()),
         players,
         names,
+        clock: None,
     };
     let mut m = Match::with_history(setup, loaded.history);
     m.elapsed = save.clocks.elapsed_secs as f32;
@@ -258,7 +259,6 @@ fn handle_file_requests(
                             "error-save-record",
                             why = e.to_string()
                         )));
-
                     }
                 }
             }
@@ -278,7 +278,8 @@ fn autosave_after_moves(
         return;
     };
     // a replayed record is not the player's game: the autosave keeps the last real one
-    if changed && game.replay.is_none() {
+    // an online game has its own autosave (crate::online)
+    if changed && game.replay.is_none() && !game.is_online() {
         match store.0.save_autosave(&save_of(&game)) {
             Ok(()) => autosave.available = true,
             Err(e) => warn!("qi: autosave failed: {e}"),
@@ -294,7 +295,9 @@ fn autosave_on_exit(
     if exits.read().count() == 0 {
         return;
     }
-    if let (Some(game), Some(store)) = (game.filter(|g| g.replay.is_none()), store) {
+    if let (Some(game), Some(store)) =
+        (game.filter(|g| g.replay.is_none() && !g.is_online()), store)
+    {
         match store.0.save_autosave(&save_of(&game)) {
             Ok(()) => info!("qi: autosaved on quit"),
             Err(e) => warn!("qi: autosave failed: {e}"),
@@ -375,6 +378,7 @@ mod tests {
             start_text: None,
             players: [Player::Human, Player::Cpu { level: 3 }],
             names: ["Ann Lee".into(), "CPU 3".into()],
+            clock: None,
         };
         let m = Match::new(setup).unwrap();
         let name = record_file_name(&m, 1_795_443_940, "sgf");

@@ -416,3 +416,223 @@ fn a_go_game_in_chinese_from_the_main_menu_to_the_game_over_panel() {
         analysed.display()
     );
 }
+
+/// Online play in the real window: Main menu → Play online → Reversi → Host on a port typed
+/// into the panel; the test joins that port over loopback with `qi_net` as the opponent. The
+/// window's click goes to the opponent, the opponent's move and chat arrive in the window, the
+/// HUD names the opponent, and the opponent's resignation ends the game in the window, which
+/// writes the online autosave and the record.
+#[test]
+fn an_online_game_hosted_in_the_window() {
+    use qi_net::{Action, JoinTarget, NetEvent, NetGame};
+    let x = Xvfb::start();
+    let dir = fresh_dir("online-host");
+    let mut qi = Qi::start(
+        &x,
+        "online-host",
+        &[
+            "--screenshot-dir",
+            dir.to_str().unwrap(),
+            "--animation-speed",
+            "2",
+        ],
+    );
+    let saves = out_dir().join("online-host-saves");
+    qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(240));
+    // "Play online" is the fourth button of the main menu
+    qi.click(600, 418);
+    qi.wait_for_log(
+        "qi: drawn screen Title menu Online",
+        Duration::from_secs(30),
+    );
+    // Host tab: Reversi, then a port of this run in the port field, then "Host the game"
+    qi.click(424, 339);
+    let port = 20000 + (std::process::id() % 20000) as u16;
+    qi.click(400, 483);
+    qi.keys(&[
+        "End",
+        "BackSpace",
+        "BackSpace",
+        "BackSpace",
+        "BackSpace",
+        "BackSpace",
+    ]);
+    qi.xdotool(&["type", "--delay", "80", &port.to_string()]);
+    qi.click(600, 526);
+    qi.wait_for_log(
+        &format!("qi: online listening on port {port}"),
+        Duration::from_secs(30),
+    );
+    let waiting = qi.screenshot(&dir);
+    // the test is the opponent
+    let peer = NetGame::join("Tester", JoinTarget::Address(format!("127.0.0.1:{port}")));
+    let wait_peer = |what: &str, pred: &dyn Fn(&NetEvent) -> bool| {
+        let t0 = std::time::Instant::now();
+        loop {
+            if peer.poll().iter().any(pred) {
+                return;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "the opponent: no {what}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_peer("game", &|e| {
+        matches!(e, NetEvent::Game(qi_core::net::Event::Joined { .. }))
+    });
+    qi.wait_for_log("qi: online playing against Tester", Duration::from_secs(30));
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    // the window plays d3 for Black: it reaches the opponent
+    qi.click_square(GameKind::Reversi, (8, 8), Square::new(3, 2));
+    qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
+    wait_peer(
+        "d3",
+        &|e| matches!(e, NetEvent::Game(qi_core::net::Event::OpponentMoved { text, .. }) if text == "d3"),
+    );
+    // the opponent answers c3 and says hello: both arrive in the window
+    peer.send(Action::MoveText("c3".into())).unwrap();
+    qi.wait_for_log("qi: move 2 White c3", Duration::from_secs(30));
+    qi.wait_for_log("qi: board at rest at ply 2", Duration::from_secs(30));
+    peer.send(Action::Chat("good game".into())).unwrap();
+    qi.wait_for_log(
+        "qi: online chat from Tester: good game",
+        Duration::from_secs(30),
+    );
+    let playing = qi.screenshot(&dir);
+    // c3 is White's on the window's board now
+    let white = square_color(
+        &playing,
+        qi::board::WINDOW,
+        GameKind::Reversi,
+        (8, 8),
+        Square::new(2, 2),
+    );
+    assert!(
+        white.iter().all(|&v| v > 150),
+        "c3 shows a white disc: {white:?} ({})",
+        playing.display()
+    );
+    peer.send(Action::Resign).unwrap();
+    qi.wait_for_log("qi: online game over B+R", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu GameOver",
+        Duration::from_secs(30),
+    );
+    let over = qi.screenshot(&dir);
+    assert!(saves.join(qi::online::ONLINE_SAVE).exists());
+    let records: Vec<_> = std::fs::read_dir(saves.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    println!(
+        "screenshots: {} {} {}",
+        waiting.display(),
+        playing.display(),
+        over.display()
+    );
+}
+
+/// Joining in the real window, in Chinese: Play online → 加入 → an address typed into the
+/// panel → Enter; the test hosts a Gomoku game with `qi_net` and plays Black. Its move
+/// arrives in the window, the window's click goes back, and the host's resignation ends the
+/// game in the window.
+#[test]
+fn joining_an_online_game_by_address_in_chinese() {
+    use qi_net::{Action, HostVia, NetEvent, NetGame};
+    let setup = qi_core::net::Setup {
+        game: GameKind::Gomoku,
+        start: qi_core::any::AnyPosition::start(GameKind::Gomoku)
+            .unwrap()
+            .to_text(),
+        host_side: qi_core::Side::Black,
+        clock: None,
+    };
+    let host = NetGame::host(
+        setup,
+        "Tester",
+        HostVia::Lan {
+            port: 0,
+            advertise: false,
+        },
+    )
+    .unwrap();
+    let port = host.local_addr().unwrap().port();
+    let wait_host = |what: &str, pred: &dyn Fn(&NetEvent) -> bool| {
+        let t0 = std::time::Instant::now();
+        loop {
+            if host.poll().iter().any(pred) {
+                return;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "the host: no {what}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let x = Xvfb::start();
+    let dir = fresh_dir("online-join");
+    let mut qi = Qi::start(
+        &x,
+        "online-join",
+        &[
+            "--lang",
+            "zh-CN",
+            "--screenshot-dir",
+            dir.to_str().unwrap(),
+            "--animation-speed",
+            "2",
+        ],
+    );
+    qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(240));
+    qi.click(600, 418);
+    qi.wait_for_log(
+        "qi: drawn screen Title menu Online",
+        Duration::from_secs(30),
+    );
+    // the Join tab, then the address field: emptied, the host's address typed, and Join
+    qi.click(330, 275);
+    qi.click(450, 429);
+    let mut keys = vec!["End"];
+    keys.extend(std::iter::repeat_n("BackSpace", 20));
+    qi.keys(&keys);
+    qi.xdotool(&["type", "--delay", "80", &format!("127.0.0.1:{port}")]);
+    let join = qi.screenshot(&dir);
+    // Enter in the field joins (as 加入这个地址 does)
+    qi.keys(&["Return"]);
+    qi.wait_for_log("qi: online playing against Tester", Duration::from_secs(30));
+    wait_host("joiner", &|e| {
+        matches!(e, NetEvent::Game(qi_core::net::Event::Joined { .. }))
+    });
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    host.send(Action::MoveText("h8".into())).unwrap();
+    qi.wait_for_log("qi: move 1 Black h8", Duration::from_secs(30));
+    qi.wait_for_log("qi: board at rest at ply 1", Duration::from_secs(30));
+    qi.click_square(GameKind::Gomoku, (15, 15), Square::new(8, 8));
+    let line = qi.wait_for_log("qi: move 2 White", Duration::from_secs(30));
+    wait_host("the window's move", &|e| {
+        matches!(
+            e,
+            NetEvent::Game(qi_core::net::Event::OpponentMoved { ply: 1, .. })
+        )
+    });
+    let playing = qi.screenshot(&dir);
+    host.send(Action::Resign).unwrap();
+    qi.wait_for_log("qi: online game over W+R", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu GameOver",
+        Duration::from_secs(30),
+    );
+    let over = qi.screenshot(&dir);
+    let glyphs = qi.wait_for_log("qi: glyphs zh-CN", Duration::from_secs(5));
+    assert!(glyphs.contains("zh-CN: all"), "{glyphs}");
+    println!(
+        "{line}\nscreenshots: {} {} {}",
+        join.display(),
+        playing.display(),
+        over.display()
+    );
+}

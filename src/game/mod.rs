@@ -44,12 +44,20 @@ pub fn plugin(app: &mut App) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Player {
     Human,
-    Cpu { level: u8 },
+    Cpu {
+        level: u8,
+    },
+    /// The opponent of an online game: its moves come over the network.
+    Remote,
 }
 
 impl Player {
     pub fn is_cpu(self) -> bool {
         matches!(self, Player::Cpu { .. })
+    }
+
+    pub fn is_remote(self) -> bool {
+        matches!(self, Player::Remote)
     }
 }
 
@@ -61,6 +69,8 @@ pub struct MatchSetup {
     pub start_text: Option<String>,
     pub players: [Player; 2],
     pub names: [String; 2],
+    /// The game clock's time control (`None`: no clock).
+    pub clock: Option<qi_core::clock::TimeControl>,
 }
 
 impl MatchSetup {
@@ -85,6 +95,11 @@ pub struct Match {
     pub final_result: Option<GameResult>,
     /// A record being replayed: only the replay controls move the board.
     pub replay: Option<crate::replay::ReplayState>,
+    /// Moves wait: an online game whose opponent is away, or a game whose clock is not
+    /// running yet.
+    pub hold: bool,
+    /// A local game's clock (made when the game starts, if its setup has a time control).
+    pub clock: Option<qi_core::clock::GameClock>,
 }
 
 impl Match {
@@ -95,6 +110,7 @@ impl Match {
 
     /// A game that goes on from a history (a loaded save or record).
     pub fn with_history(setup: MatchSetup, history: GameHistory) -> Match {
+        let setup_clock = setup.clock;
         Match {
             history,
             setup,
@@ -102,6 +118,8 @@ impl Match {
             dirty: false,
             final_result: None,
             replay: None,
+            hold: false,
+            clock: setup_clock.map(qi_core::clock::GameClock::new),
         }
     }
 
@@ -121,8 +139,10 @@ impl Match {
         self.setup.players[self.position().side_to_move().index()]
     }
 
+    /// The game has ended: by its rules, or by a result given from outside the position (a
+    /// confirmed Go score, a flag, an online resignation or draw).
     pub fn is_over(&self) -> bool {
-        self.position().outcome().is_some()
+        self.final_result.is_some() || self.position().outcome().is_some()
     }
 
     /// The result of the finished game: the confirmed one, or the position's by its rules.
@@ -139,7 +159,15 @@ impl Match {
 
     /// Whether a person is to move now (so clicks and typed moves count).
     pub fn human_to_move(&self) -> bool {
-        !self.is_over() && self.replay.is_none() && self.player_to_move() == Player::Human
+        !self.is_over()
+            && self.replay.is_none()
+            && !self.hold
+            && self.player_to_move() == Player::Human
+    }
+
+    /// A game against an opponent over the network.
+    pub fn is_online(&self) -> bool {
+        self.setup.players.iter().any(|p| p.is_remote())
     }
 
     pub fn vs_cpu(&self) -> bool {
@@ -305,6 +333,10 @@ fn apply_resignations(
     mut status: MessageWriter<Status>,
 ) {
     for &ResignRequest(side) in requests.read() {
+        // an online game's resignation goes to the opponent (crate::online)
+        if game.is_online() {
+            continue;
+        }
         if let Some(text) = resign(&mut game, side) {
             status.write(Status(text));
             if let Some(r) = game.result() {
@@ -340,6 +372,12 @@ fn apply_undo_redo(
     mut game: ResMut<Match>,
     mut status: MessageWriter<Status>,
 ) {
+    // an online game's undo is a request to the opponent (crate::online)
+    if game.is_online() {
+        undo.clear();
+        redos.clear();
+        return;
+    }
     let mut changed = false;
     for _ in undo.read() {
         let (did, text) = undo_for_player(&mut game);

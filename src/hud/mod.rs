@@ -17,9 +17,11 @@ use crate::screens::Screen;
 use crate::theme::palette;
 
 mod eval;
+mod online_panel;
 mod replay_panel;
 
 pub use eval::{eval_bar_ui, eval_text};
+pub use online_panel::{OnlineView, online_panel_ui};
 pub use replay_panel::{ReplayView, move_list_ui, replay_panel_ui};
 
 pub fn plugin(app: &mut App) {
@@ -43,6 +45,8 @@ pub struct HudModel {
     pub move_text: String,
     /// Give the move box the keyboard again next frame (after a typed move).
     pub refocus: bool,
+    /// The chat line being typed (online games).
+    pub chat_text: String,
 }
 
 /// CPU against CPU: pause, go on, one move.
@@ -91,6 +95,10 @@ pub struct HudView {
     pub result: Option<String>,
     /// CPU against CPU: `Some(paused)`.
     pub cpu_vs_cpu: Option<bool>,
+    /// The clocks' texts (`[first, second]`) and whose clock runs, in a game with a clock.
+    pub clocks: Option<([String; 2], Option<Side>)>,
+    /// An online game.
+    pub online: Option<OnlineView>,
 }
 
 impl HudView {
@@ -126,6 +134,8 @@ impl HudView {
                 .result()
                 .map(|r| crate::games::result_text(game.kind(), &r)),
             cpu_vs_cpu: None,
+            clocks: game.clock.as_ref().map(crate::clock::clock_texts),
+            online: None,
             replay: game.replay.as_ref().map(|r| ReplayView {
                 source: r.source.clone(),
                 ply: game.history.ply(),
@@ -173,13 +183,14 @@ pub enum HudAction {
     ShowResult,
     NewGame,
     Cpu(CpuControl),
+    Online(qi_net::Action),
 }
 
 /// A player in the top bar: "Black (Ann)"; in a narrow window only the name, beside the
 /// piece icon that shows the colour.
 fn player_line(v: &HudView, side: Side, narrow: bool) -> String {
     let who = match v.players[side.index()] {
-        Player::Human => v.names[side.index()].clone(),
+        Player::Human | Player::Remote => v.names[side.index()].clone(),
         Player::Cpu { level } => t!("records-cpu-level", level = level),
     };
     if narrow {
@@ -232,6 +243,15 @@ pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
                 t = t.strong().underline();
             }
             ui.label(t);
+            if let Some((texts, running)) = &v.clocks {
+                let mut c = egui::RichText::new(format!("[{}]", texts[side.index()]))
+                    .size(18.0)
+                    .monospace();
+                if *running == Some(side) {
+                    c = c.strong().underline();
+                }
+                ui.label(c);
+            }
             ui.add_space(12.0);
         }
         ui.separator();
@@ -239,19 +259,19 @@ pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
         let turn = if v.over {
             t!("game-over")
         } else if let Some(secs) = v.thinking {
-            t!(
-                "hud-cpu-thinking",
-                side = side,
-                secs = format!("{secs:.1}")
-            )
+            t!("hud-cpu-thinking", side = side, secs = format!("{secs:.1}"))
         } else {
             t!("hud-to-move", side = side)
         };
         ui.label(egui::RichText::new(turn).size(16.0));
         ui.separator();
         ui.label(
-            egui::RichText::new(t!("hud-move-time", n = v.ply, time = format_time(v.elapsed)))
-                .size(16.0),
+            egui::RichText::new(t!(
+                "hud-move-time",
+                n = v.ply,
+                time = format_time(v.elapsed)
+            ))
+            .size(16.0),
         );
     });
 }
@@ -297,6 +317,12 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
             action = Some(HudAction::ConfirmScore);
         }
         ui.add_space(6.0);
+    }
+    if let Some(o) = &v.online {
+        ui.add_space(4.0);
+        if let Some(a) = online_panel_ui(ui, o, model) {
+            action = Some(HudAction::Online(a));
+        }
     }
     if let Some(paused) = v.cpu_vs_cpu {
         ui.horizontal(|ui| {
@@ -390,6 +416,7 @@ pub struct HudWriters<'w> {
     confirm: MessageWriter<'w, ConfirmScoring>,
     show_result: MessageWriter<'w, ShowResult>,
     cpu_control: MessageWriter<'w, CpuControl>,
+    online: MessageWriter<'w, crate::online::OnlineAction>,
     status: MessageWriter<'w, Status>,
     next_in_game: ResMut<'w, NextState<InGame>>,
     next_screen: ResMut<'w, NextState<Screen>>,
@@ -401,6 +428,7 @@ pub struct HudWriters<'w> {
 pub struct HudSources<'w> {
     in_game: Res<'w, State<InGame>>,
     thinking: Res<'w, crate::cpu::Thinking>,
+    online: Option<Res<'w, crate::online::Online>>,
     settings: Res<'w, crate::settings::Settings>,
     status_line: Res<'w, StatusLine>,
     scoring: Res<'w, ScoreView>,
@@ -425,6 +453,7 @@ fn draw_hud(
         mut confirm,
         mut show_result,
         mut cpu_control,
+        mut online,
         mut status,
         mut next_in_game,
         mut next_screen,
@@ -437,6 +466,7 @@ fn draw_hud(
         status_line,
         scoring,
         analysis_run,
+        online: net,
     } = src;
     let Some(game) = game else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -446,6 +476,22 @@ fn draw_hud(
     }
     view.thinking = thinking.elapsed();
     view.hint_allowed &= !thinking.is_thinking();
+    if let Some(o) = net.as_ref().filter(|_| game.is_online()) {
+        let ov = OnlineView::of(o, game.is_over());
+        // undo is a request to the opponent; no redo, no hint; resign has its own button
+        let me = crate::online::my_side(o);
+        let ply = game.history.ply();
+        let mine_to_undo = (ply.saturating_sub(3)..ply)
+            .any(|p| game.history.position_at(p).side_to_move() == me);
+        view.can_undo = ov.can_act && ov.asked.is_none() && !view.over && mine_to_undo;
+        view.can_redo = false;
+        view.hint_allowed = false;
+        view.has_resign = false;
+        view.clocks = crate::online::clock_now(o)
+            .as_ref()
+            .map(crate::clock::clock_texts);
+        view.online = Some(ov);
+    }
     if game.setup.players.iter().all(|p| p.is_cpu()) {
         view.cpu_vs_cpu = Some(thinking.cpu_paused);
     }
@@ -536,6 +582,9 @@ fn draw_hud(
         Some(HudAction::Cpu(c)) => {
             cpu_control.write(c);
         }
+        Some(HudAction::Online(a)) => {
+            online.write(crate::online::OnlineAction(a));
+        }
         Some(HudAction::Typed(text)) => {
             if !game.human_to_move() {
                 status.write(Status(t!("status-wait-turn")));
@@ -563,6 +612,7 @@ fn count_game_time(time: Res<Time>, game: Option<ResMut<Match>>) {
     if let Some(mut g) = game
         && !g.is_over()
         && g.replay.is_none()
+        && !g.hold
     {
         g.elapsed += time.delta_secs();
     }

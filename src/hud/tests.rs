@@ -10,6 +10,7 @@ fn go_view() -> HudView {
         start_text: None,
         players: [Player::Human, Player::Cpu { level: 3 }],
         names: ["A".into(), "CPU 3".into()],
+        clock: None,
     };
     let g = Match::new(setup).unwrap();
     HudView::of(&g, &StatusLine::default(), &ScoreView::default())
@@ -141,4 +142,94 @@ fn the_replay_panel_fits_the_narrowest_side_panel() {
     }
     let current = h.get_by_label("m127").rect();
     assert!(current.max.y <= 530.0, "move 127 scrolled into view: {current:?}");
+}
+
+fn online_view() -> OnlineView {
+    OnlineView {
+        peer: "Bo".into(),
+        connected: true,
+        link: None,
+        question: None,
+        asked: None,
+        can_act: true,
+        over: false,
+        chat: vec![("Bo".into(), "hello".into())],
+    }
+}
+
+#[test]
+fn the_online_panel_asks_answers_chats_and_waits() {
+    use crate::online::Question;
+    use qi_net::Action;
+    let mut h = Harness::new_ui_state(
+        |ui, s: &mut (OnlineView, HudModel, Option<Action>)| {
+            if let Some(a) = online_panel_ui(ui, &s.0, &mut s.1) {
+                s.2 = Some(a);
+            }
+        },
+        (online_view(), HudModel::default(), None),
+    );
+    h.run();
+    h.get_by_label("Opponent: Bo");
+    h.get_by_label("connected");
+    h.get_by_label("Bo: hello");
+    h.get_by_label("Offer a draw").click();
+    h.run();
+    assert_eq!(h.state().2, Some(Action::OfferDraw));
+    h.get_by_label("Resign").click();
+    h.run();
+    assert_eq!(h.state().2, Some(Action::Resign));
+    // the opponent's undo request: Accept and Refuse answer it; no draw offer meanwhile
+    h.state_mut().0.question = Some(Question::Undo { ply: 3 });
+    h.state_mut().2 = None;
+    h.run();
+    h.get_by_label("Bo asks to take back a move.");
+    assert!(h.get_by_label("Offer a draw").accesskit_node().is_disabled());
+    h.get_by_label("Refuse").click();
+    h.run();
+    assert_eq!(h.state().2, Some(Action::AnswerUndo(false)));
+    h.state_mut().0.question = Some(Question::Draw);
+    h.run();
+    h.get_by_label("Bo offers a draw.");
+    h.get_by_label("Accept").click();
+    h.run();
+    assert_eq!(h.state().2, Some(Action::AnswerDraw(true)));
+    // a chat line: typed into the box, Enter sends it and empties the box
+    h.state_mut().0.question = None;
+    h.state_mut().2 = None;
+    h.run();
+    h.get_by_role(egui::accesskit::Role::TextInput).click();
+    h.run();
+    h.event(egui::Event::Text("well played".into()));
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(h.state().2, Some(Action::Chat("well played".into())));
+    assert_eq!(h.state().1.chat_text, "");
+    // the opponent away: said in the panel, nothing can be sent
+    h.state_mut().0.connected = false;
+    h.state_mut().0.can_act = false;
+    h.state_mut().0.link = Some("Waiting for the opponent…".into());
+    h.run();
+    h.get_by_label("Waiting for the opponent…");
+    assert!(h.get_by_label("Resign").accesskit_node().is_disabled());
+    assert!(h.get_by_label("Offer a draw").accesskit_node().is_disabled());
+}
+
+#[test]
+fn an_online_game_shows_its_clocks_and_panel_in_the_side_panel() {
+    let mut v = go_view();
+    v.online = Some(online_view());
+    v.clocks = Some((["9:58".into(), "10:00".into()], Some(qi_core::Side::Black)));
+    let mut h = Harness::new_ui_state(
+        |ui, s: &mut (HudView, HudModel)| {
+            top_bar_ui(ui, &s.0);
+            side_panel_ui(ui, &s.0, &mut s.1);
+        },
+        (v, HudModel::default()),
+    );
+    h.run();
+    h.get_by_label("[9:58]");
+    h.get_by_label("[10:00]");
+    h.get_by_label("Opponent: Bo");
 }

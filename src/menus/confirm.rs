@@ -201,6 +201,7 @@ mod tests {
             start_text: None,
             players: [crate::game::Player::Human; 2],
             names: ["A".into(), "B".into()],
+            clock: None,
         };
         let mut g = Match::new(setup).unwrap();
         g.dirty = true;

@@ -113,6 +113,7 @@ fn draw_game_over(
     mut files: MessageWriter<FileRequest>,
     mut load: MessageWriter<super::LoadMatch>,
     mut analyse: MessageWriter<crate::analysis::AnalysisRequest>,
+    mut title_menu: ResMut<crate::screens::TitleMenu>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(g) = game else { return Ok(()) };
@@ -140,6 +141,11 @@ fn draw_game_over(
     })
     .flatten();
     match action {
+        // an online game is played again by hosting or joining a new one
+        Some(GameOverAction::PlayAgain) if g.is_online() => {
+            title_menu.0 = super::Menu::Online;
+            next_screen.set(Screen::Title);
+        }
         Some(GameOverAction::PlayAgain) => {
             start.write(StartMatch(g.setup.clone()));
         }

@@ -1,4 +1,5 @@
-//! The main menu: Continue (when an autosave loads), New game, Load, Records, Rules, Settings,
+//! The main menu: Continue (when an autosave loads), New game, Load, Play online, Records,
+//! Rules, Settings,
 //! Quit. A message about the autosave (a damaged one set aside) shows here once.
 
 use bevy::prelude::*;
@@ -29,6 +30,7 @@ pub enum MainAction {
     Continue,
     NewGame,
     Load,
+    Online,
     Records,
     Rules,
     Settings,
@@ -63,6 +65,7 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
             (t!("menu-continue"), model.can_continue),
             (t!("menu-new-game"), true),
             (t!("menu-load"), true),
+            (t!("menu-online"), true),
             (t!("menu-records"), true),
             (t!("menu-rules"), true),
             (t!("menu-settings"), true),
@@ -70,15 +73,13 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
         ];
         let chosen = button_list(ui, &items, &mut model.selected, keys);
         ui.add_space(16.0);
-        ui.label(
-            egui::RichText::new(t!("menu-keys-hint"))
-                .color(palette::ui().text_weak),
-        );
+        ui.label(egui::RichText::new(t!("menu-keys-hint")).color(palette::ui().text_weak));
         chosen.map(|i| {
             [
                 MainAction::Continue,
                 MainAction::NewGame,
                 MainAction::Load,
+                MainAction::Online,
                 MainAction::Records,
                 MainAction::Rules,
                 MainAction::Settings,
@@ -117,6 +118,7 @@ fn draw_main_menu(
             next.set(Menu::NewGame)
         }
         MainAction::Load => next.set(Menu::Load),
+        MainAction::Online => next.set(Menu::Online),
         MainAction::Records => {
             let dir = store.as_ref().map(|s| s.0.dir().join("records"));
             records.refresh(dir.as_deref());
@@ -166,8 +168,8 @@ mod tests {
         h.state_mut().0.selected = 0;
         h.run(); // a frame without keys moves the selection off the disabled Continue
         assert_eq!(h.state().0.selected, 1);
-        // keyboard only (no autosave, so Continue is skipped): down four times to Settings
-        for _ in 0..4 {
+        // keyboard only (no autosave, so Continue is skipped): down five times to Settings
+        for _ in 0..5 {
             h.key_press(egui::Key::ArrowDown);
             h.run();
         }
@@ -175,8 +177,9 @@ mod tests {
         h.run();
         assert_eq!(h.state().1, Some(MainAction::Settings));
         h.state_mut().1 = None;
-        // Settings → Rules → Records → Load → New game → (Continue is disabled) → Quit
-        for _ in 0..5 {
+        // Settings → Rules → Records → Play online → Load → New game → (Continue is
+        // disabled) → Quit
+        for _ in 0..6 {
             h.key_press(egui::Key::ArrowUp);
             h.run();
         }

@@ -11,6 +11,7 @@ pub mod game_over;
 pub mod main_menu;
 pub mod nav;
 pub mod new_game;
+pub mod online;
 pub mod pause;
 pub mod records;
 pub mod rules;
@@ -34,6 +35,7 @@ pub fn plugin(app: &mut App) {
         .add_plugins((
             main_menu::plugin,
             new_game::plugin,
+            online::plugin,
             records::plugin,
             rules::plugin,
             settings::plugin,
@@ -51,6 +53,8 @@ pub enum Menu {
     None,
     Main,
     NewGame,
+    /// Play online: host or join.
+    Online,
     Records,
     Rules,
     Settings,
@@ -118,15 +122,18 @@ fn start_matches(
         );
         // a loaded game that is already over does not open the game-over panel again
         shown.0 = Some((m.position().hash(), m.history.ply()));
-        status.write(crate::game::Status(if m.replay.is_some() {
-            t!(
-                "status-replaying",
-                source = m.replay.as_ref().map_or("", |r| r.source.as_str()),
-                n = m.history.all_moves().len()
-            )
-        } else {
-            t!("status-loaded", n = m.history.ply())
-        }));
+        // an online game says itself how it started (crate::online)
+        if !m.is_online() {
+            status.write(crate::game::Status(if m.replay.is_some() {
+                t!(
+                    "status-replaying",
+                    source = m.replay.as_ref().map_or("", |r| r.source.as_str()),
+                    n = m.history.all_moves().len()
+                )
+            } else {
+                t!("status-loaded", n = m.history.ply())
+            }));
+        }
         Some((**m).clone())
     } else if let Some(StartMatch(setup)) = requests.read().last() {
         match Match::new(setup.clone()) {

@@ -1,5 +1,6 @@
 //! New game: the game and its options (each game draws its own options row, `crate::games`),
-//! the mode, your colour, the CPU level (one per side for CPU against CPU) and the names.
+//! the mode, your colour, the CPU level (one per side for CPU against CPU), the clock (none,
+//! absolute, Fischer, byo-yomi, with their values) and the names.
 //! Up/Down pick a row, Left/Right change it, Enter starts from any row (on the names row it
 //! leaves the name field first), Esc goes back.
 
@@ -50,18 +51,20 @@ pub enum Row {
     Color,
     Level,
     SecondLevel,
+    Clock,
     Names,
     Start,
     Back,
 }
 
-pub const ROWS: [Row; 9] = [
+pub const ROWS: [Row; 10] = [
     Row::Game,
     Row::Options,
     Row::Mode,
     Row::Color,
     Row::Level,
     Row::SecondLevel,
+    Row::Clock,
     Row::Names,
     Row::Start,
     Row::Back,
@@ -82,6 +85,8 @@ pub struct NewGameModel {
     pub row: usize,
     /// A number from the app for the random colour choice.
     pub coin: bool,
+    /// The game clock.
+    pub clock: crate::clock::ClockChoice,
 }
 
 impl Default for NewGameModel {
@@ -99,6 +104,7 @@ impl Default for NewGameModel {
             names: [t!("player-default-name"), t!("player-default-name-2")],
             row: 0,
             coin: false,
+            clock: Default::default(),
         }
     }
 }
@@ -165,6 +171,7 @@ impl NewGameModel {
             start_text: ui_of(self.kind).start_text(options),
             players,
             names,
+            clock: self.clock.control(),
         }
     }
 }
@@ -217,6 +224,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             Row::SecondLevel => {
                 m.second_level = (m.second_level as isize + delta).clamp(1, 6) as u8
             }
+            Row::Clock => m.clock.cycle(delta),
             _ => {}
         }
     }
@@ -244,7 +252,10 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                 for k in GameKind::ALL {
                     let on = playable(k);
                     if ui
-                        .add_enabled(on, egui::Button::new(ui_of(k).title()).selected(m.kind == k))
+                        .add_enabled(
+                            on,
+                            egui::Button::new(ui_of(k).title()).selected(m.kind == k),
+                        )
                         .clicked()
                     {
                         m.kind = k;
@@ -311,7 +322,10 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
             ui.end_row();
 
             let level_label = if m.mode == Mode::CpuVsCpu {
-                t!("new-game-side-level", side = ui_of(m.kind).side_name(Side::Black))
+                t!(
+                    "new-game-side-level",
+                    side = ui_of(m.kind).side_name(Side::Black)
+                )
             } else {
                 t!("new-game-level")
             };
@@ -334,7 +348,10 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                 ui,
                 Row::SecondLevel,
                 sel,
-                &t!("new-game-side-level", side = ui_of(m.kind).side_name(Side::White)),
+                &t!(
+                    "new-game-side-level",
+                    side = ui_of(m.kind).side_name(Side::White)
+                ),
             );
             ui.horizontal(|ui| {
                 let on = m.mode == Mode::CpuVsCpu;
@@ -351,6 +368,12 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                     }
                 }
             });
+            ui.end_row();
+
+            row_label(ui, Row::Clock, sel, &t!("new-game-clock"));
+            if crate::clock::clock_choice_ui(ui, &mut m.clock) {
+                m.row = 6;
+            }
             ui.end_row();
 
             row_label(ui, Row::Names, sel, &t!("new-game-names"));
@@ -379,6 +402,7 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
                 }
             });
             ui.end_row();
+
         });
     ui.add_space(16.0);
     ui.vertical_centered(|ui| {
@@ -403,7 +427,6 @@ pub fn new_game_ui(ui: &mut egui::Ui, m: &mut NewGameModel) -> Option<NewGameAct
         ui.add_space(8.0);
         ui.label(
             egui::RichText::new(t!("new-game-keys-hint"))
-
                 .color(crate::theme::palette::ui().text_weak),
         );
     });
@@ -527,7 +550,7 @@ mod tests {
     fn the_names_row_is_reached_by_keys_and_enter_there_starts() {
         let mut h = harness();
         h.run();
-        for _ in 0..6 {
+        for _ in 0..7 {
             h.key_press(egui::Key::ArrowDown);
             h.run();
         }
@@ -543,6 +566,32 @@ mod tests {
         h.run();
         match h.state().1.clone() {
             Some(NewGameAction::Start(setup)) => assert_eq!(setup.names[0], "Mei"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_clock_row_by_keys() {
+        let mut h = harness();
+        h.run();
+        for _ in 0..6 {
+            h.key_press(egui::Key::ArrowDown);
+            h.run();
+        }
+        assert_eq!(h.state().0.row(), Row::Clock);
+        h.key_press(egui::Key::ArrowRight);
+        h.run();
+        // the values of the kind chosen show
+        h.get_by_label("Minutes");
+        h.key_press(egui::Key::Enter);
+        h.run();
+        match h.state().1.clone() {
+            Some(NewGameAction::Start(setup)) => assert_eq!(
+                setup.clock,
+                Some(qi_core::clock::TimeControl::Absolute {
+                    main: std::time::Duration::from_secs(600)
+                })
+            ),
             other => panic!("{other:?}"),
         }
     }
