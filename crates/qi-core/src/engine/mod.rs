@@ -120,6 +120,9 @@ pub enum Command {
         /// Table size in megabytes (1 to 4096).
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::search::tt::MAX_HASH_MB as u64))]
         hash: u64,
+        /// Reversi: threads solving together (1 to 64).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: u64,
         /// Gomoku: freestyle, standard or renju.
         #[arg(long, default_value = "freestyle")]
         rule: String,
@@ -147,6 +150,10 @@ pub enum Command {
         /// Table size in megabytes (1 to 4096).
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::search::tt::MAX_HASH_MB as u64))]
         hash: u64,
+        /// Threads solving each position together (1 to 64); the CPU time shown is that of
+        /// all of them.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: u64,
     },
     /// Speak the NBoard protocol (Reversi) on stdin/stdout.
     Nboard,
@@ -412,6 +419,7 @@ fn run(cli: Cli) -> Result<(), String> {
             game,
             fen,
             hash,
+            threads,
             rule,
             moves,
             size,
@@ -422,12 +430,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 GameKind::Reversi => solve::run(
                     &fen.ok_or_else(|| "solve reversi needs --fen".to_string())?,
                     hash as usize,
+                    threads as usize,
                 ),
                 GameKind::Gomoku => solve::run_gomoku(&rule, &moves, size, nodes),
                 other => Err(format!("solve is not available for {other}")),
             }
         }
-        Command::Ffo { from, to, hash } => solve::run_ffo(from, to, hash as usize),
+        Command::Ffo {
+            from,
+            to,
+            hash,
+            threads,
+        } => solve::run_ffo(from, to, hash as usize, threads as usize),
         Command::Bench {
             game,
             depth,
