@@ -156,7 +156,12 @@ pub enum Command {
         threads: u64,
     },
     /// Speak the NBoard protocol (Reversi) on stdin/stdout.
-    Nboard,
+    Nboard {
+        /// Think this many milliseconds a move (level 6's search and exact solve) instead of
+        /// searching to the depth NBoard sets (10 by default, at most 10 s a move).
+        #[arg(long)]
+        movetime: Option<u64>,
+    },
     /// Speak the UAI protocol (UCI for Ataxx) on stdin/stdout.
     Uai,
     /// Speak the Gomocup (Piskvork) protocol on stdin/stdout (also when started as
@@ -414,7 +419,9 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Uai => uai::run(),
         Command::Gomocup => gomocup::run(),
-        Command::Nboard => nboard::run(),
+        Command::Nboard { movetime } => {
+            nboard::run(movetime.map(|ms| Duration::from_millis(ms.max(1))))
+        }
         Command::Solve {
             game,
             fen,
