@@ -6,9 +6,9 @@
 //! File lines are `<board> <side> <best moves /-separated> <score>`; line k is number 39 + k.
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
 //! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
-//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB, QI_FULL, QI_PAT and QI_PMAX (see
+//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB, QI_FULL, QI_PAT, QI_PMAX and QI_SPLIT (see
 //! `SolverOptions`); QI_HASH the table size in MB
-//! (64 by default); QI_MTD=<score> starts the null-window probes there instead of at 0;
+//! (64 by default); QI_THREADS the solving threads (1 by default); QI_MTD=<score> starts the null-window probes there instead of at 0;
 //! QI_STATS=1 prints, after each position, its nodes per number of empties (from 7) with how
 //! often they cut and how often on the first move searched.
 
@@ -58,12 +58,14 @@ fn main() {
         sort_search: env("QI_SORT", o.sort_search),
         sort_depth2: env("QI_D2", o.sort_depth2),
         sort_depth3: env("QI_D3", o.sort_depth3),
+        split_min: env("QI_SPLIT", o.split_min),
         sort_mobility: env("QI_SMOB", o.sort_mobility as u32) as i32,
         sort_full_eval: env("QI_FULL", o.sort_full_eval as u32) != 0,
         sort_patterns: env("QI_PAT", o.sort_patterns as u32) != 0,
         pattern_max_empties: env("QI_PMAX", o.pattern_max_empties),
     };
-    eprintln!("{:?}", solver.options);
+    solver.threads = env("QI_THREADS", 1) as usize;
+    eprintln!("{:?}, {} threads", solver.options, solver.threads);
     let (mut wall, mut cpu, mut nodes, mut failures) = (0.0, 0.0, 0u64, 0);
     for (i, line) in text
         .lines()

@@ -149,6 +149,29 @@ fn trained_patterns_predict_ffo_scores() {
     assert!((guess - score40).abs() <= 10, "guess {guess} for {score40}");
 }
 
+/// ProbCut (level 6's) prunes: searches to a fixed depth of 7 plies over middle-game positions
+/// visit fewer nodes with it than without, and still return legal moves.
+#[test]
+fn probcut_prunes_fixed_depth_searches() {
+    let stop = no_stop();
+    let with = <Reversi as Ai>::eval_for_level(6, 0);
+    assert!(with.probcut > 0);
+    let without = ReversiEval {
+        probcut: 0,
+        ..with.clone()
+    };
+    let (mut n_with, mut n_without) = (0, 0);
+    for p in positions(30, 41).iter().filter(|p| !p.is_over()) {
+        for (eval, n) in [(&with, &mut n_with), (&without, &mut n_without)] {
+            let mut s = Searcher::new(eval.clone(), 4);
+            let r = s.search(p, &Limits::depth(7), &stop, &mut |_| {});
+            assert!(p.is_legal(r.best.expect("a move")), "{}", p.to_text());
+            *n += s.nodes();
+        }
+    }
+    assert!(n_with < n_without * 9 / 10, "{n_with} vs {n_without}");
+}
+
 /// Level 6 plays on the trained patterns, level 5 on the hand-made evaluation (with both on
 /// the patterns, level 6 scored under 75% against level 5).
 #[test]

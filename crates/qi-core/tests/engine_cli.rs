@@ -122,11 +122,17 @@ fn ffo_benchmark_command() {
     let (code, out, err) = engine(&["ffo", "--from", "40", "--to", "40", "--hash", "16"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("#40 a2 +38 (expected a2 +38)"), "{out}");
+    // two threads: the same result, and the nodes split between threads are shown
+    let (code, out, err) = engine(&["ffo", "--from", "40", "--to", "40", "--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("#40 a2 +38 (expected a2 +38)"), "{out}");
+    assert!(out.lines().next().unwrap().ends_with(" splits ok"), "{out}");
     for bad in [
         &["ffo", "--from", "39"][..],
         &["ffo", "--to", "60"],
         &["ffo", "--from", "50", "--to", "45"],
         &["ffo", "--hash", "0"],
+        &["ffo", "--threads", "0"],
     ] {
         let (code, _, err) = engine(bad);
         assert_eq!(code, 2, "{bad:?}: {err}");

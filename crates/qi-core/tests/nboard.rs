@@ -110,3 +110,58 @@ fn movetime_caps_a_deep_search() {
     e.send("quit");
     assert!(e.wait(LONG).success());
 }
+
+/// `qi-engine nboard --movetime <ms>` thinks by time: in the middle game it answers within the
+/// time and uses a good part of it, whatever depth NBoard asks for; with 12 empties it plays
+/// a best move of the exact solve and reports its exact score.
+#[test]
+fn movetime_option_plays_by_time() {
+    let budget = Duration::from_millis(400);
+    let mut e = Driven::engine(&["nboard", "--movetime", "400"]);
+    e.send("nboard 2");
+    e.send(&format!(
+        "set game (;GM[Othello]BO[8 {START}]B[f5]W[d6]B[c3]W[d3]B[c4]W[f4]B[c5]W[b4]B[c6]W[e6]B[a3]W[b3];)"
+    ));
+    common::keeps_budget("go by time", budget, || {
+        e.send("go");
+        let l = e.until("===", LONG);
+        e.until("status", LONG);
+        let secs: f64 = l
+            .last()
+            .unwrap()
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let took = Duration::from_secs_f64(secs);
+        assert!(took >= budget / 4, "{took:?} of {budget:?}");
+        took
+    });
+    // FFO #40 with its last rank filled: 12 empties, black to move
+    let board = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--XOOXXOOXX";
+    let pos = Reversi::from_text(&format!("{board} X")).unwrap();
+    let exact = qi_core::ai::endgame::Solver::new(4)
+        .solve(&pos, None, None)
+        .unwrap();
+    let ggf_board: String = board
+        .chars()
+        .map(|c| if c == 'X' { '*' } else { c })
+        .collect();
+    e.send(&format!("set game (;GM[Othello]BO[8 {ggf_board} *];)"));
+    e.send("go");
+    let l = e.until("===", LONG);
+    let reply = l.last().unwrap().strip_prefix("=== ").unwrap().to_string();
+    let mut parts = reply.split('/');
+    let mv = pos.parse_move(parts.next().unwrap()).unwrap();
+    let eval: f64 = parts.next().unwrap().parse().unwrap();
+    assert_eq!(eval, exact.score as f64, "{reply}");
+    let mut after = pos;
+    after.play(mv).unwrap();
+    let rest = qi_core::ai::endgame::Solver::new(4)
+        .solve(&after, None, None)
+        .unwrap();
+    assert_eq!(-rest.score, exact.score, "{reply}");
+    e.send("quit");
+    assert!(e.wait(LONG).success());
+}

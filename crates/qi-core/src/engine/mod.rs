@@ -121,6 +121,9 @@ pub enum Command {
         /// Table size in megabytes (1 to 4096).
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::search::tt::MAX_HASH_MB as u64))]
         hash: u64,
+        /// Reversi: threads solving together (1 to 64).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: u64,
         /// Gomoku: freestyle, standard or renju.
         #[arg(long, default_value = "freestyle")]
         rule: String,
@@ -148,6 +151,10 @@ pub enum Command {
         /// Table size in megabytes (1 to 4096).
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::search::tt::MAX_HASH_MB as u64))]
         hash: u64,
+        /// Threads solving each position together (1 to 64); the CPU time shown is that of
+        /// all of them.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: u64,
     },
     /// Analyse a game record (SGF, or PGN for Ataxx): a line per move with the values before
     /// and after it (the mover's view), its loss against the engine's move and its mark, then
@@ -164,7 +171,12 @@ pub enum Command {
         write: Option<std::path::PathBuf>,
     },
     /// Speak the NBoard protocol (Reversi) on stdin/stdout.
-    Nboard,
+    Nboard {
+        /// Think this many milliseconds a move (level 6's search and exact solve) instead of
+        /// searching to the depth NBoard sets (10 by default, at most 10 s a move).
+        #[arg(long)]
+        movetime: Option<u64>,
+    },
     /// Speak the UAI protocol (UCI for Ataxx) on stdin/stdout.
     Uai,
     /// Speak the Gomocup (Piskvork) protocol on stdin/stdout (also when started as
@@ -422,11 +434,14 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Uai => uai::run(),
         Command::Gomocup => gomocup::run(),
-        Command::Nboard => nboard::run(),
+        Command::Nboard { movetime } => {
+            nboard::run(movetime.map(|ms| Duration::from_millis(ms.max(1))))
+        }
         Command::Solve {
             game,
             fen,
             hash,
+            threads,
             rule,
             moves,
             size,
@@ -437,12 +452,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 GameKind::Reversi => solve::run(
                     &fen.ok_or_else(|| "solve reversi needs --fen".to_string())?,
                     hash as usize,
+                    threads as usize,
                 ),
                 GameKind::Gomoku => solve::run_gomoku(&rule, &moves, size, nodes),
                 other => Err(format!("solve is not available for {other}")),
             }
         }
-        Command::Ffo { from, to, hash } => solve::run_ffo(from, to, hash as usize),
+        Command::Ffo {
+            from,
+            to,
+            hash,
+            threads,
+        } => solve::run_ffo(from, to, hash as usize, threads as usize),
         Command::Analyse {
             file,
             budget,

@@ -7,15 +7,20 @@
 //! line that is not UTF-8 text, a line longer than [`super::MAX_LINE_BYTES`]) gets a
 //! `status error: …` line and is otherwise ignored.
 //!
-//! Time: NBoard gives the engine a depth, not a clock; one `go` or `hint` never takes more than
-//! 10 s (the exact solve and the search together). The extension `set movetime <ms>` changes
-//! that cap (numbers saturate, so a huge one means "no cap to speak of").
+//! Time: NBoard gives the engine a depth, not a clock. By default one `go` or `hint` searches to
+//! that depth (10 unless set) and never takes more than 10 s (the exact solve, from 18 empties,
+//! and the search together). With a move time (`qi-engine nboard --movetime <ms>`, or the
+//! extension `set movetime <ms>`) the engine plays like level 6 at that time a move: iterative
+//! deepening up to the deadline (depth 60 unless `set depth` says less), the exact solve from
+//! 24 empties when it fits in the time (after a shorter search, whose move stands if the solve
+//! does not finish). Numbers saturate, so a huge move time means "no limit to speak of".
 
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use crate::ai::Ai;
 use crate::ai::endgame::Solver;
 use crate::ai::reversi::{ReversiEval, empties};
 use crate::game::{Game, Side};
@@ -106,8 +111,10 @@ fn play_as(p: &mut Reversi, side: Side, text: &str) -> Result<(), String> {
 struct Engine {
     pos: Reversi,
     depth: u32,
-    /// The cap on one `go` or `hint`.
-    movetime: Duration,
+    /// The cap on one `go` or `hint` when searching to a depth.
+    cap: Duration,
+    /// The time a move when thinking by time.
+    movetime: Option<Duration>,
     searcher: Searcher<ReversiEval>,
     solver: Solver,
 }
@@ -116,10 +123,13 @@ impl Engine {
     /// The best move, its value in discs (side to move's view) and the depth reached.
     fn think(&mut self) -> Option<(String, f64, String)> {
         let stop = Arc::new(AtomicBool::new(false));
+        if let Some(t) = self.movetime {
+            return self.think_timed(t, &stop);
+        }
         let start = Instant::now();
         let e = empties(&self.pos);
         if e <= SOLVE_EMPTIES {
-            let deadline = deadline_after(start, self.movetime);
+            let deadline = deadline_after(start, self.cap);
             if let Some(sol) = self.solver.solve(&self.pos, Some(&stop), Some(deadline)) {
                 let mv = sol.best?;
                 return Some((
@@ -131,7 +141,7 @@ impl Engine {
         }
         // what the solve left of the cap (at least a moment, to find a move)
         let left = self
-            .movetime
+            .cap
             .saturating_sub(start.elapsed())
             .max(Duration::from_millis(1));
         let limits = Limits {
@@ -149,14 +159,46 @@ impl Engine {
         };
         Some((self.pos.move_to_text(mv), eval, r.info.depth.to_string()))
     }
+
+    /// [`Engine::think`] by time: level 6's search and solve with `movetime` for the move.
+    fn think_timed(
+        &mut self,
+        movetime: Duration,
+        stop: &Arc<AtomicBool>,
+    ) -> Option<(String, f64, String)> {
+        let limits = Limits {
+            time: Some(movetime),
+            depth: Some(self.depth),
+            nodes: None,
+        };
+        let r = <Reversi as Ai>::search_at_level(
+            &mut self.searcher,
+            &self.pos,
+            6,
+            &limits,
+            stop,
+            &mut |_| {},
+        );
+        let mv = r.best?;
+        // an exact solve scores the disc difference × 100, like the evaluation
+        let eval = if is_decided(r.score) {
+            if r.score > 0 { 64.0 } else { -64.0 }
+        } else {
+            r.score as f64 / 100.0
+        };
+        let depth = r.info.depth.to_string();
+        Some((self.pos.move_to_text(mv), eval, depth))
+    }
 }
 
-/// Runs the protocol on stdin/stdout until `quit` or the end of input.
-pub fn run() -> Result<(), String> {
+/// Runs the protocol on stdin/stdout until `quit` or the end of input; with `movetime` the
+/// engine thinks that long a move (see the module's notes).
+pub fn run(movetime: Option<Duration>) -> Result<(), String> {
     let mut e = Engine {
         pos: Reversi::start(),
-        depth: 10,
-        movetime: DEFAULT_MOVETIME,
+        depth: if movetime.is_some() { 60 } else { 10 },
+        cap: DEFAULT_MOVETIME,
+        movetime,
         searcher: Searcher::new(ReversiEval::default(), 64),
         solver: Solver::new(64),
     };
@@ -205,7 +247,7 @@ pub fn run() -> Result<(), String> {
                     },
                     "contempt" => {}
                     "movetime" => match super::parse_saturating(val) {
-                        Some(ms) => e.movetime = Duration::from_millis(ms.max(1)),
+                        Some(ms) => e.movetime = Some(Duration::from_millis(ms.max(1))),
                         None => error(&format!("movetime must be milliseconds, not '{val}'")),
                     },
                     other => error(&format!("unknown setting '{other}'")),

@@ -8,10 +8,11 @@ use crate::ai::endgame::Solver;
 use crate::game::Game;
 use crate::reversi::Reversi;
 
-pub fn run(fen: &str, hash_mb: usize) -> Result<(), String> {
+pub fn run(fen: &str, hash_mb: usize, threads: usize) -> Result<(), String> {
     let pos = Reversi::from_text(fen).map_err(|e| format!("bad position: {e}"))?;
     let empties = 64 - (pos.discs[0] | pos.discs[1]).count_ones();
     let mut solver = Solver::new(hash_mb);
+    solver.threads = threads;
     let t = Instant::now();
     let sol = solver
         .solve(&pos, None, None)
@@ -105,31 +106,43 @@ pub fn ffo_positions() -> Vec<FfoPosition> {
         .collect()
 }
 
-/// This thread's CPU time (Linux), so that a run on a busy machine can be judged.
-fn thread_cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 / 1e9)
+/// The CPU time of this process (all its threads), so that a run on a busy machine can be
+/// judged.
+#[cfg(target_os = "linux")]
+fn cpu_seconds() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec we pass it
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    (r == 0).then(|| ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cpu_seconds() -> Option<f64> {
+    None
 }
 
 /// `qi-engine ffo --from <a> --to <b>`: solves FFO #a-#b and checks each result.
-pub fn run_ffo(from: u32, to: u32, hash_mb: usize) -> Result<(), String> {
+pub fn run_ffo(from: u32, to: u32, hash_mb: usize, threads: usize) -> Result<(), String> {
     if from > to {
         return Err(format!("--from {from} is after --to {to}"));
     }
     let mut solver = Solver::new(hash_mb);
+    solver.threads = threads;
     let (mut wall, mut cpu, mut nodes, mut wrong, mut count) = (0.0, 0.0, 0u64, 0, 0);
     for p in ffo_positions()
         .into_iter()
         .filter(|p| (from..=to).contains(&p.number))
     {
         solver.clear();
-        let (t, c) = (Instant::now(), thread_cpu_seconds());
+        let (t, c) = (Instant::now(), cpu_seconds());
         let sol = solver
             .solve(&p.pos, None, None)
             .ok_or_else(|| "the solve was stopped".to_string())?;
         let secs = t.elapsed().as_secs_f64();
-        let csecs = match (c, thread_cpu_seconds()) {
+        let csecs = match (c, cpu_seconds()) {
             (Some(a), Some(b)) => b - a,
             _ => secs,
         };
@@ -138,13 +151,18 @@ pub fn run_ffo(from: u32, to: u32, hash_mb: usize) -> Result<(), String> {
             .map_or_else(|| "none".to_string(), |m| p.pos.move_to_text(m));
         let ok = sol.score == p.score && p.best.contains(&mv);
         println!(
-            "#{} {mv} {:+} (expected {} {:+}) {} nodes {secs:.2} s wall {csecs:.2} s cpu {}",
+            "#{} {mv} {:+} (expected {} {:+}) {} nodes {secs:.2} s wall {csecs:.2} s cpu{} {}",
             p.number,
             sol.score,
             p.best.join("/"),
             p.score,
             solver.nodes,
-            if ok { "ok" } else { "WRONG" }
+            if threads > 1 {
+                format!(" {} splits", solver.splits)
+            } else {
+                String::new()
+            },
+            if ok { "ok" } else { "WRONG" },
         );
         wall += secs;
         cpu += csecs;

@@ -133,6 +133,13 @@ pub trait Evaluator: Clone + Send + Sync + 'static {
     fn reducible(&self, _pos: &Self::G, _mv: <Self::G as Game>::Move) -> bool {
         false
     }
+
+    /// ProbCut at a node `depth` plies from the leaves (not on the principal variation): a
+    /// shallower depth and a margin; a null-window search that deep beyond the window by the
+    /// margin cuts the node. `None` (the default): no ProbCut.
+    fn probcut(&self, _depth: i32) -> Option<(i32, i32)> {
+        None
+    }
 }
 
 type MoveOf<E> = <<E as Evaluator>::G as Game>::Move;
@@ -426,6 +433,29 @@ impl<E: Evaluator> Searcher<E> {
             }
         }
 
+        if !is_pv && let Some((d, margin)) = self.eval.probcut(depth) {
+            // ProbCut: a shallow search far outside the window predicts the deep one
+            let hi = beta.saturating_add(margin);
+            if hi < MATE_BOUND {
+                let s = self.pvs(pos, d, ply, hi - 1, hi, false);
+                if self.stopped {
+                    return 0;
+                }
+                if s >= hi {
+                    return beta;
+                }
+            }
+            let lo = alpha.saturating_sub(margin);
+            if lo > -MATE_BOUND {
+                let s = self.pvs(pos, d, ply, lo, lo + 1, false);
+                if self.stopped {
+                    return 0;
+                }
+                if s <= lo {
+                    return alpha;
+                }
+            }
+        }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
