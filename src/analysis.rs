@@ -43,7 +43,9 @@ pub fn plugin(app: &mut App) {
 #[derive(Message, Clone, Copy, Debug, PartialEq)]
 pub enum AnalysisRequest {
     /// Analyse the replayed game with this many milliseconds a position.
-    Start { budget_ms: u64 },
+    Start {
+        budget_ms: u64,
+    },
     Cancel,
 }
 
@@ -93,7 +95,9 @@ fn start_analysis(
                 run.stop.store(true, Ordering::Relaxed);
             }
             AnalysisRequest::Start { budget_ms } => {
-                let Some(game) = game.as_deref() else { continue };
+                let Some(game) = game.as_deref() else {
+                    continue;
+                };
                 if run.task.is_some() || game.replay.is_none() {
                     continue;
                 }
@@ -135,7 +139,9 @@ fn follow_analysis(
         return;
     }
     run.longest_frame = run.longest_frame.max(time.delta_secs());
-    let Some(task) = run.task.as_mut() else { return };
+    let Some(task) = run.task.as_mut() else {
+        return;
+    };
     let Some(outcome) = block_on(poll_once(task)) else {
         return;
     };
@@ -267,7 +273,10 @@ fn here_line(a: &GameAnalysis, ply: usize) -> Option<String> {
         } else {
             qi_core::Side::White
         };
-        t!("analysis-decided", side = crate::games::ui_of(a.kind).side_name(side))
+        t!(
+            "analysis-decided",
+            side = crate::games::ui_of(a.kind).side_name(side)
+        )
     } else {
         t!(
             "analysis-value",

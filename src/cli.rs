@@ -108,7 +108,10 @@ pub fn localized_command() -> clap::Command {
             t!("cli-usage"),
             t!("cli-options")
         ));
-    let ids: Vec<String> = cmd.get_arguments().map(|a| a.get_id().to_string()).collect();
+    let ids: Vec<String> = cmd
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .collect();
     for id in ids {
         let text = help(&id);
         if !text.is_empty() {

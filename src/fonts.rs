@@ -19,8 +19,10 @@ pub fn cjk_font_bytes() -> &'static [u8] {
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<UiFont>()
-        .add_systems(EguiPrimaryContextPass, (register_egui_font, check_glyphs).chain());
+    app.init_resource::<UiFont>().add_systems(
+        EguiPrimaryContextPass,
+        (register_egui_font, check_glyphs).chain(),
+    );
 }
 
 /// The font of Bevy's text on the board.
@@ -65,7 +67,11 @@ fn register_egui_font(mut contexts: EguiContexts, mut done: Local<bool>) -> Resu
 
 /// Once per language, after the fonts are in: logs whether every character of the language's
 /// texts has a glyph ("qi: glyphs zh-CN: all N characters"), which the window test reads.
-fn check_glyphs(mut contexts: EguiContexts, mut checked: Local<Vec<Lang>>, mut frames: Local<u32>) -> Result {
+fn check_glyphs(
+    mut contexts: EguiContexts,
+    mut checked: Local<Vec<Lang>>,
+    mut frames: Local<u32>,
+) -> Result {
     // egui takes new fonts at the start of its next pass
     *frames += 1;
     let lang = i18n::lang();
@@ -74,16 +80,15 @@ fn check_glyphs(mut contexts: EguiContexts, mut checked: Local<Vec<Lang>>, mut f
     }
     checked.push(lang);
     let ctx = contexts.ctx_mut()?;
-    let mut chars: Vec<char> = i18n::all_texts(lang).chars().filter(|c| !c.is_control()).collect();
+    let mut chars: Vec<char> = i18n::all_texts(lang)
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
     chars.sort_unstable();
     chars.dedup();
     let font = egui::FontId::proportional(15.0);
-    let missing: String = ctx.fonts_mut(|f| {
-        chars
-            .iter()
-            .filter(|&&c| !f.has_glyph(&font, c))
-            .collect()
-    });
+    let missing: String =
+        ctx.fonts_mut(|f| chars.iter().filter(|&&c| !f.has_glyph(&font, c)).collect());
     if missing.is_empty() {
         info!("qi: glyphs {}: all {} characters", lang.code(), chars.len());
     } else {

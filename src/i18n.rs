@@ -274,7 +274,10 @@ mod tests {
     /// The keys in `t!("…"` calls under `src/`.
     fn keys_used_in_source() -> std::collections::BTreeSet<String> {
         let mut out = std::collections::BTreeSet::new();
-        let mut dirs = vec![std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/src"))];
+        let mut dirs = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src"
+        ))];
         while let Some(d) = dirs.pop() {
             for e in std::fs::read_dir(&d).unwrap().flatten() {
                 let p = e.path();
@@ -298,9 +301,9 @@ mod tests {
                             let key = &r[..end];
                             // keys are kebab-case; anything else is not a call
                             if !key.is_empty()
-                                && key
-                                    .chars()
-                                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                                && key.chars().all(|c| {
+                                    c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'
+                                })
                             {
                                 out.insert(key.to_string());
                             }

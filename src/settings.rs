@@ -236,7 +236,9 @@ impl SettingsOnDisk {
 }
 
 /// The language as written: a bare tag, `language: "zh-CN"`.
-fn some_lang<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<crate::i18n::Lang>, D::Error> {
+fn some_lang<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<crate::i18n::Lang>, D::Error> {
     <crate::i18n::Lang as serde::Deserialize>::deserialize(d).map(Some)
 }
 
@@ -334,7 +336,10 @@ mod tests {
         };
         let text = qi_core::storage::to_ron(&s).unwrap();
         assert!(text.contains("zh-CN"), "{text}");
-        assert_eq!(settings_from_text(&text).unwrap().language, crate::i18n::Lang::ZhCn);
+        assert_eq!(
+            settings_from_text(&text).unwrap().language,
+            crate::i18n::Lang::ZhCn
+        );
         let old = "(volume: 0.3)";
         assert_eq!(
             settings_from_text(old).unwrap().language,

@@ -1313,19 +1313,40 @@ fn a_replayed_game_is_analysed_jumped_through_and_saved_with_its_analysis() {
     let began = std::time::Instant::now();
     loop {
         app.update();
-        let done = app.world().resource::<Match>().replay.as_ref().unwrap().analysis.is_some();
+        let done = app
+            .world()
+            .resource::<Match>()
+            .replay
+            .as_ref()
+            .unwrap()
+            .analysis
+            .is_some();
         if done {
             break;
         }
-        assert!(began.elapsed().as_secs() < 120, "the analysis did not finish");
+        assert!(
+            began.elapsed().as_secs() < 120,
+            "the analysis did not finish"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let a = app.world().resource::<Match>().replay.clone().unwrap().analysis.unwrap();
+    let a = app
+        .world()
+        .resource::<Match>()
+        .replay
+        .clone()
+        .unwrap()
+        .analysis
+        .unwrap();
     assert_eq!(a.positions.len(), rec.moves.len() + 1);
     assert_eq!(a.moves.len(), rec.moves.len());
     let marked = a.next_marked(0, qi_core::analysis::Mark::Inaccuracy, false);
     assert!(marked.is_some(), "a real game has some marked move");
-    press_key(&mut app, KeyCode::KeyN, bevy::input::keyboard::Key::Character("n".into()));
+    press_key(
+        &mut app,
+        KeyCode::KeyN,
+        bevy::input::keyboard::Key::Character("n".into()),
+    );
     settle(&mut app);
     assert_eq!(Some(app.world().resource::<Match>().history.ply()), marked);
     // saved from the replay: the whole game with its analysis
@@ -1333,8 +1354,18 @@ fn a_replayed_game_is_analysed_jumped_through_and_saved_with_its_analysis() {
         .write_message(qi::saves::FileRequest::ExportRecord);
     app.update();
     app.update();
-    let dir = app.world().resource::<qi::saves::Store>().0.dir().join("records");
-    let file = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
+    let dir = app
+        .world()
+        .resource::<qi::saves::Store>()
+        .0
+        .dir()
+        .join("records");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
     let back = qi_core::records::import_file(&file).unwrap();
     assert_eq!(back.moves.len(), rec.moves.len());
     let again = qi::replay::replay_match(&back, "again").unwrap();
@@ -1351,7 +1382,11 @@ fn go_territory_map_on_and_off() {
         play(&mut app, m);
         settle(&mut app);
     }
-    press_key(&mut app, KeyCode::KeyT, bevy::input::keyboard::Key::Character("t".into()));
+    press_key(
+        &mut app,
+        KeyCode::KeyT,
+        bevy::input::keyboard::Key::Character("t".into()),
+    );
     let began = std::time::Instant::now();
     while app.world().resource::<qi::board::GameMarks>().0.is_empty() {
         assert!(began.elapsed().as_secs() < 60, "no territory map");
@@ -1361,8 +1396,16 @@ fn go_territory_map_on_and_off() {
     let marks = app.world().resource::<qi::board::GameMarks>().0.clone();
     assert!(marks.iter().any(|(_, m)| *m == Marker::AreaBlack));
     assert!(marks.iter().any(|(_, m)| *m == Marker::AreaWhite));
-    assert!(status(&app).starts_with("Territory (T): estimate "), "{}", status(&app));
-    press_key(&mut app, KeyCode::KeyT, bevy::input::keyboard::Key::Character("t".into()));
+    assert!(
+        status(&app).starts_with("Territory (T): estimate "),
+        "{}",
+        status(&app)
+    );
+    press_key(
+        &mut app,
+        KeyCode::KeyT,
+        bevy::input::keyboard::Key::Character("t".into()),
+    );
     assert!(app.world().resource::<qi::board::GameMarks>().0.is_empty());
 }
 
@@ -1378,26 +1421,51 @@ fn candidates_on_the_board_while_replaying() {
     .unwrap();
     let mut m = qi::replay::replay_match(&rec, "woc").unwrap();
     m.history.go_to(50);
-    app.world_mut().write_message(qi::menus::LoadMatch(Box::new(m)));
+    app.world_mut()
+        .write_message(qi::menus::LoadMatch(Box::new(m)));
     for _ in 0..3 {
         app.update();
     }
-    press_key(&mut app, KeyCode::KeyC, bevy::input::keyboard::Key::Character("c".into()));
+    press_key(
+        &mut app,
+        KeyCode::KeyC,
+        bevy::input::keyboard::Key::Character("c".into()),
+    );
     let began = std::time::Instant::now();
-    while app.world().resource::<qi::analysis::Candidates>().values.is_empty() {
+    while app
+        .world()
+        .resource::<qi::analysis::Candidates>()
+        .values
+        .is_empty()
+    {
         assert!(began.elapsed().as_secs() < 60, "no candidates");
         app.update();
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     app.update();
-    let values = app.world().resource::<qi::analysis::Candidates>().values.clone();
+    let values = app
+        .world()
+        .resource::<qi::analysis::Candidates>()
+        .values
+        .clone();
     assert!(values.windows(2).all(|w| w[0].1 >= w[1].1), "{values:?}");
     let pos = app.world().resource::<Match>().position().clone();
     for (sq, _) in &values {
-        assert!(pos.legal_moves().iter().any(|&m| pos.move_squares(m).to == Some(*sq)));
+        assert!(
+            pos.legal_moves()
+                .iter()
+                .any(|&m| pos.move_squares(m).to == Some(*sq))
+        );
     }
-    assert_eq!(count::<qi::analysis::CandidateLabel>(&mut app), values.len());
-    press_key(&mut app, KeyCode::KeyC, bevy::input::keyboard::Key::Character("c".into()));
+    assert_eq!(
+        count::<qi::analysis::CandidateLabel>(&mut app),
+        values.len()
+    );
+    press_key(
+        &mut app,
+        KeyCode::KeyC,
+        bevy::input::keyboard::Key::Character("c".into()),
+    );
     app.update();
     assert_eq!(count::<qi::analysis::CandidateLabel>(&mut app), 0);
 }

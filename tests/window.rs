@@ -376,7 +376,10 @@ fn a_go_game_in_chinese_from_the_main_menu_to_the_game_over_panel() {
     let menu = qi.screenshot(&dir);
     // "新对局" (New game) is selected when there is nothing to continue
     qi.keys(&["Return"]);
-    qi.wait_for_log("qi: drawn screen Title menu NewGame", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: drawn screen Title menu NewGame",
+        Duration::from_secs(30),
+    );
     let new_game = qi.screenshot(&dir);
     // Game row: three to the right is 围棋; two rows down, Mode: one to the right is 双人对战
     qi.keys(&["Right", "Right", "Right", "Down", "Down", "Right", "Return"]);
@@ -394,18 +397,28 @@ fn a_go_game_in_chinese_from_the_main_menu_to_the_game_over_panel() {
     qi.keys(&["Return"]);
     let over = qi.wait_for_log("qi: game over", Duration::from_secs(30));
     assert!(over.contains("B+"), "Black's stone owns the board: {over}");
-    qi.wait_for_log("qi: drawn screen Playing menu GameOver", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu GameOver",
+        Duration::from_secs(30),
+    );
     let game_over = qi.screenshot(&dir);
     // 分析本局 (Analyse the game), third on the panel: the game becomes a replay at its last
     // move and the engine goes over its positions
     qi.keys(&["Down", "Down", "Return"]);
     let done = qi.wait_for_log("qi: analysis done", Duration::from_secs(120));
     assert!(done.contains("4 positions"), "{done}");
-    qi.wait_for_log("qi: drawn screen Playing menu None", Duration::from_secs(30));
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu None",
+        Duration::from_secs(30),
+    );
     let analysed = qi.screenshot(&dir);
     for shot in [&menu, &new_game, &game_over, &analysed] {
         let (w, h, colours) = png_summary(shot);
-        assert!(w >= 800 && h >= 600 && colours > 50, "{}: {w}×{h}, {colours} colours", shot.display());
+        assert!(
+            w >= 800 && h >= 600 && colours > 50,
+            "{}: {w}×{h}, {colours} colours",
+            shot.display()
+        );
     }
     assert!(!qi.log_text().contains("qi: glyphs zh-CN: missing"));
     println!(

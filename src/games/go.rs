@@ -91,7 +91,9 @@ fn refresh_territory(game: Option<Res<Match>>, mut map: ResMut<TerritoryMap>) {
     if map.for_position == Some(hash) {
         return;
     }
-    let Some(go) = pos.as_go().cloned() else { return };
+    let Some(go) = pos.as_go().cloned() else {
+        return;
+    };
     map.for_position = Some(hash);
     map.task = Some(bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
         let mut cpu = qi_core::ai::go::GoCpu::new(3);
@@ -107,7 +109,9 @@ fn show_territory(
     mut marks: ResMut<GameMarks>,
     mut status: MessageWriter<Status>,
 ) {
-    let Some(task) = map.task.as_mut() else { return };
+    let Some(task) = map.task.as_mut() else {
+        return;
+    };
     let Some((own, hash)) = bevy::tasks::block_on(bevy::tasks::poll_once(task)) else {
         return;
     };
@@ -115,7 +119,10 @@ fn show_territory(
     let Some(game) = game else { return };
     let pos = game.position();
     // a map for a position no longer shown, or during the scoring, is dropped
-    let Some(go) = pos.as_go().filter(|_| pos.hash() == hash && marking.is_none()) else {
+    let Some(go) = pos
+        .as_go()
+        .filter(|_| pos.hash() == hash && marking.is_none())
+    else {
         map.for_position = None;
         return;
     };
@@ -126,7 +133,10 @@ fn show_territory(
     } else {
         format!("W+{:.1}", -lead)
     };
-    info!("qi: territory map for ply {}: {estimate}", game.history.ply());
+    info!(
+        "qi: territory map for ply {}: {estimate}",
+        game.history.ply()
+    );
     status.write(Status(t!("status-territory", estimate = estimate)));
 }
 
@@ -358,7 +368,6 @@ fn mark_dead_on_click(
             "status-go-marked-score",
             score = score.result_text()
         )));
-
     }
 }
 

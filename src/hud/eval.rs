@@ -38,7 +38,6 @@ pub fn eval_text(
     };
     let text = if info.nps >= 1000 {
         t!("eval-speed", text = text, knps = info.nps / 1000)
-
     } else {
         text
     };

@@ -19,10 +19,12 @@ use crate::theme::palette;
 mod eval;
 mod online_panel;
 mod replay_panel;
+mod top_bar;
 
 pub use eval::{eval_bar_ui, eval_text};
 pub use online_panel::{OnlineView, online_panel_ui};
 pub use replay_panel::{ReplayView, move_list_ui, replay_panel_ui};
+pub use top_bar::{piece_icon, top_bar_ui};
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<HudModel>()
@@ -184,96 +186,6 @@ pub enum HudAction {
     NewGame,
     Cpu(CpuControl),
     Online(qi_net::Action),
-}
-
-/// A player in the top bar: "Black (Ann)"; in a narrow window only the name, beside the
-/// piece icon that shows the colour.
-fn player_line(v: &HudView, side: Side, narrow: bool) -> String {
-    let who = match v.players[side.index()] {
-        Player::Human | Player::Remote => v.names[side.index()].clone(),
-        Player::Cpu { level } => t!("records-cpu-level", level = level),
-    };
-    if narrow {
-        return who;
-    }
-    t!(
-        "hud-player",
-        side = crate::games::ui_of(v.kind).side_name(side),
-        who = who
-    )
-}
-
-/// A piece icon that reads as its colour on the dark panel: a solid stone with a highlight (a
-/// dark stone with only a rim read as a hollow, white circle).
-pub fn piece_icon(ui: &mut egui::Ui, kind: GameKind, side: Side) {
-    let c = crate::games::ui_of(kind).piece_color(side);
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(22.0, 22.0), egui::Sense::hover());
-    let p = ui.painter();
-    let center = rect.center();
-    p.circle_filled(center, 10.0, c);
-    // a soft highlight up and left, lighter than the stone
-    let lift = |v: u8| v.saturating_add(70);
-    p.circle_filled(
-        center + egui::vec2(-3.5, -3.5),
-        3.0,
-        egui::Color32::from_rgb(lift(c.r()), lift(c.g()), lift(c.b())),
-    );
-    p.circle_stroke(center, 10.0, egui::Stroke::new(1.0, palette::ui().icon_rim));
-}
-
-/// The top bar: the score and whose turn it is.
-pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
-    let narrow = ui.available_width() < 1100.0;
-    ui.horizontal_centered(|ui| {
-        ui.label(
-            egui::RichText::new(crate::games::ui_of(v.kind).title())
-                .size(22.0)
-                .strong(),
-        );
-        ui.separator();
-        for side in Side::BOTH {
-            piece_icon(ui, v.kind, side);
-            let mut t = egui::RichText::new(format!(
-                "{}  {}",
-                player_line(v, side, narrow),
-                v.counts[side.index()]
-            ))
-            .size(18.0);
-            if side == v.to_move && !v.over {
-                t = t.strong().underline();
-            }
-            ui.label(t);
-            if let Some((texts, running)) = &v.clocks {
-                let mut c = egui::RichText::new(format!("[{}]", texts[side.index()]))
-                    .size(18.0)
-                    .monospace();
-                if *running == Some(side) {
-                    c = c.strong().underline();
-                }
-                ui.label(c);
-            }
-            ui.add_space(12.0);
-        }
-        ui.separator();
-        let side = crate::games::ui_of(v.kind).side_name(v.to_move);
-        let turn = if v.over {
-            t!("game-over")
-        } else if let Some(secs) = v.thinking {
-            t!("hud-cpu-thinking", side = side, secs = format!("{secs:.1}"))
-        } else {
-            t!("hud-to-move", side = side)
-        };
-        ui.label(egui::RichText::new(turn).size(16.0));
-        ui.separator();
-        ui.label(
-            egui::RichText::new(t!(
-                "hud-move-time",
-                n = v.ply,
-                time = format_time(v.elapsed)
-            ))
-            .size(16.0),
-        );
-    });
 }
 
 /// The side panel; returns what the player asked for.
@@ -481,8 +393,8 @@ fn draw_hud(
         // undo is a request to the opponent; no redo, no hint; resign has its own button
         let me = crate::online::my_side(o);
         let ply = game.history.ply();
-        let mine_to_undo = (ply.saturating_sub(3)..ply)
-            .any(|p| game.history.position_at(p).side_to_move() == me);
+        let mine_to_undo =
+            (ply.saturating_sub(3)..ply).any(|p| game.history.position_at(p).side_to_move() == me);
         view.can_undo = ov.can_act && ov.asked.is_none() && !view.over && mine_to_undo;
         view.can_redo = false;
         view.hint_allowed = false;

@@ -59,10 +59,7 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
         }
     });
     let mut ply = r.ply;
-    if ui
-        .add(egui::Slider::new(&mut ply, 0..=r.total))
-        .changed()
-    {
+    if ui.add(egui::Slider::new(&mut ply, 0..=r.total)).changed() {
         action = Some(HudAction::Replay(ReplayStep::To(ply)));
     }
     {
@@ -90,8 +87,10 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
         }
     }
     ui.add(
-        egui::Label::new(egui::RichText::new(t!("replay-keys-hint")).color(palette::ui().text_weak))
-            .wrap(),
+        egui::Label::new(
+            egui::RichText::new(t!("replay-keys-hint")).color(palette::ui().text_weak),
+        )
+        .wrap(),
     );
     if let Some(c) = &r.comment {
         ui.add_space(4.0);
@@ -120,7 +119,11 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
         action = Some(a);
     }
     ui.add_space(6.0);
-    let marks = r.analysis.as_ref().map(|a| a.marks.as_slice()).unwrap_or(&[]);
+    let marks = r
+        .analysis
+        .as_ref()
+        .map(|a| a.marks.as_slice())
+        .unwrap_or(&[]);
     if let Some(n) = move_list_ui(ui, &r.all_moves, Some(r.ply), marks) {
         action = Some(HudAction::Replay(ReplayStep::To(n)));
     }
@@ -192,8 +195,11 @@ fn analysis_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     ui.label(egui::RichText::new(t!("analysis-title")).strong());
     if let Some((done, total)) = r.progress {
         ui.add(
-            egui::ProgressBar::new(done as f32 / total.max(1) as f32)
-                .text(t!("analysis-progress", done = done, total = total)),
+            egui::ProgressBar::new(done as f32 / total.max(1) as f32).text(t!(
+                "analysis-progress",
+                done = done,
+                total = total
+            )),
         );
         if ui.button(t!("analysis-cancel")).clicked() {
             action = Some(HudAction::Analysis(AnalysisRequest::Cancel));
@@ -204,7 +210,9 @@ fn analysis_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
         ui.horizontal_wrapped(|ui| {
             for (ms, secs) in [(100u64, "0.1"), (500, "0.5"), (2000, "2")] {
                 if ui.button(t!("analysis-start", secs = secs)).clicked() {
-                    action = Some(HudAction::Analysis(AnalysisRequest::Start { budget_ms: ms }));
+                    action = Some(HudAction::Analysis(AnalysisRequest::Start {
+                        budget_ms: ms,
+                    }));
                 }
             }
         });
@@ -249,9 +257,18 @@ pub fn graph_ui(
     // Black's share is the dark area above the curve's mirror: the area under the curve down
     // to the bottom edge is Black's
     let mut shape = vec![egui::pos2(rect.left(), rect.bottom())];
-    shape.extend(values.iter().enumerate().map(|(i, &v)| egui::pos2(x(i), y(v))));
+    shape.extend(
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| egui::pos2(x(i), y(v))),
+    );
     shape.push(egui::pos2(x(values.len().saturating_sub(1)), rect.bottom()));
-    for w in shape.windows(2).skip(1).take(values.len().saturating_sub(1)) {
+    for w in shape
+        .windows(2)
+        .skip(1)
+        .take(values.len().saturating_sub(1))
+    {
         // one quad per step keeps the filled area convex
         p.add(egui::Shape::convex_polygon(
             vec![
@@ -269,8 +286,15 @@ pub fn graph_ui(
         .enumerate()
         .map(|(i, &v)| egui::pos2(x(i), y(v)))
         .collect();
-    p.add(egui::Shape::line(curve, egui::Stroke::new(1.5, colors.graph_black)));
-    p.hline(rect.x_range(), rect.center().y, egui::Stroke::new(1.0, colors.outline));
+    p.add(egui::Shape::line(
+        curve,
+        egui::Stroke::new(1.5, colors.graph_black),
+    ));
+    p.hline(
+        rect.x_range(),
+        rect.center().y,
+        egui::Stroke::new(1.0, colors.outline),
+    );
     for (i, m) in marks.iter().enumerate() {
         if let Some(k) = m {
             let ply = i + 1;
@@ -281,7 +305,11 @@ pub fn graph_ui(
             );
         }
     }
-    p.vline(x(current.min(n)), rect.y_range(), egui::Stroke::new(1.5, colors.mark_blunder));
+    p.vline(
+        x(current.min(n)),
+        rect.y_range(),
+        egui::Stroke::new(1.5, colors.mark_blunder),
+    );
     if resp.clicked()
         && let Some(pos) = resp.interact_pointer_pos()
     {

@@ -136,12 +136,20 @@ fn the_replay_panel_fits_the_narrowest_side_panel() {
             view,
         );
     h.run();
-    for label in ["Autoplay (Space)", "Home / End", "Against the CPU", "Two players"] {
+    for label in [
+        "Autoplay (Space)",
+        "Home / End",
+        "Against the CPU",
+        "Two players",
+    ] {
         let r = h.get_by_label_contains(label).rect();
         assert!(r.max.x <= width, "{label} ends at {}", r.max.x);
     }
     let current = h.get_by_label("m127").rect();
-    assert!(current.max.y <= 530.0, "move 127 scrolled into view: {current:?}");
+    assert!(
+        current.max.y <= 530.0,
+        "move 127 scrolled into view: {current:?}"
+    );
 }
 
 fn online_view() -> OnlineView {
@@ -184,7 +192,11 @@ fn the_online_panel_asks_answers_chats_and_waits() {
     h.state_mut().2 = None;
     h.run();
     h.get_by_label("Bo asks to take back a move.");
-    assert!(h.get_by_label("Offer a draw").accesskit_node().is_disabled());
+    assert!(
+        h.get_by_label("Offer a draw")
+            .accesskit_node()
+            .is_disabled()
+    );
     h.get_by_label("Refuse").click();
     h.run();
     assert_eq!(h.state().2, Some(Action::AnswerUndo(false)));
@@ -213,7 +225,11 @@ fn the_online_panel_asks_answers_chats_and_waits() {
     h.run();
     h.get_by_label("Waiting for the opponent…");
     assert!(h.get_by_label("Resign").accesskit_node().is_disabled());
-    assert!(h.get_by_label("Offer a draw").accesskit_node().is_disabled());
+    assert!(
+        h.get_by_label("Offer a draw")
+            .accesskit_node()
+            .is_disabled()
+    );
 }
 
 #[test]

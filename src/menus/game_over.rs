@@ -154,8 +154,11 @@ fn draw_game_over(
         }
         Some(GameOverAction::Analyse) => {
             // the finished game becomes a replay at its last move, and the analysis starts
-            let mut record =
-                qi_core::records::Record::from_history(&g.history, &g.setup.names[0], &g.setup.names[1]);
+            let mut record = qi_core::records::Record::from_history(
+                &g.history,
+                &g.setup.names[0],
+                &g.setup.names[1],
+            );
             record.result = g.result().map(|r| r.sgf());
             let label = crate::games::ui_of(g.kind()).title();
             match crate::replay::replay_match(&record, &label) {

@@ -47,7 +47,8 @@ fn draw_records(
                 }
                 Err(e) => {
                     warn!("qi: cannot open {label}: {e}");
-                    model.message = Some(t!("cannot-open", name = label.as_str(), why = e.as_str()));
+                    model.message =
+                        Some(t!("cannot-open", name = label.as_str(), why = e.as_str()));
                 }
             }
         }
@@ -217,7 +218,10 @@ pub fn records_ui(
     }
     ui.add_space(8.0);
     if ui
-        .vertical_centered(|ui| ui.button(egui::RichText::new(t!("back")).size(18.0)).clicked())
+        .vertical_centered(|ui| {
+            ui.button(egui::RichText::new(t!("back")).size(18.0))
+                .clicked()
+        })
         .inner
     {
         action = Some(RecordsAction::Back);
@@ -318,7 +322,6 @@ fn replay_tab(ui: &mut egui::Ui, m: &mut RecordsModel, keys: NavKeys) -> Option<
         );
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if (ui.button(t!("records-open")).clicked() || enter) && !m.path.trim().is_empty() {
-
             action = Some(RecordsAction::Open(RecordSource::File(PathBuf::from(
                 m.path.trim(),
             ))));

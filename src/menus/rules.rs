@@ -58,7 +58,10 @@ pub fn rules_ui(ui: &mut egui::Ui, kind: &mut GameKind) -> bool {
     ui.add(egui::Label::new(egui::RichText::new(text).size(15.0)).wrap());
     ui.add_space(10.0);
     let back = ui
-        .vertical_centered(|ui| ui.button(egui::RichText::new(t!("back")).size(18.0)).clicked())
+        .vertical_centered(|ui| {
+            ui.button(egui::RichText::new(t!("back")).size(18.0))
+                .clicked()
+        })
         .inner;
     back || keys.back || keys.choose
 }

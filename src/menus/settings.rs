@@ -60,7 +60,10 @@ pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) -> bool {
             ui.checkbox(&mut s.mute, "");
             ui.end_row();
             ui.label(t!("settings-animation"));
-            ui.add(egui::Slider::new(&mut s.animation_speed, 0.0..=3.0).text(t!("settings-animation-off")));
+            ui.add(
+                egui::Slider::new(&mut s.animation_speed, 0.0..=3.0)
+                    .text(t!("settings-animation-off")),
+            );
             ui.end_row();
             ui.label(t!("settings-legal-moves"));
             ui.checkbox(&mut s.show_legal_moves, "");
@@ -92,8 +95,10 @@ pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) -> bool {
         });
     ui.add_space(12.0);
     let back = ui
-        .vertical_centered(|ui| ui.button(egui::RichText::new(t!("back")).size(18.0)).clicked())
-
+        .vertical_centered(|ui| {
+            ui.button(egui::RichText::new(t!("back")).size(18.0))
+                .clicked()
+        })
         .inner;
     back || keys.back
 }

@@ -63,8 +63,12 @@ pub fn slots_ui(
     }
     ui.vertical_centered(|ui| {
         ui.heading(
-            egui::RichText::new(if saving { t!("slots-save-title") } else { t!("slots-load-title") })
-                .size(26.0),
+            egui::RichText::new(if saving {
+                t!("slots-save-title")
+            } else {
+                t!("slots-load-title")
+            })
+            .size(26.0),
         )
     });
     let enabled: Vec<bool> = slots
@@ -126,7 +130,10 @@ pub fn slots_ui(
     }
     ui.add_space(8.0);
     if ui
-        .vertical_centered(|ui| ui.button(egui::RichText::new(t!("back")).size(18.0)).clicked())
+        .vertical_centered(|ui| {
+            ui.button(egui::RichText::new(t!("back")).size(18.0))
+                .clicked()
+        })
         .inner
     {
         action = Some(SlotAction::Back);

@@ -159,7 +159,10 @@ pub fn analyse(
     if stop.load(Ordering::Relaxed) {
         return Ok(None);
     }
-    let evals: Vec<PositionEval> = evals.into_iter().map(|e| e.expect("every position")).collect();
+    let evals: Vec<PositionEval> = evals
+        .into_iter()
+        .map(|e| e.expect("every position"))
+        .collect();
     let reviews = review(kind, &positions, moves, &evals);
     Ok(Some(GameAnalysis {
         kind,
@@ -188,7 +191,9 @@ fn evaluate(
         };
     }
     let mut last = None;
-    let best = cpu.choose(pos, budget, stop, 0x5eed, &mut |info| last = Some(info.clone()));
+    let best = cpu.choose(pos, budget, stop, 0x5eed, &mut |info| {
+        last = Some(info.clone())
+    });
     let info = last.unwrap_or_default();
     let lead = match &*cpu {
         AnyCpu::Go(c) => pos.as_go().map(|g| {
@@ -370,7 +375,10 @@ impl GameAnalysis {
         if ply > 0
             && let Some(m) = self.moves.get(ply - 1)
         {
-            parts.push(format!("loss {}", signed_units(self.kind, m.loss).trim_start_matches('+')));
+            parts.push(format!(
+                "loss {}",
+                signed_units(self.kind, m.loss).trim_start_matches('+')
+            ));
             if let Some(mark) = m.mark {
                 parts.push(mark.name().to_string());
             }
@@ -380,10 +388,7 @@ impl GameAnalysis {
 
     /// The record's comments with this analysis in them: each position's line replaces an
     /// earlier analysis line and keeps the rest of the comment.
-    pub fn write_comments(
-        &self,
-        comments: &mut std::collections::BTreeMap<usize, String>,
-    ) {
+    pub fn write_comments(&self, comments: &mut std::collections::BTreeMap<usize, String>) {
         for ply in 0..self.positions.len() {
             let line = self.comment(ply).expect("a position");
             let mut text = comments

@@ -28,7 +28,11 @@ fn exact(pos: &AnyPosition) -> i32 {
             let mut next = pos.clone();
             next.play(m).unwrap();
             let v = exact(&next);
-            if next.side_to_move() == pos.side_to_move() { v } else { -v }
+            if next.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            }
         })
         .max()
         .unwrap()
@@ -43,8 +47,7 @@ fn a_reversi_endgame_blunder_has_its_exact_loss() {
         let mut pos = AnyPosition::start(GameKind::Reversi).unwrap();
         // six empties at most: the search solves them exactly in well under its budget, even on
         // a loaded machine
-        while pos.piece_counts()[0] + pos.piece_counts()[1] < 58 && GameResult::of(&pos).is_none()
-        {
+        while pos.piece_counts()[0] + pos.piece_counts()[1] < 58 && GameResult::of(&pos).is_none() {
             let moves = pos.legal_moves();
             let m = moves[rng.below(moves.len() as u64) as usize];
             pos.play(m).unwrap();
@@ -59,16 +62,29 @@ fn a_reversi_endgame_blunder_has_its_exact_loss() {
                 let mut next = pos.clone();
                 next.play(m).unwrap();
                 let v = exact(&next);
-                (m, if next.side_to_move() == pos.side_to_move() { v } else { -v })
+                (
+                    m,
+                    if next.side_to_move() == pos.side_to_move() {
+                        v
+                    } else {
+                        -v
+                    },
+                )
             })
             .collect();
         let best = values.iter().map(|v| v.1).max().unwrap();
         let Some(&(bad, bad_value)) = values.iter().find(|v| best - v.1 >= 800) else {
             continue;
         };
-        let a = analyse(&pos, &[bad], Duration::from_millis(300), &stop(), &mut |_, _| {})
-            .unwrap()
-            .unwrap();
+        let a = analyse(
+            &pos,
+            &[bad],
+            Duration::from_millis(300),
+            &stop(),
+            &mut |_, _| {},
+        )
+        .unwrap()
+        .unwrap();
         let m = &a.moves[0];
         assert_eq!(m.before, best, "the solver's value before");
         assert_eq!(m.after, bad_value, "the exact value after");
@@ -86,16 +102,28 @@ fn a_gomoku_move_that_allows_a_forced_win_is_a_blunder() {
     let start = AnyPosition::start(GameKind::Gomoku).unwrap();
     let (pos, _) = play(&start, &["h8", "a1", "i8", "a2", "j8"]);
     let bad = pos.parse_move("a3").unwrap();
-    let a = analyse(&pos, &[bad], Duration::from_millis(300), &stop(), &mut |_, _| {})
-        .unwrap()
-        .unwrap();
+    let a = analyse(
+        &pos,
+        &[bad],
+        Duration::from_millis(300),
+        &stop(),
+        &mut |_, _| {},
+    )
+    .unwrap()
+    .unwrap();
     let m = &a.moves[0];
     assert!(search::is_decided(m.after) && m.after < 0, "{m:?}");
     assert_eq!(m.mark, Some(Mark::Blunder), "{m:?}");
     let good = pos.parse_move("g8").unwrap();
-    let a = analyse(&pos, &[good], Duration::from_millis(300), &stop(), &mut |_, _| {})
-        .unwrap()
-        .unwrap();
+    let a = analyse(
+        &pos,
+        &[good],
+        Duration::from_millis(300),
+        &stop(),
+        &mut |_, _| {},
+    )
+    .unwrap()
+    .unwrap();
     assert_ne!(a.moves[0].mark, Some(Mark::Blunder), "{:?}", a.moves[0]);
 }
 
@@ -103,7 +131,12 @@ fn a_gomoku_move_that_allows_a_forced_win_is_a_blunder() {
 /// it); other comment lines stay.
 #[test]
 fn an_analysis_written_into_a_record_reads_back_the_same() {
-    for kind in [GameKind::Reversi, GameKind::Go, GameKind::Ataxx, GameKind::Gomoku] {
+    for kind in [
+        GameKind::Reversi,
+        GameKind::Go,
+        GameKind::Ataxx,
+        GameKind::Gomoku,
+    ] {
         let start = AnyPosition::start(kind).unwrap();
         let mut pos = start.clone();
         let mut moves = Vec::new();
@@ -114,9 +147,15 @@ fn an_analysis_written_into_a_record_reads_back_the_same() {
             pos.play(m).unwrap();
             moves.push(m);
         }
-        let a = analyse(&start, &moves, Duration::from_millis(30), &stop(), &mut |_, _| {})
-            .unwrap()
-            .unwrap();
+        let a = analyse(
+            &start,
+            &moves,
+            Duration::from_millis(30),
+            &stop(),
+            &mut |_, _| {},
+        )
+        .unwrap()
+        .unwrap();
         let history = crate::saves::replay_moves(start.clone(), &{
             let mut p = start.clone();
             moves
@@ -134,7 +173,11 @@ fn an_analysis_written_into_a_record_reads_back_the_same() {
         a.write_comments(&mut rec.comments);
         let (text, _) = rec.export().unwrap();
         let back = crate::records::import_text(&text).unwrap();
-        assert!(back.comments[&2].starts_with("a person's note"), "{kind}: {:?}", back.comments);
+        assert!(
+            back.comments[&2].starts_with("a person's note"),
+            "{kind}: {:?}",
+            back.comments
+        );
         // writing the analysis again replaces it, and keeps the note
         let mut again = back.comments.clone();
         a.write_comments(&mut again);
@@ -167,28 +210,48 @@ fn summary_and_jumps_between_marks() {
     assert_eq!(loss_between(GameKind::Reversi, -100, 50), 0);
     // a forced win in Gomoku thrown away
     let l = loss_between(GameKind::Gomoku, MATE - 5, 100);
-    assert_eq!(mark_of(GameKind::Gomoku, MATE - 5, 100, l), Some(Mark::Blunder));
+    assert_eq!(
+        mark_of(GameKind::Gomoku, MATE - 5, 100, l),
+        Some(Mark::Blunder)
+    );
     // Reversi: a proven win (margin unknown) and an exact +4 are the same outcome
     let l = loss_between(GameKind::Reversi, MATE - 1, 400);
     assert_eq!((l, mark_of(GameKind::Reversi, MATE - 1, 400, l)), (0, None));
     let l = loss_between(GameKind::Reversi, -400, -(MATE - 1));
-    assert_eq!((l, mark_of(GameKind::Reversi, -400, -(MATE - 1), l)), (0, None));
+    assert_eq!(
+        (l, mark_of(GameKind::Reversi, -400, -(MATE - 1), l)),
+        (0, None)
+    );
     // but turning a proven win into a loss is a blunder
     let l = loss_between(GameKind::Reversi, MATE - 1, -200);
-    assert_eq!(mark_of(GameKind::Reversi, MATE - 1, -200, l), Some(Mark::Blunder));
+    assert_eq!(
+        mark_of(GameKind::Reversi, MATE - 1, -200, l),
+        Some(Mark::Blunder)
+    );
     let a = GameAnalysis {
         kind: GameKind::Reversi,
         positions: vec![eval(0); 7],
         moves: (1..=6)
             .map(|ply| MoveReview {
                 ply,
-                side: if ply % 2 == 1 { Side::Black } else { Side::White },
+                side: if ply % 2 == 1 {
+                    Side::Black
+                } else {
+                    Side::White
+                },
                 played: "y".into(),
                 best: Some("x".into()),
                 before: 0,
                 after: 0,
                 loss: [0, 900, 0, 250, 0, 500][ply - 1],
-                mark: [None, Some(Mark::Blunder), None, Some(Mark::Inaccuracy), None, Some(Mark::Mistake)][ply - 1],
+                mark: [
+                    None,
+                    Some(Mark::Blunder),
+                    None,
+                    Some(Mark::Inaccuracy),
+                    None,
+                    Some(Mark::Mistake),
+                ][ply - 1],
             })
             .collect(),
     };
@@ -210,7 +273,10 @@ fn summary_and_jumps_between_marks() {
 /// a file that is not a record is a clear error (exit code 2).
 #[test]
 fn qi_engine_analyse_writes_a_record_that_reads_back() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../saves/othello-1975-maruo-shortest-game.sgf");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../saves/othello-1975-maruo-shortest-game.sgf"
+    );
     let out = std::env::temp_dir().join(format!("qi-analyse-{}.sgf", std::process::id()));
     let args = |v: &[&str]| v.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
     let code = crate::engine::main_with_args(args(&[
@@ -244,7 +310,10 @@ fn qi_engine_analyse_writes_a_record_that_reads_back() {
     );
     let bad = std::env::temp_dir().join(format!("qi-analyse-bad-{}.sgf", std::process::id()));
     std::fs::write(&bad, "(;GM[1]SZ[19];B[zz").unwrap();
-    assert_eq!(crate::engine::main_with_args(args(&["qi-engine", "analyse", bad.to_str().unwrap()])), 2);
+    assert_eq!(
+        crate::engine::main_with_args(args(&["qi-engine", "analyse", bad.to_str().unwrap()])),
+        2
+    );
     let _ = std::fs::remove_file(&bad);
 }
 
@@ -269,7 +338,11 @@ fn candidates_are_valued_and_sorted() {
         let mut next = pos.clone();
         next.play(m).unwrap();
         let e = exact(&next);
-        let want = if next.side_to_move() == pos.side_to_move() { e } else { -e };
+        let want = if next.side_to_move() == pos.side_to_move() {
+            e
+        } else {
+            -e
+        };
         // the solver may prove a win or a loss without its margin
         if search::is_decided(v) {
             assert_eq!(v.signum(), want.signum(), "{}", pos.move_to_text(m));

@@ -48,9 +48,7 @@ pub fn table(a: &GameAnalysis) -> String {
     ));
     let units = |v: i32| match a.kind {
         crate::GameKind::Go => format!("{:+.1}%", v as f32 / 100.0),
-        _ if crate::search::is_decided(v) => {
-            if v > 0 { "win" } else { "loss" }.to_string()
-        }
+        _ if crate::search::is_decided(v) => if v > 0 { "win" } else { "loss" }.to_string(),
         _ => format!("{:+.2}", v as f32 / 100.0),
     };
     for m in &a.moves {
