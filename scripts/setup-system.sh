@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(libasound2-dev libudev-dev pkg-config libxkbcommon-x11-0 libx11-6 libxcursor1 libxrandr2 libxi6 libvulkan1 mesa-vulkan-drivers)
 if [ "${1:-}" = "--test" ]; then
-  pkgs+=(xvfb xauth xdotool imagemagick)
+  pkgs+=(xvfb xauth xdotool imagemagick iproute2)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
