@@ -12,6 +12,7 @@ pub mod go;
 pub mod gomoku;
 pub mod history;
 pub mod net;
+pub mod openings;
 pub mod records;
 pub mod result;
 pub mod reversi;
