@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes assets/fonts/NotoSansSC-Qi.otf: Noto Sans CJK SC Regular (SIL Open Font License 1.1),
 # cut down to the characters the window needs so that it stays small:
-#   - every character of the translation files (assets/locales/*/*.ftl),
+#   - every character of the translation files (assets/locales/*/*.ftl) and of the opening
+#     names (crates/qi-core/data/openings/*.sgf),
 #   - the 3,755 common hanzi of GB 2312 level 1 (so player names and chat in Chinese show too),
 #   - ASCII, Latin-1, general and CJK punctuation, full-width forms.
 # Run it again after adding Chinese text; the test `every_chinese_character_is_in_the_shipped_font`
@@ -14,7 +15,7 @@ out=assets/fonts/NotoSansSC-Qi.otf
 [ -f "$src" ] || { echo "missing $src: apt-get install fonts-noto-cjk" >&2; exit 1; }
 chars=$(mktemp)
 trap 'rm -f "$chars"' EXIT
-/usr/bin/python3 - "$chars" assets/locales/*/*.ftl <<'PY'
+/usr/bin/python3 - "$chars" assets/locales/*/*.ftl crates/qi-core/data/openings/*.sgf <<'PY'
 import sys
 out, files = sys.argv[1], sys.argv[2:]
 chars = set()

@@ -349,6 +349,20 @@ mod tests {
                 }
             }
         }
+        // the opening names (Chinese and Japanese) shown by the openings browser and the HUD
+        for kind in qi_core::GameKind::ALL {
+            let Some(book) = qi_core::openings::book(kind) else {
+                continue;
+            };
+            for n in book.nodes.iter().filter_map(|n| n.name.as_ref()) {
+                let texts = [Some(&n.en), n.zh.as_ref(), n.ja.as_ref()];
+                for c in texts.into_iter().flatten().flat_map(|t| t.chars()) {
+                    if cmap.map(c).is_none() {
+                        missing.insert(c);
+                    }
+                }
+            }
+        }
         assert!(
             missing.is_empty(),
             "not in assets/fonts (run scripts/make-fonts.sh): {missing:?}"

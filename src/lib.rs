@@ -16,6 +16,7 @@ pub mod games;
 pub mod hud;
 pub mod menus;
 pub mod online;
+pub mod openings;
 pub mod replay;
 pub mod results;
 pub mod saves;
@@ -116,7 +117,7 @@ pub fn plugin(app: &mut App) {
         hud::plugin,
         audio::plugin,
         screenshot::plugin,
-        (replay::plugin, analysis::plugin),
+        (replay::plugin, analysis::plugin, openings::plugin),
         (results::plugin, clock::plugin, online::plugin),
         start_from_args,
     ));

@@ -649,3 +649,44 @@ fn joining_an_online_game_by_address_in_chinese() {
         over.display()
     );
 }
+
+/// The openings browser in the real window: main menu → Openings → down the Othello tree to
+/// the Tiger → Enter steps through it; at its last move the side panel names the opening, and
+/// the board has the discs of the line.
+#[test]
+fn the_openings_browser_steps_through_the_tiger() {
+    let x = Xvfb::start();
+    let dir = fresh_dir("openings");
+    let mut qi = Qi::start(&x, "openings", &["--screenshot-dir", dir.to_str().unwrap()]);
+    qi.wait_for_log("qi: screen Title menu Main", Duration::from_secs(240));
+    qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(30));
+    // New game (Continue is disabled) → Load → Play online → Openings
+    qi.keys(&["Down", "Down", "Down", "Return"]);
+    qi.wait_for_log(
+        "qi: drawn screen Title menu Openings",
+        Duration::from_secs(30),
+    );
+    let browser = qi.screenshot(&dir);
+    // Perpendicular → Ganglion → No-Cat → Swallow → No-Cat (continuation) → Tiger
+    qi.keys(&["Down", "Down", "Down", "Down", "Down", "Down", "Return"]);
+    let line = qi.wait_for_log("qi: opening reversi", Duration::from_secs(30));
+    assert!(line.ends_with("f5 d6 c3 d3 c4 (step through)"), "{line}");
+    qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    qi.keys(&["End"]);
+    qi.wait_for_log(
+        "qi: opening reached Tiger at ply 5",
+        Duration::from_secs(30),
+    );
+    qi.wait_for_log("qi: board at rest at ply 5", Duration::from_secs(30));
+    let shot = qi.screenshot(&dir);
+    expect_squares(
+        &shot,
+        GameKind::Reversi,
+        (8, 8),
+        &[
+            (Square::new(2, 3), rgb(palette::BLACK_PIECE), 40),
+            (Square::new(3, 5), rgb(palette::WHITE_PIECE), 40),
+        ],
+    );
+    println!("browser {}, Tiger {}", browser.display(), shot.display());
+}

@@ -101,6 +101,8 @@ pub struct HudView {
     pub clocks: Option<([String; 2], Option<Side>)>,
     /// An online game.
     pub online: Option<OnlineView>,
+    /// The named opening (or Go joseki) the game has reached.
+    pub opening: Option<String>,
 }
 
 impl HudView {
@@ -138,6 +140,7 @@ impl HudView {
             cpu_vs_cpu: None,
             clocks: game.clock.as_ref().map(crate::clock::clock_texts),
             online: None,
+            opening: None,
             replay: game.replay.as_ref().map(|r| ReplayView {
                 source: r.source.clone(),
                 ply: game.history.ply(),
@@ -159,6 +162,7 @@ impl HudView {
                     )
                 }),
                 progress: None,
+                opening: None,
             }),
         }
     }
@@ -216,6 +220,9 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
     ));
     if let Some(line) = &v.info_line {
         ui.label(line);
+    }
+    if let Some(o) = &v.opening {
+        ui.label(o);
     }
     if let Some(score) = &v.scoring {
         ui.add_space(6.0);
@@ -345,6 +352,7 @@ pub struct HudSources<'w> {
     status_line: Res<'w, StatusLine>,
     scoring: Res<'w, ScoreView>,
     analysis_run: Res<'w, crate::analysis::AnalysisRun>,
+    opening: Res<'w, crate::openings::OpeningShown>,
 }
 
 fn draw_hud(
@@ -379,12 +387,15 @@ fn draw_hud(
         scoring,
         analysis_run,
         online: net,
+        opening,
     } = src;
     let Some(game) = game else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let mut view = HudView::of(&game, &status_line, &scoring);
+    view.opening = opening.text.clone();
     if let Some(r) = view.replay.as_mut() {
         r.progress = analysis_run.progress();
+        r.opening = opening.text.clone();
     }
     view.thinking = thinking.elapsed();
     view.hint_allowed &= !thinking.is_thinking();

@@ -25,6 +25,8 @@ pub struct ReplayView {
     pub analysis: Option<crate::analysis::AnalysisView>,
     /// Positions analysed and the total, while the analysis runs.
     pub progress: Option<(usize, usize)>,
+    /// The named opening reached at the move shown.
+    pub opening: Option<String>,
 }
 
 /// The replay controls: first, back, forward, last, a slider to jump, autoplay with its speed,
@@ -37,6 +39,9 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     ui.label(egui::RichText::new(&r.source).color(palette::ui().text_weak));
     if let Some(result) = &r.result {
         ui.label(t!("replay-result", result = result.as_str()));
+    }
+    if let Some(o) = &r.opening {
+        ui.label(egui::RichText::new(o).strong());
     }
     ui.label(egui::RichText::new(t!("replay-move-of", n = r.ply, total = r.total)).size(18.0));
     ui.horizontal(|ui| {

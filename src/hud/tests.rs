@@ -124,6 +124,7 @@ fn the_replay_panel_fits_the_narrowest_side_panel() {
         speed: 1.2,
         analysis: None,
         progress: None,
+        opening: Some("Joseki: One-space low pincer, 3-3 invasion: joseki".into()),
     };
     let width = 250.0;
     let mut h = Harness::builder()

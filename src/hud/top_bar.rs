@@ -10,14 +10,12 @@ pub(super) fn player_line(v: &HudView, side: Side, narrow: bool) -> String {
         Player::Human | Player::Remote => v.names[side.index()].clone(),
         Player::Cpu { level } => t!("records-cpu-level", level = level),
     };
-    if narrow {
+    let side_name = crate::games::ui_of(v.kind).side_name(side);
+    // a name that is only the side's own ("Black (Black)") is said once
+    if narrow || who == side_name {
         return who;
     }
-    t!(
-        "hud-player",
-        side = crate::games::ui_of(v.kind).side_name(side),
-        who = who
-    )
+    t!("hud-player", side = side_name, who = who)
 }
 
 /// A piece icon that reads as its colour on the dark panel: a solid stone with a highlight (a

@@ -1,4 +1,4 @@
-//! The main menu: Continue (when an autosave loads), New game, Load, Play online, Records,
+//! The main menu: Continue (when an autosave loads), New game, Load, Play online, Openings, Records,
 //! Rules, Settings,
 //! Quit. A message about the autosave (a damaged one set aside) shows here once.
 
@@ -31,6 +31,7 @@ pub enum MainAction {
     NewGame,
     Load,
     Online,
+    Openings,
     Records,
     Rules,
     Settings,
@@ -66,6 +67,7 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
             (t!("menu-new-game"), true),
             (t!("menu-load"), true),
             (t!("menu-online"), true),
+            (t!("menu-openings"), true),
             (t!("menu-records"), true),
             (t!("menu-rules"), true),
             (t!("menu-settings"), true),
@@ -80,6 +82,7 @@ pub fn main_menu_ui(ui: &mut egui::Ui, model: &mut MainMenuModel) -> Option<Main
                 MainAction::NewGame,
                 MainAction::Load,
                 MainAction::Online,
+                MainAction::Openings,
                 MainAction::Records,
                 MainAction::Rules,
                 MainAction::Settings,
@@ -119,6 +122,7 @@ fn draw_main_menu(
         }
         MainAction::Load => next.set(Menu::Load),
         MainAction::Online => next.set(Menu::Online),
+        MainAction::Openings => next.set(Menu::Openings),
         MainAction::Records => {
             let dir = store.as_ref().map(|s| s.0.dir().join("records"));
             records.refresh(dir.as_deref());
@@ -168,8 +172,8 @@ mod tests {
         h.state_mut().0.selected = 0;
         h.run(); // a frame without keys moves the selection off the disabled Continue
         assert_eq!(h.state().0.selected, 1);
-        // keyboard only (no autosave, so Continue is skipped): down five times to Settings
-        for _ in 0..5 {
+        // keyboard only (no autosave, so Continue is skipped): down six times to Settings
+        for _ in 0..6 {
             h.key_press(egui::Key::ArrowDown);
             h.run();
         }
@@ -177,9 +181,9 @@ mod tests {
         h.run();
         assert_eq!(h.state().1, Some(MainAction::Settings));
         h.state_mut().1 = None;
-        // Settings → Rules → Records → Play online → Load → New game → (Continue is
-        // disabled) → Quit
-        for _ in 0..6 {
+        // Settings → Rules → Records → Openings → Play online → Load → New game → (Continue
+        // is disabled) → Quit
+        for _ in 0..7 {
             h.key_press(egui::Key::ArrowUp);
             h.run();
         }

@@ -12,6 +12,7 @@ pub mod main_menu;
 pub mod nav;
 pub mod new_game;
 pub mod online;
+pub mod openings;
 pub mod pause;
 pub mod records;
 pub mod rules;
@@ -36,6 +37,7 @@ pub fn plugin(app: &mut App) {
             main_menu::plugin,
             new_game::plugin,
             online::plugin,
+            openings::plugin,
             records::plugin,
             rules::plugin,
             settings::plugin,
@@ -55,6 +57,8 @@ pub enum Menu {
     NewGame,
     /// Play online: host or join.
     Online,
+    /// The openings browser.
+    Openings,
     Records,
     Rules,
     Settings,

@@ -454,3 +454,14 @@ clock-increment = Increment (s)
 clock-periods = Periods
 clock-period = Period (s)
 clock-in-byo-yomi = { $time } ({ $periods }×)
+
+## Openings
+menu-openings = Openings
+opening-reached = Opening: { $name }
+opening-joseki = Joseki: { $name }
+openings-about-reversi = Othello's named openings (Robert Gatliff's list, as Othello programs show it). A game is named by the position it reaches, so another move order or a turned board finds the same name.
+openings-about-gomoku = The 26 canonical renju openings: the centre, White's second stone straight (direct) or diagonal (indirect), Black's third in the centre 5×5. Numbers and names as the Renju International Federation lists them.
+openings-about-go = Standard corner sequences (joseki) at the 4-4 and 3-4 points, in the upper right corner. In a game they are found in any corner, either way round and with either colour starting.
+openings-choose = Choose a line
+openings-japanese = Japanese name: { $name }
+openings-step-through = Step through

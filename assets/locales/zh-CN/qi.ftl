@@ -424,3 +424,14 @@ clock-increment = 每步加秒
 clock-periods = 读秒次数
 clock-period = 每次秒数
 clock-in-byo-yomi = { $time }（{ $periods } 次）
+
+## Openings
+menu-openings = 开局与定式
+opening-reached = 开局：{ $name }
+opening-joseki = 定式：{ $name }
+openings-about-reversi = 黑白棋的有名开局（Robert Gatliff 整理的开局表，黑白棋软件通用的名称）。按局面识别，换一种次序或把棋盘转过来下到同一局面，也能认出。
+openings-about-gomoku = 连珠的二十六种开局：黑先下天元，白第二手直指（直接相邻）或斜指（斜向相邻），黑第三手在中央 5×5 内。编号与名称依照国际连珠联盟（RIF）。
+openings-about-go = 星位与小目的常见定式，摆在右上角。对局中在任何一角都能认出，不论方向，也不论哪方先下。
+openings-choose = 选择一个变化
+openings-japanese = 日文名称：{ $name }
+openings-step-through = 逐手查看
