@@ -208,6 +208,19 @@ fn jump_keys(
     }
 }
 
+/// A game (finished or not) as a replay at the move it has reached, to be analysed: its record
+/// with the result when it is over; "play from here" in the replay goes on with it.
+pub fn review_match(g: &Match) -> Result<Match, String> {
+    let mut record =
+        qi_core::records::Record::from_history(&g.history, &g.setup.names[0], &g.setup.names[1]);
+    record.result = g.result().map(|r| r.sgf());
+    let label = crate::games::ui_of(g.kind()).title();
+    let mut m = crate::replay::replay_match(&record, &label)?;
+    let at = g.history.ply().min(m.history.all_moves().len());
+    m.history.go_to(at);
+    Ok(m)
+}
+
 fn cancel_on_leave(mut run: ResMut<AnalysisRun>) {
     run.stop.store(true, Ordering::Relaxed);
     run.task = None;

@@ -152,25 +152,14 @@ fn draw_game_over(
         Some(GameOverAction::SaveRecord) => {
             files.write(FileRequest::ExportRecord);
         }
-        Some(GameOverAction::Analyse) => {
+        Some(GameOverAction::Analyse) => match crate::analysis::review_match(&g) {
             // the finished game becomes a replay at its last move, and the analysis starts
-            let mut record = qi_core::records::Record::from_history(
-                &g.history,
-                &g.setup.names[0],
-                &g.setup.names[1],
-            );
-            record.result = g.result().map(|r| r.sgf());
-            let label = crate::games::ui_of(g.kind()).title();
-            match crate::replay::replay_match(&record, &label) {
-                Ok(mut m) => {
-                    let last = m.history.all_moves().len();
-                    m.history.go_to(last);
-                    load.write(super::LoadMatch(Box::new(m)));
-                    analyse.write(crate::analysis::AnalysisRequest::Start { budget_ms: 500 });
-                }
-                Err(e) => warn!("qi: cannot replay the game: {e}"),
+            Ok(m) => {
+                load.write(super::LoadMatch(Box::new(m)));
+                analyse.write(crate::analysis::AnalysisRequest::Start { budget_ms: 500 });
             }
-        }
+            Err(e) => warn!("qi: cannot replay the game: {e}"),
+        },
         Some(GameOverAction::Review) => next_in_game.set(InGame::None),
         Some(GameOverAction::MainMenu) => next_screen.set(Screen::Title),
         None => {}

@@ -1,5 +1,5 @@
-//! The pause menu over a game: resume, save, save the record, load, rules, settings, main
-//! menu, quit. Esc or P opens it (Esc first drops an Ataxx selection).
+//! The pause menu over a game: resume, save, save the record, load, rules, settings, analyse
+//! the game so far (not online), main menu, quit. Esc or P opens it (Esc first drops an Ataxx selection).
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -36,11 +36,14 @@ pub enum PauseAction {
     Load,
     Rules,
     Settings,
+    /// The game so far as an analysed replay.
+    Analyse,
     MainMenu,
     Quit,
 }
 
-pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize) -> Option<PauseAction> {
+/// The pause menu; `can_analyse`: the game may become an analysed replay (not an online one).
+pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize, can_analyse: bool) -> Option<PauseAction> {
     let keys = NavKeys::read(ui);
     if keys.back {
         return Some(PauseAction::Resume);
@@ -55,6 +58,7 @@ pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize) -> Option<PauseAction> 
             (t!("menu-load"), true),
             (t!("menu-rules"), true),
             (t!("menu-settings"), true),
+            (t!("pause-analyse"), can_analyse),
             (t!("main-menu"), true),
             (t!("menu-quit"), true),
         ];
@@ -66,6 +70,7 @@ pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize) -> Option<PauseAction> 
                 PauseAction::Load,
                 PauseAction::Rules,
                 PauseAction::Settings,
+                PauseAction::Analyse,
                 PauseAction::MainMenu,
                 PauseAction::Quit,
             ][i]
@@ -79,9 +84,16 @@ fn draw_pause(
     mut model: ResMut<PauseModel>,
     mut next: ResMut<NextState<InGame>>,
     mut files: MessageWriter<FileRequest>,
+    game: Option<Res<crate::game::Match>>,
+    mut load: MessageWriter<super::LoadMatch>,
+    mut analyse: MessageWriter<crate::analysis::AnalysisRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let Some(action) = menu_area(ctx, |ui| pause_ui(ui, &mut model.0)).flatten() else {
+    let can_analyse = game
+        .as_ref()
+        .is_some_and(|g| !g.is_online() && g.history.ply() > 0);
+    let Some(action) = menu_area(ctx, |ui| pause_ui(ui, &mut model.0, can_analyse)).flatten()
+    else {
         return Ok(());
     };
     match action {
@@ -94,6 +106,20 @@ fn draw_pause(
         PauseAction::Load => next.set(InGame::Load),
         PauseAction::Rules => next.set(InGame::Rules),
         PauseAction::Settings => next.set(InGame::Settings),
+        PauseAction::Analyse => {
+            let Some(g) = game.filter(|_| can_analyse) else {
+                return Ok(());
+            };
+            match crate::analysis::review_match(&g) {
+                Ok(m) => {
+                    info!("qi: analyse the game so far ({} moves)", g.history.ply());
+                    load.write(super::LoadMatch(Box::new(m)));
+                    analyse.write(crate::analysis::AnalysisRequest::Start { budget_ms: 500 });
+                    next.set(InGame::None);
+                }
+                Err(e) => warn!("qi: cannot replay the game: {e}"),
+            }
+        }
         PauseAction::MainMenu => next.set(InGame::ConfirmLeave),
         PauseAction::Quit => next.set(InGame::ConfirmQuit),
     }
@@ -140,7 +166,7 @@ mod tests {
     fn pause_buttons_do_what_they_say() {
         let mut h = Harness::new_ui_state(
             |ui, s: &mut (usize, Option<PauseAction>)| {
-                if let Some(a) = pause_ui(ui, &mut s.0) {
+                if let Some(a) = pause_ui(ui, &mut s.0, true) {
                     s.1 = Some(a);
                 }
             },
@@ -153,5 +179,8 @@ mod tests {
         h.get_by_label("Main menu").click();
         h.run();
         assert_eq!(h.state().1, Some(PauseAction::MainMenu));
+        h.get_by_label("Analyse the game so far").click();
+        h.run();
+        assert_eq!(h.state().1, Some(PauseAction::Analyse));
     }
 }

@@ -465,3 +465,4 @@ openings-about-go = Standard corner sequences (joseki) at the 4-4 and 3-4 points
 openings-choose = Choose a line
 openings-japanese = Japanese name: { $name }
 openings-step-through = Step through
+pause-analyse = Analyse the game so far

@@ -435,3 +435,4 @@ openings-about-go = 星位与小目的常见定式，摆在右上角。对局中
 openings-choose = 选择一个变化
 openings-japanese = 日文名称：{ $name }
 openings-step-through = 逐手查看
+pause-analyse = 分析到此为止的对局
