@@ -450,6 +450,39 @@ pub fn from_comments(
 
 /// The analysis part of a comment: from its `Qi: ` to the end of that line (PGN comments come
 /// back with their lines joined by spaces).
+/// The SGF properties other programs read for a node whose comment holds Qi's analysis line:
+/// the move's mark as the standard move annotations (`BM[2]` blunder, `BM[1]` mistake, `DO[]`
+/// inaccuracy), and for Go Black's win rate in percent as Sabaki's `SBKV`, which its win-rate
+/// graph shows.
+pub fn sgf_annotations(kind: GameKind, comment: &str) -> Vec<crate::sgf::SgfProperty> {
+    use crate::sgf::SgfProperty;
+    let Some(line) = analysis_line(comment) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if kind == GameKind::Go
+        && let Some(e) = parse_line(kind, line)
+    {
+        let pct = if search::is_decided(e.score) {
+            if e.score > 0 { 100.0 } else { 0.0 }
+        } else {
+            (50.0 + e.score as f32 / 100.0).clamp(0.0, 100.0)
+        };
+        out.push(SgfProperty::one("SBKV", format!("{pct:.2}")));
+    }
+    let mark = line
+        .trim_start_matches("Qi: ")
+        .split(" · ")
+        .find_map(Mark::from_name);
+    match mark {
+        Some(Mark::Blunder) => out.push(SgfProperty::one("BM", "2")),
+        Some(Mark::Mistake) => out.push(SgfProperty::one("BM", "1")),
+        Some(Mark::Inaccuracy) => out.push(SgfProperty::one("DO", "")),
+        None => {}
+    }
+    out
+}
+
 fn analysis_line(comment: &str) -> Option<&str> {
     let start = comment.rfind("Qi: ")?;
     let rest = &comment[start..];

@@ -184,6 +184,11 @@ impl Record {
         for (&ply, c) in &self.comments {
             if let Some(node) = rec.nodes.get_mut(ply) {
                 node.comment = Some(c.clone());
+                // Qi's analysis also as the marks and values other programs read
+                if ply > 0 {
+                    node.extra
+                        .extend(crate::analysis::sgf_annotations(self.game, c));
+                }
             }
         }
         Ok(rec.to_sgf())

@@ -172,6 +172,37 @@ fn an_analysis_written_into_a_record_reads_back_the_same() {
         rec.comments.insert(2, "a person's note".into());
         a.write_comments(&mut rec.comments);
         let (text, _) = rec.export().unwrap();
+        // the SGF games carry the marks as move annotations, Go its win rates as SBKV
+        if kind != GameKind::Ataxx {
+            let count = |m: Mark| a.moves.iter().filter(|r| r.mark == Some(m)).count();
+            assert_eq!(
+                text.matches("BM[2]").count(),
+                count(Mark::Blunder),
+                "{text}"
+            );
+            assert_eq!(
+                text.matches("BM[1]").count(),
+                count(Mark::Mistake),
+                "{text}"
+            );
+            assert_eq!(
+                text.matches("DO[]").count(),
+                count(Mark::Inaccuracy),
+                "{text}"
+            );
+        }
+        if kind == GameKind::Go {
+            assert_eq!(text.matches("SBKV[").count(), moves.len(), "{text}");
+            let last = a.positions.last().unwrap().score;
+            let pct = if crate::search::is_decided(last) {
+                if last > 0 { 100.0 } else { 0.0 }
+            } else {
+                50.0 + last as f32 / 100.0
+            };
+            assert!(text.contains(&format!("SBKV[{pct:.2}]")), "{pct} in {text}");
+        } else {
+            assert!(!text.contains("SBKV["));
+        }
         let back = crate::records::import_text(&text).unwrap();
         assert!(
             back.comments[&2].starts_with("a person's note"),
