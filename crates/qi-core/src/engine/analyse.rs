@@ -30,6 +30,9 @@ pub fn run(file: &Path, budget_ms: u64, write: Option<&Path>) -> Result<(), Stri
     )?
     .ok_or("the analysis was stopped")?;
     eprintln!(" in {:.1} s", began.elapsed().as_secs_f64());
+    if let Some(line) = opening_line(&start, &moves) {
+        println!("{line}");
+    }
     print!("{}", table(&analysis));
     if let Some(out) = write {
         analysis.write_comments(&mut record.comments);
@@ -37,6 +40,21 @@ pub fn run(file: &Path, budget_ms: u64, write: Option<&Path>) -> Result<(), Stri
         eprintln!("written with its analysis: {}", out.display());
     }
     Ok(())
+}
+
+/// "opening: Tiger (move 5)": the last named opening (Go: joseki) the game reached.
+pub fn opening_line(
+    start: &crate::any::AnyPosition,
+    moves: &[crate::any::AnyMove],
+) -> Option<String> {
+    let book = crate::openings::book(start.kind())?;
+    let r = book.recognise(start, moves)?;
+    let names: Vec<&str> = book
+        .names_to(r.node)
+        .iter()
+        .map(|n| n.en.as_str())
+        .collect();
+    Some(format!("opening: {} (move {})", names.join(" > "), r.ply))
 }
 
 /// The per-move table and the summary.
