@@ -550,9 +550,8 @@ mod tests;
 
 /// The values of the moves worth showing in `pos` (Egaroucid and KaTrain draw them on the
 /// board), best first, from the mover's side, at most `max`: each move's position is searched
-/// with an equal share of `budget` (at least 20 ms). Gomoku looks at the points near the stones;
-/// Go has none here (its search does not value single moves in a fraction of a second: its
-/// territory map and hint serve instead).
+/// with an equal share of `budget` (at least 20 ms). Gomoku looks at the points near the stones.
+/// Go's are the most visited moves of one search of `budget`, valued by their win rates.
 pub fn candidates(
     pos: &AnyPosition,
     budget: Duration,
@@ -560,8 +559,15 @@ pub fn candidates(
     stop: &Arc<AtomicBool>,
 ) -> Vec<(AnyMove, i32)> {
     let kind = pos.kind();
-    if kind == GameKind::Go || GameResult::of(pos).is_some() {
+    if GameResult::of(pos).is_some() {
         return Vec::new();
+    }
+    if let Some(go) = pos.as_go() {
+        // Go: the most visited moves of one search, valued by their win rates
+        return crate::ai::go::candidates::root_candidates(go, budget, stop, 0x5eed, max, 500)
+            .into_iter()
+            .map(|(m, _, wr)| (AnyMove::Go(m), ((wr - 0.5) * 10_000.0).round() as i32))
+            .collect();
     }
     let mut moves = pos.legal_moves();
     if kind == GameKind::Gomoku {

@@ -381,6 +381,12 @@ fn candidates_are_valued_and_sorted() {
             assert_eq!(v, want, "{}", pos.move_to_text(m));
         }
     }
-    let go = AnyPosition::start(GameKind::Go).unwrap();
-    assert!(candidates(&go, Duration::from_millis(50), 3, &stop()).is_empty());
+    // Go: the most visited moves of a search, legal, with win rates in its units
+    let go = AnyPosition::Go(Box::new(crate::go::Go::new(9, 7.0).unwrap()));
+    let c = candidates(&go, Duration::from_millis(50), 3, &stop());
+    assert!(!c.is_empty() && c.len() <= 3);
+    for (m, v) in c {
+        assert!(go.is_legal(m));
+        assert!((-5000..=5000).contains(&v), "{v}");
+    }
 }

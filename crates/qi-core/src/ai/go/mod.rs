@@ -137,6 +137,7 @@
 //! ```
 
 pub mod board;
+pub mod candidates;
 mod mcts;
 pub mod playout;
 
