@@ -41,7 +41,7 @@ pub fn root_candidates(
         .filter(|n| n.visits > 0 && n.mv != PASS)
         .map(|n| (n.mv, n.visits, if n.n > 0.0 { n.w / n.n } else { 0.5 }))
         .collect();
-    out.sort_by(|a, b| b.1.cmp(&a.1));
+    out.sort_by_key(|c| std::cmp::Reverse(c.1));
     out.truncate(max);
     out
 }
