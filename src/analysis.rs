@@ -13,6 +13,10 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use qi_core::analysis::{self, GameAnalysis, Mark};
 
+mod candidates;
+
+pub use candidates::{CandidateLabel, Candidates, LineLabel};
+
 use crate::game::{Match, Status};
 use crate::menus::InGame;
 use crate::replay::ReplayStep;
@@ -21,14 +25,7 @@ use crate::screens::Screen;
 pub fn plugin(app: &mut App) {
     app.add_message::<AnalysisRequest>()
         .init_resource::<AnalysisRun>()
-        .init_resource::<Candidates>()
-        .add_systems(
-            Update,
-            (toggle_candidates, refresh_candidates, draw_candidates)
-                .chain()
-                .in_set(crate::AppSet::Present)
-                .run_if(in_state(Screen::Playing)),
-        )
+        .add_plugins(candidates::plugin)
         .add_systems(
             Update,
             (start_analysis, follow_analysis, jump_keys)
@@ -335,149 +332,5 @@ pub fn mark_color(m: Mark) -> bevy_egui::egui::Color32 {
         Mark::Inaccuracy => ui.mark_inaccuracy,
         Mark::Mistake => ui.mark_mistake,
         Mark::Blunder => ui.mark_blunder,
-    }
-}
-
-/// The candidate moves with their values on the board (key C, as Egaroucid and KaTrain show
-/// them): while replaying, or while playing when a hint is allowed (a person to move against
-/// the CPU). They follow the position while shown.
-#[derive(Resource, Default)]
-pub struct Candidates {
-    pub shown: bool,
-    task: Option<Task<(Vec<(qi_core::Square, i32)>, u64)>>,
-    for_position: Option<u64>,
-    /// The values drawn: square, value (mover's side), best first.
-    pub values: Vec<(qi_core::Square, i32)>,
-}
-
-/// How many candidates are drawn, and the time they take together.
-const CANDIDATES: usize = 6;
-const CANDIDATES_BUDGET: Duration = Duration::from_millis(1500);
-
-/// A value drawn on the board.
-#[derive(Component)]
-pub struct CandidateLabel;
-
-fn toggle_candidates(
-    keys: Res<ButtonInput<KeyCode>>,
-    game: Option<Res<Match>>,
-    mut c: ResMut<Candidates>,
-    mut status: MessageWriter<Status>,
-    in_game: Option<Res<State<InGame>>>,
-    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
-) {
-    if !keys.just_pressed(KeyCode::KeyC)
-        || in_game.is_some_and(|s| *s.get() != InGame::None)
-        || egui.is_some_and(|e| e.wants_keyboard_input())
-    {
-        return;
-    }
-    let Some(game) = game else { return };
-    let allowed = game.replay.is_some()
-        || (game.human_to_move() && game.setup.players.iter().any(|p| p.is_cpu()));
-    if !c.shown && !allowed {
-        status.write(Status(t!("status-candidates-not-now")));
-        return;
-    }
-    c.shown = !c.shown;
-    c.for_position = None;
-    c.task = None;
-    c.values.clear();
-    info!("qi: candidates {}", if c.shown { "on" } else { "off" });
-}
-
-fn refresh_candidates(game: Option<Res<Match>>, mut c: ResMut<Candidates>) {
-    if !c.shown || c.task.is_some() {
-        return;
-    }
-    let Some(game) = game else { return };
-    let pos = game.position().clone();
-    let hash = pos.hash();
-    if c.for_position == Some(hash) {
-        return;
-    }
-    c.for_position = Some(hash);
-    c.values.clear();
-    c.task = Some(AsyncComputeTaskPool::get().spawn(async move {
-        let stop = Arc::new(AtomicBool::new(false));
-        let list = analysis::candidates(&pos, CANDIDATES_BUDGET, CANDIDATES, &stop)
-            .into_iter()
-            .filter_map(|(m, v)| pos.move_squares(m).to.map(|sq| (sq, v)))
-            .collect();
-        (list, hash)
-    }));
-}
-
-#[allow(clippy::too_many_arguments)]
-fn draw_candidates(
-    mut commands: Commands,
-    mut c: ResMut<Candidates>,
-    game: Option<Res<Match>>,
-    labels: Query<Entity, With<CandidateLabel>>,
-    layout: Res<crate::board::BoardLayout>,
-    generation: Res<crate::board::BoardGeneration>,
-    font: Res<crate::fonts::UiFont>,
-    mut drawn: Local<Option<(u64, u64, usize)>>,
-) {
-    let Some(game) = game else { return };
-    let hash = game.position().hash();
-    if let Some(task) = c.task.as_mut()
-        && let Some((list, for_hash)) = block_on(poll_once(task))
-    {
-        c.task = None;
-        if for_hash == hash {
-            info!("qi: candidates {}", list.len());
-            c.values = list;
-        }
-    }
-    let key = (hash, generation.0, c.values.len());
-    let stale = c.for_position.is_some_and(|h| h != hash);
-    if *drawn == Some(key) && !stale {
-        return;
-    }
-    *drawn = Some(key);
-    for e in &labels {
-        commands.entity(e).despawn();
-    }
-    if !c.shown || stale {
-        return;
-    }
-    let kind = game.kind();
-    let lined = game.ui().board_style().lined;
-    let size = (layout.cell * 0.34).clamp(9.0, 18.0);
-    for (i, &(sq, v)) in c.values.iter().enumerate() {
-        let text = if qi_core::search::is_decided(v) {
-            if v > 0 {
-                t!("candidate-win")
-            } else {
-                t!("candidate-loss")
-            }
-        } else if kind == qi_core::GameKind::Go {
-            format!("{:.0}%", 50.0 + v as f32 / 100.0)
-        } else {
-            format!("{:+.1}", v as f32 / 100.0)
-        };
-        let ui = crate::theme::palette::ui();
-        let color = if i == 0 {
-            ui.mark_blunder
-        } else if lined {
-            crate::theme::palette::NUMBER_ON_LIGHT
-        } else {
-            crate::theme::palette::NUMBER_ON_DARK
-        };
-        commands.spawn((
-            Name::new(format!("Candidate {}", qi_core::game::square_text(sq))),
-            CandidateLabel,
-            Text2d::new(text),
-            TextFont {
-                font: bevy::text::FontSource::Handle(font.0.clone()),
-                font_size: FontSize::Px(size),
-                ..default()
-            },
-            TextColor(crate::theme::palette::to_bevy(color)),
-            Transform::from_translation(layout.center_of(sq).extend(6.5)),
-            Pickable::IGNORE,
-            DespawnOnExit(Screen::Playing),
-        ));
     }
 }

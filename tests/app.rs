@@ -1461,6 +1461,27 @@ fn candidates_on_the_board_while_replaying() {
         count::<qi::analysis::CandidateLabel>(&mut app),
         values.len()
     );
+    // each has the line the engine expects after it; the one under the mouse is drawn,
+    // numbered (a disc and a number a move)
+    let lines = app
+        .world()
+        .resource::<qi::analysis::Candidates>()
+        .lines
+        .clone();
+    assert_eq!(lines.len(), values.len());
+    for (l, (sq, _)) in lines.iter().zip(&values) {
+        assert_eq!(l.first(), Some(sq));
+    }
+    assert!(lines[0].len() > 1, "{lines:?}");
+    assert_eq!(count::<qi::analysis::LineLabel>(&mut app), 0);
+    app.world_mut()
+        .resource_mut::<qi::analysis::Candidates>()
+        .hovered = Some(0);
+    app.update();
+    assert_eq!(
+        count::<qi::analysis::LineLabel>(&mut app),
+        2 * lines[0].len()
+    );
     press_key(
         &mut app,
         KeyCode::KeyC,
@@ -1468,6 +1489,7 @@ fn candidates_on_the_board_while_replaying() {
     );
     app.update();
     assert_eq!(count::<qi::analysis::CandidateLabel>(&mut app), 0);
+    assert_eq!(count::<qi::analysis::LineLabel>(&mut app), 0);
 }
 
 // ---------------------------------------------------------------- online play

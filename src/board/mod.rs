@@ -5,7 +5,7 @@
 //! How each game's board looks comes from `crate::games`.
 
 mod anim;
-mod art;
+pub mod art;
 mod input;
 mod marks;
 

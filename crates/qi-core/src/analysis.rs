@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use crate::any::{AnyCpu, AnyMove, AnyPosition};
 use crate::result::{GameResult, Reason};
-use crate::search::{self, MATE};
+use crate::search::{self, MATE, SearchInfo};
 use crate::{GameKind, Side};
 
 /// How bad a move was.
@@ -548,16 +548,39 @@ fn parse_line(kind: GameKind, line: &str) -> Option<PositionEval> {
 #[cfg(test)]
 mod tests;
 
+/// A candidate move: its value from the mover's side, and the line the engine expects after
+/// it (the move first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub mv: AnyMove,
+    pub value: i32,
+    pub line: Vec<AnyMove>,
+}
+
 /// The values of the moves worth showing in `pos` (Egaroucid and KaTrain draw them on the
-/// board), best first, from the mover's side, at most `max`: each move's position is searched
-/// with an equal share of `budget` (at least 20 ms). Gomoku looks at the points near the stones.
-/// Go's are the most visited moves of one search of `budget`, valued by their win rates.
+/// board), best first, from the mover's side, at most `max` (see [`candidate_lines`]).
 pub fn candidates(
     pos: &AnyPosition,
     budget: Duration,
     max: usize,
     stop: &Arc<AtomicBool>,
 ) -> Vec<(AnyMove, i32)> {
+    candidate_lines(pos, budget, max, stop)
+        .into_iter()
+        .map(|c| (c.mv, c.value))
+        .collect()
+}
+
+/// The moves worth showing in `pos` with their values and expected lines, best first: each
+/// move's position is searched with an equal share of `budget` (at least 20 ms); Gomoku looks
+/// at the points near the stones. Go's are the most visited moves of one search of `budget`,
+/// valued by their win rates, each with its most visited line.
+pub fn candidate_lines(
+    pos: &AnyPosition,
+    budget: Duration,
+    max: usize,
+    stop: &Arc<AtomicBool>,
+) -> Vec<Candidate> {
     let kind = pos.kind();
     if GameResult::of(pos).is_some() {
         return Vec::new();
@@ -566,7 +589,11 @@ pub fn candidates(
         // Go: the most visited moves of one search, valued by their win rates
         return crate::ai::go::candidates::root_candidates(go, budget, stop, 0x5eed, max, 500)
             .into_iter()
-            .map(|(m, _, wr)| (AnyMove::Go(m), ((wr - 0.5) * 10_000.0).round() as i32))
+            .map(|c| Candidate {
+                mv: AnyMove::Go(c.mv),
+                value: ((c.win_rate - 0.5) * 10_000.0).round() as i32,
+                line: c.line.into_iter().map(AnyMove::Go).collect(),
+            })
             .collect();
     }
     let mut moves = pos.legal_moves();
@@ -595,12 +622,21 @@ pub fn candidates(
         if child.play(m).is_err() {
             continue;
         }
+        let mut line = vec![m];
         let value = if let Some(result) = GameResult::of(&child) {
             final_value(kind, &result, side)
         } else {
-            let mut last = None;
-            cpu.choose(&child, each, stop, 0x5eed, &mut |i| last = Some(i.score));
-            let v = last.unwrap_or(0);
+            let mut last: Option<SearchInfo> = None;
+            cpu.choose(&child, each, stop, 0x5eed, &mut |i| last = Some(i.clone()));
+            let v = last.as_ref().map_or(0, |i| i.score);
+            // the search's line, as far as it reads as legal moves
+            let mut p = child.clone();
+            for t in last.iter().flat_map(|i| i.pv.iter()).take(9) {
+                match p.parse_move(t) {
+                    Ok(mv) if p.play(mv).is_ok() => line.push(mv),
+                    _ => break,
+                }
+            }
             let v = if search::is_decided(v) {
                 v.signum() * (MATE - 1)
             } else {
@@ -608,9 +644,9 @@ pub fn candidates(
             };
             if child.side_to_move() == side { v } else { -v }
         };
-        out.push((m, value));
+        out.push(Candidate { mv: m, value, line });
     }
-    out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+    out.sort_by_key(|c| std::cmp::Reverse(c.value));
     out.truncate(max);
     out
 }

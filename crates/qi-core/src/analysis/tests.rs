@@ -381,6 +381,28 @@ fn candidates_are_valued_and_sorted() {
             assert_eq!(v, want, "{}", pos.move_to_text(m));
         }
     }
+    // each candidate's line starts with it and plays out legally, for every game
+    for kind in GameKind::ALL {
+        let mut start = AnyPosition::start(kind).unwrap();
+        if kind == GameKind::Gomoku {
+            // (Gomoku's candidates are the points near the stones)
+            let m = start.parse_move("h8").unwrap();
+            start.play(m).unwrap();
+        }
+        let lines = candidate_lines(&start, Duration::from_millis(200), 3, &stop());
+        assert!(!lines.is_empty(), "{kind}");
+        for c in &lines {
+            assert_eq!(c.line.first(), Some(&c.mv), "{kind}");
+            let mut p = start.clone();
+            for &m in &c.line {
+                p.play(m).unwrap_or_else(|e| panic!("{kind}: {e:?}"));
+            }
+        }
+        assert!(
+            lines.iter().any(|c| c.line.len() > 1),
+            "{kind}: some line goes on"
+        );
+    }
     // Go: the most visited moves of a search, legal, with win rates in its units
     let go = AnyPosition::Go(Box::new(crate::go::Go::new(9, 7.0).unwrap()));
     let c = candidates(&go, Duration::from_millis(50), 3, &stop());
