@@ -33,6 +33,8 @@ pub fn plugin(app: &mut App) {
                 .in_set(crate::AppSet::Input)
                 .run_if(in_state(Screen::Playing)),
         )
+        .add_systems(First, time_update_start)
+        .add_systems(Last, time_update_end)
         .add_systems(OnExit(Screen::Playing), cancel_on_leave);
 }
 
@@ -56,6 +58,10 @@ pub struct AnalysisRun {
     started: Option<std::time::Instant>,
     /// The longest frame while it ran, in seconds (the log reports it).
     longest_frame: f32,
+    /// The longest time the main schedule took (the game's own systems, without drawing),
+    /// in seconds.
+    longest_update: f32,
+    update_began: Option<std::time::Instant>,
 }
 
 impl AnalysisRun {
@@ -107,6 +113,7 @@ fn start_analysis(
                 run.total = moves.len() + 1;
                 run.started = Some(std::time::Instant::now());
                 run.longest_frame = 0.0;
+                run.longest_update = 0.0;
                 info!(
                     "qi: analysis of {} positions at {budget_ms} ms each",
                     moves.len() + 1
@@ -123,6 +130,20 @@ fn start_analysis(
                 }));
             }
         }
+    }
+}
+
+/// While an analysis runs: when this frame's main schedule began…
+fn time_update_start(mut run: ResMut<AnalysisRun>) {
+    if run.task.is_some() {
+        run.update_began = Some(std::time::Instant::now());
+    }
+}
+
+/// …and how long it took (the longest is logged when the analysis ends).
+fn time_update_end(mut run: ResMut<AnalysisRun>) {
+    if let Some(began) = run.update_began.take() {
+        run.longest_update = run.longest_update.max(began.elapsed().as_secs_f32());
     }
 }
 
@@ -147,10 +168,11 @@ fn follow_analysis(
     match outcome {
         Ok(Some(a)) => {
             info!(
-                "qi: analysis done: {} positions in {secs:.1} s, {} marked moves, longest frame {:.0} ms",
+                "qi: analysis done: {} positions in {secs:.1} s, {} marked moves, longest frame {:.0} ms, longest update {:.0} ms",
                 a.positions.len(),
                 a.moves.iter().filter(|m| m.mark.is_some()).count(),
-                run.longest_frame * 1000.0
+                run.longest_frame * 1000.0,
+                run.longest_update * 1000.0
             );
             status.write(Status(t!("status-analysis-done")));
             if let Some(mut game) = game
