@@ -452,8 +452,9 @@ fn an_online_game_hosted_in_the_window() {
     );
     let saves = out_dir().join("online-host-saves");
     qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(240));
-    // "Play online" is the fourth button of the main menu
-    qi.click(600, 418);
+    // "Play online" is the fourth button of the main menu (Continue is disabled): by keys,
+    // which do not depend on where the menu's buttons are
+    qi.keys(&["Down", "Down", "Return"]);
     qi.wait_for_log(
         "qi: drawn screen Title menu Online",
         Duration::from_secs(30),
@@ -601,7 +602,7 @@ fn joining_an_online_game_by_address_in_chinese() {
         ],
     );
     qi.wait_for_log("qi: drawn screen Title menu Main", Duration::from_secs(240));
-    qi.click(600, 418);
+    qi.keys(&["Down", "Down", "Return"]);
     qi.wait_for_log(
         "qi: drawn screen Title menu Online",
         Duration::from_secs(30),
