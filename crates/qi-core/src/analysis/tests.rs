@@ -412,3 +412,69 @@ fn candidates_are_valued_and_sorted() {
         assert!((-5000..=5000).contains(&v), "{v}");
     }
 }
+
+/// Ataxx: a clone that takes nothing, when a clone next to seven of the other side's pieces
+/// takes them all, loses pieces and is marked a blunder; the capture is the engine's move and
+/// is not marked.
+#[test]
+fn an_ataxx_move_that_gives_up_a_capture_is_a_blunder() {
+    // d4 is empty among seven Blue pieces; Red's e5 can clone into it
+    let pos = AnyPosition::from_text(GameKind::Ataxx, "6o/7/2oox2/2o1o2/2ooo2/7/x6 x 0 1").unwrap();
+    let (_, moves) = play(&pos, &["a2"]);
+    let a = analyse(
+        &pos,
+        &moves,
+        Duration::from_millis(300),
+        &stop(),
+        &mut |_, _| {},
+    )
+    .unwrap()
+    .unwrap();
+    let m = &a.moves[0];
+    assert_eq!(m.best.as_deref(), Some("d4"), "{m:?}");
+    assert!(m.loss >= thresholds(GameKind::Ataxx)[2], "{m:?}");
+    assert_eq!(m.mark, Some(Mark::Blunder));
+    let (_, moves) = play(&pos, &["d4"]);
+    let a = analyse(
+        &pos,
+        &moves,
+        Duration::from_millis(300),
+        &stop(),
+        &mut |_, _| {},
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(a.moves[0].mark, None, "{:?}", a.moves[0]);
+}
+
+/// Go: Black's big group has a straight three as its eye space; the middle point makes it
+/// live (and Black wins by area), a move elsewhere lets White take the point and kill it. The
+/// move elsewhere is a blunder; the vital point is the engine's move and is not marked.
+#[test]
+fn a_go_move_that_lets_a_group_die_is_a_blunder() {
+    let rows = [
+        ".........",
+        ".........",
+        ".........",
+        "OOOOOOOOO",
+        "XXXXXXXXX",
+        "XXXXXXXXX",
+        "XXXXXXXXX",
+        "XXXXXXXXX",
+        "XX...XXXX",
+    ];
+    let pos = AnyPosition::from_text(GameKind::Go, &format!("9 7 b {}", rows.join("/"))).unwrap();
+    let budget = Duration::from_millis(1000);
+    let (_, moves) = play(&pos, &["E8"]);
+    let a = analyse(&pos, &moves, budget, &stop(), &mut |_, _| {})
+        .unwrap()
+        .unwrap();
+    let m = &a.moves[0];
+    assert_eq!(m.best.as_deref(), Some("D1"), "{m:?}");
+    assert_eq!(m.mark, Some(Mark::Blunder), "{m:?}");
+    let (_, moves) = play(&pos, &["D1"]);
+    let a = analyse(&pos, &moves, budget, &stop(), &mut |_, _| {})
+        .unwrap()
+        .unwrap();
+    assert_eq!(a.moves[0].mark, None, "{:?}", a.moves[0]);
+}
