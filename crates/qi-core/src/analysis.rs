@@ -235,7 +235,15 @@ pub fn review(
             let after = mine(evals[i + 1].score);
             let played = positions[i].move_to_text(mv);
             let best = evals[i].best.clone();
-            let loss = if best.as_deref() == Some(played.as_str()) {
+            // the engine's move, or one that reaches the same position turned or mirrored
+            // (Reversi's four first moves), loses nothing
+            let same_as_best = best.as_deref().is_some_and(|b| {
+                b == played
+                    || positions[i].parse_move(b).is_ok_and(|bm| {
+                        crate::openings::same_after(&positions[i], bm, &positions[i + 1])
+                    })
+            });
+            let loss = if same_as_best {
                 0
             } else {
                 loss_between(kind, before, after)

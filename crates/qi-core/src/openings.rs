@@ -247,6 +247,21 @@ fn board_key(pos: &AnyPosition, t: u8) -> Vec<u8> {
     key
 }
 
+/// Whether playing `mv` in `pos` reaches `reached` up to the board's symmetries (the same
+/// pieces, turned or mirrored, and the same side to move); false for Go, whose captures and ko
+/// make a position more than its stones.
+pub fn same_after(pos: &AnyPosition, mv: AnyMove, reached: &AnyPosition) -> bool {
+    if pos.kind() == GameKind::Go || pos.dimensions().0 != pos.dimensions().1 {
+        return false;
+    }
+    let mut next = pos.clone();
+    if next.play(mv).is_err() {
+        return false;
+    }
+    let key = board_key(reached, 0);
+    (0..8).any(|t| board_key(&next, t) == key)
+}
+
 /// How many lines from each edge a Go corner reaches: 10 on 19×19, 7 on 13×13.
 fn corner_reach(n: u8) -> u8 {
     n.div_ceil(2)

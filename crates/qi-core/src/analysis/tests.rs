@@ -478,3 +478,34 @@ fn a_go_move_that_lets_a_group_die_is_a_blunder() {
         .unwrap();
     assert_eq!(a.moves[0].mark, None, "{:?}", a.moves[0]);
 }
+
+/// Reversi's four first moves reach the same position turned or mirrored: whichever the engine
+/// prefers, none of them loses anything.
+#[test]
+fn a_move_symmetric_to_the_best_loses_nothing() {
+    let start = AnyPosition::start(GameKind::Reversi).unwrap();
+    for first in ["d3", "c4", "f5", "e6"] {
+        let (_, moves) = play(&start, &[first]);
+        let a = analyse(
+            &start,
+            &moves,
+            Duration::from_millis(100),
+            &stop(),
+            &mut |_, _| {},
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(a.moves[0].loss, 0, "{first}: {:?}", a.moves[0]);
+        assert_eq!(a.moves[0].mark, None);
+    }
+    assert!(crate::openings::same_after(
+        &start,
+        start.parse_move("d3").unwrap(),
+        &play(&start, &["f5"]).0
+    ));
+    assert!(!crate::openings::same_after(
+        &play(&start, &["f5"]).0,
+        play(&start, &["f5"]).0.parse_move("d6").unwrap(),
+        &play(&start, &["f5", "f6"]).0
+    ));
+}
