@@ -17,10 +17,14 @@
 //!   flag is polled every 16 playouts.
 //! - **Tree reuse**: the subtree of the position reached is kept when the new position follows
 //!   the last searched one by one or two moves.
-//! - **Time**: `movetime` is the most a move may take; the search stops earlier when the most
-//!   visited move can no longer be overtaken in the time left (and level 6 on one thread also
-//!   when it can no longer be overtaken with the playouts left: the same move, sooner), and
-//!   level 6 spends a third of it on the first two moves.
+//! - **Time** ([`time`]): [`GoCpu::choose`]'s `movetime` is a fixed time a move, of which
+//!   the search uses at least 75% and at most all; [`GoCpu::choose_timed`] takes a
+//!   [`time::MoveTime`] (from a clock by [`time::allocate`]: GTP `time_settings`,
+//!   `kgs-time_settings`, `time_left`, a match's clock). Past its minimum the search stops when
+//!   the most visited move can no longer be overtaken in the time left, at its target when the
+//!   choice is settled, and runs on to its maximum while the choice is close (a fight). A
+//!   playout budget (the levels) ends it sooner; when the budget binds before the clock, the
+//!   search also stops once the playouts left cannot change the most visited move.
 //! - **Pass and resign**: two passes in the tree end the game with the Tromp-Taylor area score.
 //!   At the root the CPU passes when the opponent has just passed and the board scored with the
 //!   dead stones the playouts see (Tromp-Taylor in clean-up mode) is a win, when the pass is the
@@ -139,6 +143,7 @@
 pub mod board;
 mod mcts;
 pub mod playout;
+pub mod time;
 
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -147,6 +152,7 @@ use std::time::{Duration, Instant};
 
 use self::board::Board;
 use self::mcts::{Tree, Walker};
+use self::time::{MoveTime, Progress};
 use crate::game::{Game, Side, Square};
 use crate::go::{Go, Move, PASS};
 use crate::search::{SearchInfo, SearchResult};
@@ -303,6 +309,20 @@ impl GoCpu {
         seed: u64,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult<Move> {
+        self.choose_timed(pos, MoveTime::fixed(movetime), stop, seed, on_info)
+    }
+
+    /// [`GoCpu::choose`] with the time given as a [`MoveTime`] (from a clock by
+    /// [`time::allocate`]): at least `min`, `target` for a settled choice, up to `max` for a
+    /// close one.
+    pub fn choose_timed(
+        &mut self,
+        pos: &Go,
+        mt: MoveTime,
+        stop: &Arc<AtomicBool>,
+        seed: u64,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<Move> {
         let start = Instant::now();
         self.resign = false;
         if std::env::var_os("QI_GO_NO_REUSE").is_some() {
@@ -342,10 +362,6 @@ impl GoCpu {
         let size = pos.size() as usize;
         let stones = pos.piece_counts();
         let placed = (stones[0] + stones[1]) as usize;
-        let mut time = movetime.min(crate::search::MAX_TIME);
-        if placed < 2 && budget > 30_000 {
-            time = movetime / 3;
-        }
         let expand_after = if size <= 9 {
             2
         } else if size <= 13 {
@@ -358,7 +374,7 @@ impl GoCpu {
         if root.passes >= 2 {
             root.passes = 1;
         }
-        let deadline = crate::search::deadline_after(start, time);
+        let deadline = crate::search::deadline_after(start, mt.max);
         let exact_stop = budget > 30_000;
         let total = if threads == 1 {
             let t = &mut self.trees[0];
@@ -375,12 +391,16 @@ impl GoCpu {
                     if now >= deadline {
                         break;
                     }
-                    if n.is_multiple_of(256) && can_stop_early(t, n, now - start, deadline - now) {
+                    if n.is_multiple_of(256) && stop_now(t, n, now - start, &mt) {
                         break;
                     }
                     // level 6 also stops when the playouts left cannot change the most
                     // visited move (the same move, sooner)
-                    if exact_stop && n.is_multiple_of(256) && lead(t) as u64 > budget - n {
+                    if exact_stop
+                        && n.is_multiple_of(256)
+                        && budget_binds(n, budget, now - start, &mt)
+                        && lead(t) as u64 > budget - n
+                    {
                         break;
                     }
                     if now >= next_report {
@@ -401,6 +421,7 @@ impl GoCpu {
                     seed,
                     start,
                     deadline,
+                    mt: &mt,
                     stop,
                 },
                 &mut |t: &Tree, n| on_info(&info_of(std::slice::from_ref(t), pos, n, start)),
@@ -547,6 +568,7 @@ struct Shared<'a> {
     seed: u64,
     start: Instant,
     deadline: Instant,
+    mt: &'a MoveTime,
     stop: &'a AtomicBool,
 }
 
@@ -593,8 +615,10 @@ fn run_shared(tree: &mut Tree, s: &Shared, report: &mut dyn FnMut(&Tree, u64)) -
                 if k == 0 && mine.is_multiple_of(128) {
                     let n = count.load(Ordering::Relaxed).min(s.budget);
                     let t = lock();
-                    if can_stop_early(&t, n, now - s.start, s.deadline - now)
-                        || (s.budget > 30_000 && lead(&t) as u64 > s.budget - n)
+                    if stop_now(&t, n, now - s.start, s.mt)
+                        || (s.budget > 30_000
+                            && budget_binds(n, s.budget, now - s.start, s.mt)
+                            && lead(&t) as u64 > s.budget - n)
                     {
                         break;
                     }
@@ -630,11 +654,32 @@ fn run_shared(tree: &mut Tree, s: &Shared, report: &mut dyn FnMut(&Tree, u64)) -
     })
 }
 
-/// Whether the most visited root move of `t` can no longer be caught in the time left.
-fn can_stop_early(t: &Tree, n: u64, spent: Duration, left: Duration) -> bool {
+/// Whether the playout budget ends the search of `n` playouts in `spent` before its time
+/// does: only then may it stop once the playouts left cannot change the most visited move.
+fn budget_binds(n: u64, budget: u64, spent: Duration, mt: &MoveTime) -> bool {
     let rate = n as f64 / spent.as_secs_f64().max(1e-3);
-    let more = rate * left.as_secs_f64();
-    lead(t) as f64 > more * 1.2 && n > 500
+    rate * mt.max.saturating_sub(spent).as_secs_f64() > budget.saturating_sub(n) as f64
+}
+
+/// Whether the search of `t`, `n` playouts in `spent`, stops now under `mt` (see
+/// [`time::should_stop`]).
+fn stop_now(t: &Tree, n: u64, spent: Duration, mt: &MoveTime) -> bool {
+    if n < 500 && spent < mt.max {
+        return false;
+    }
+    let children: Vec<(u32, f32)> = t
+        .root_children()
+        .iter()
+        .filter(|c| c.n < 1e5)
+        .map(|c| (c.visits, if c.n > 0.0 { c.w / c.n } else { 0.5 }))
+        .collect();
+    let p = Progress {
+        elapsed: spent,
+        rate: n as f64 / spent.as_secs_f64().max(1e-3),
+        lead: lead(t),
+        close: time::is_close(&children),
+    };
+    time::should_stop(mt, &p)
 }
 
 /// Root moves over all trees: (move, visits, win rate of the mover).
