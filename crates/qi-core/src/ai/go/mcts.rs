@@ -52,6 +52,8 @@ pub(crate) struct Walker {
     stamp: Vec<u32>,
     first_color: Vec<u8>,
     tick: u32,
+    /// Last good replies (see [`playout::learn_replies`]), kept from playout to playout.
+    replies: Vec<u16>,
 }
 
 impl Walker {
@@ -64,13 +66,24 @@ impl Walker {
             stamp: vec![0; POINTS],
             first_color: vec![0; POINTS],
             tick: 0,
+            replies: Vec::new(),
         }
     }
 
     /// Plays the game of the last descent out from `b` (a position that is not over) and
     /// returns its area score for Black, adding the final owners to `own` when given.
     pub fn playout(&mut self, b: &mut Board, own: Option<&mut [i32]>) -> f32 {
-        playout::playout(b, &mut self.rng, &mut self.seq, &mut self.buf, own)
+        if self.replies.len() != 2 * POINTS && playout::replies_on() {
+            self.replies = vec![0; 2 * POINTS];
+        }
+        playout::playout(
+            b,
+            &mut self.rng,
+            &mut self.seq,
+            &mut self.buf,
+            &mut self.replies,
+            own,
+        )
     }
 }
 
