@@ -8,9 +8,11 @@
 //!   or in the playouts.
 //! - **Playouts** ([`playout`]) run on a light board ([`board::Board`]: simple ko, pseudo
 //!   liberties with the atari test `sum² = count·squares`, an incremental empty-point list):
-//!   capture the last move's chain in atari, save own chains it put in atari, play the Mogo 3×3
-//!   patterns around it, otherwise a random move that fills no own eye and puts no chain of two
-//!   or more stones in atari. Positional superko is enforced at the root with the real rules.
+//!   capture the last move's chain in atari, save own chains it put in atari, play the last
+//!   good reply to it (learnt from won playouts, forgotten when it loses; a one-thread search
+//!   keeps its table from move to move, the threads of a shared tree start each search
+//!   afresh), the Mogo 3×3 patterns around it, otherwise a random move that fills no own eye
+//!   and puts no chain of two or more stones in atari. Positional superko is enforced at the root with the real rules.
 //! - **Threads**: one tree; with more threads ([`GoCpu::set_threads`], GTP `qi-threads`) they
 //!   share it, each walking down and backing up under a lock with virtual losses on its path
 //!   and playing its playouts outside the lock; the caller's thread is one of them. The stop
@@ -125,7 +127,8 @@
 //!   playouts a move and scored 62.5% (10-6) against level 5. It gets its full budget from
 //!   about 5-10 s a move on this machine.
 //!
-//! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment), and
+//! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment),
+//! `QI_GO_NO_LGR=1` to play the playouts without last good replies, and
 //! `QI_GO_DEBUG=1` to print the tree sizes and the most visited root moves of each search on
 //! stderr.
 //!
