@@ -54,6 +54,8 @@ pub(crate) struct Walker {
     tick: u32,
     /// Last good replies (see [`playout::learn_replies`]), kept from playout to playout.
     replies: Vec<u16>,
+    /// Plain playouts, without last good replies.
+    no_replies: bool,
 }
 
 impl Walker {
@@ -67,13 +69,14 @@ impl Walker {
             first_color: vec![0; POINTS],
             tick: 0,
             replies: Vec::new(),
+            no_replies: false,
         }
     }
 
     /// Plays the game of the last descent out from `b` (a position that is not over) and
     /// returns its area score for Black, adding the final owners to `own` when given.
     pub fn playout(&mut self, b: &mut Board, own: Option<&mut [i32]>) -> f32 {
-        if self.replies.len() != 2 * POINTS && playout::replies_on() {
+        if self.replies.len() != 2 * POINTS && playout::replies_on() && !self.no_replies {
             self.replies = vec![0; 2 * POINTS];
         }
         playout::playout(
@@ -99,6 +102,13 @@ impl Tree {
             max_nodes,
             walker: Walker::new(seed ^ 0x5851_F42D),
         }
+    }
+
+    /// Plays its playouts without last good replies (the end-of-game ownership of
+    /// [`super::GoCpu::analyse`]: plain playouts, not bent towards the lines the search liked).
+    pub fn without_replies(&mut self) {
+        self.walker.no_replies = true;
+        self.walker.replies.clear();
     }
 
     /// Makes `pos` the root, keeping the subtree under it when `pos` follows the old root by

@@ -297,6 +297,7 @@ impl GoCpu {
     /// dead stones, e.g. after two passes.
     pub fn analyse(&mut self, pos: &Go, playouts: u64, seed: u64) -> Vec<f32> {
         let mut t = Tree::new(seed, 400_000);
+        t.without_replies();
         t.set_root(pos);
         let b = Board::from_go(pos, PASS);
         let mut pl = b.clone();
