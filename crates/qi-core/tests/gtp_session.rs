@@ -273,9 +273,9 @@ fn huge_times_do_not_overflow() {
     }
 }
 
-/// `time_settings` and `time_left` set the time `genmove` takes: the planned time follows the
-/// documented rule, and a level-6 search (96,000 playouts, far more than fit in these times)
-/// keeps to it.
+/// `time_settings`, `kgs-time_settings` and `time_left` set the time `genmove` takes: the
+/// planned time follows the clock rule of `ai::go::time`, and a level-6 search (96,000
+/// playouts, far more than fit in these times) keeps to it.
 #[test]
 fn time_commands_change_the_time_used() {
     let mut e = GtpEngine::new();
@@ -290,22 +290,66 @@ fn time_commands_change_the_time_used() {
     for l in ["play b E5", "play w C3", "play b G7", "play w G3"] {
         e.handle_line(l);
     }
-    assert_eq!(e.planned_move_time(Side::Black), Duration::from_secs(60));
-    // 10 s main time and no byo-yomi, 77 empty points: 10 s / 38 moves, less 0.1 s
+    // no time settings: the move time, at least 75% of it used
+    let t = e.planned_time(Side::Black);
+    assert_eq!(t.max, Duration::from_secs(60));
+    assert_eq!(t.target, Duration::from_secs(60));
+    assert_eq!(t.min, Duration::from_secs(45));
+    // 10 s main time and no byo-yomi, 77 empty points, 4 moves in (the opening: a quarter
+    // more): 10 s / 38 moves × 1.25, less 60 ms for the reply; up to 3 times that
     e.handle_line("time_settings 10 0 0");
-    let planned = e.planned_move_time(Side::Black);
-    assert_eq!(planned.as_millis(), 163, "{planned:?}");
-    timed_genmove(&mut e, planned);
-    // no time left in this byo-yomi period: the least a move gets, 50 ms
+    let t = e.planned_time(Side::Black);
+    assert_eq!(t.target.as_millis(), 268, "{t:?}");
+    assert_eq!(t.max.as_millis(), 806, "{t:?}");
+    timed_genmove(&mut e, t.max);
+    // the time left for Black counts, not the settings
+    e.handle_line("time_left b 5 0");
+    let t = e.planned_time(Side::Black);
+    assert!(t.target.as_millis() < 150, "{t:?}");
+    // a byo-yomi period with no time left: the least a move gets
     e.handle_line("time_left b 0 1");
-    assert_eq!(e.planned_move_time(Side::Black).as_millis(), 50);
-    // 1 s for 4 stones: 80% of a quarter of it, less 0.1 s
+    assert_eq!(e.planned_move_time(Side::Black).as_millis(), 20);
+    // 1 s for 4 stones: a quarter of it less 60 ms and 2%; a close move may take twice that
     e.handle_line("time_left b 1 4");
-    let planned = e.planned_move_time(Side::Black);
-    assert_eq!(planned.as_millis(), 100);
-    timed_genmove(&mut e, planned);
+    let t = e.planned_time(Side::Black);
+    assert_eq!(t.target.as_millis(), 185, "{t:?}");
+    assert_eq!(t.max.as_millis(), 435, "{t:?}");
+    timed_genmove(&mut e, t.max);
     // White has no time_left yet: the main time rule as above
-    assert_eq!(e.planned_move_time(Side::White).as_millis(), 163);
+    assert_eq!(e.planned_time(Side::White).target.as_millis(), 268);
+    // what `qi-engine match --movetime 2000` sends: 2 s byo-yomi for one stone, nearly all
+    // of it used
+    e.handle_line("time_settings 0 2 1");
+    let t = e.planned_time(Side::Black);
+    assert_eq!(t.target.as_millis(), 1900, "{t:?}");
+    assert_eq!(t.max, t.target);
+    assert!(t.min.as_millis() >= 1400, "{t:?}");
+    // KGS: Japanese byo-yomi, 5 periods of 10 s: in byo-yomi each move gets its period
+    assert!(
+        e.handle_line("kgs-time_settings byoyomi 0 10 5")
+            .unwrap()
+            .starts_with('=')
+    );
+    assert_eq!(e.planned_time(Side::Black).target.as_millis(), 9740);
+    e.handle_line("time_left b 10 3"); // 3 periods left
+    assert_eq!(e.planned_time(Side::Black).max.as_millis(), 9740);
+    assert!(
+        e.handle_line("kgs-time_settings absolute 600")
+            .unwrap()
+            .starts_with('=')
+    );
+    assert!(e.planned_time(Side::Black).target > Duration::from_secs(10));
+    assert!(
+        e.handle_line("kgs-time_settings none")
+            .unwrap()
+            .starts_with('=')
+    );
+    assert_eq!(e.planned_move_time(Side::Black), Duration::from_secs(60));
+    assert!(
+        e.handle_line("kgs-time_settings fischer 10 1")
+            .unwrap()
+            .starts_with('?')
+    );
 }
 
 /// `genmove b` keeps to `budget` (one try in three, for a busy machine).

@@ -4,9 +4,11 @@
 //! (no pass until the board as it stands wins under Tromp-Taylor scoring, so dead stones get
 //! captured first; never resigns).
 //!
-//! Move time: from `time_settings`/`time_left` when the controller sends them (the main time
-//! left shared over the moves still expected, or the byo-yomi period over its stones), else
-//! the `qi-movetime` setting (1000 ms unless changed). Extensions: `qi-level <1-6>`,
+//! Move time: from `time_settings`/`kgs-time_settings`/`time_left` when the controller sends
+//! them ([`crate::ai::go::time`]: the main time left shared over the moves still expected, more
+//! in the opening and in close fights, a reserve kept; or the byo-yomi period over its stones
+//! less a margin), else the `qi-movetime` setting (1000 ms unless changed; at least 75% of it
+//! is used). Extensions: `qi-level <1-6>`,
 //! `qi-movetime <ms>`, `qi-playouts <n>` (a playout cap a move, 0 = the level's), `qi-threads <n>`,
 //! `qi-seed <n>` (the seed the next searches start from, so that parallel matches between
 //! playout-bound players do not repeat each other's games).
@@ -24,13 +26,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::ai::go::GoCpu;
+use crate::ai::go::time::{self, Clock, MoveTime};
 use crate::any::CHECKPOINT_EVERY;
 use crate::go::{self, Go, handicap_points, vertex_text};
 use crate::search::MAX_TIME;
 use crate::sgf::GameRecord;
 
 /// Every command the engine knows, in the order `list_commands` gives them.
-pub const COMMANDS: [&str; 30] = [
+pub const COMMANDS: [&str; 31] = [
     "protocol_version",
     "name",
     "version",
@@ -52,6 +55,7 @@ pub const COMMANDS: [&str; 30] = [
     "loadsgf",
     "time_settings",
     "time_left",
+    "kgs-time_settings",
     "list_stones",
     "get_komi",
     "estimate_score",
@@ -63,12 +67,16 @@ pub const COMMANDS: [&str; 30] = [
     "qi-seed",
 ];
 
-/// Time settings as the controller gave them (Canadian byo-yomi, seconds).
+/// Time settings as the controller gave them (seconds): Canadian byo-yomi (`time_settings`,
+/// `kgs-time_settings canadian`), or Japanese with `periods` periods of one stone
+/// (`kgs-time_settings byoyomi`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeControl {
     pub main: u64,
     pub byo_yomi: u64,
     pub byo_stones: u64,
+    /// Japanese byo-yomi periods; 0: Canadian.
+    pub periods: u64,
 }
 
 /// The state of one GTP session.
@@ -249,7 +257,9 @@ impl GtpEngine {
                 let time = self.move_time(&p);
                 self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
                 let stop = Arc::new(AtomicBool::new(false));
-                let r = self.cpu.choose(&p, time, &stop, self.seed, &mut |_| {});
+                let r = self
+                    .cpu
+                    .choose_timed(&p, time, &stop, self.seed, &mut |_| {});
                 let (n, t) = self.cpu.last_playouts();
                 eprintln!(
                     "qi: {} playouts in {:.2} s ({:.0}/s), win rate {:.1}%, pv {}",
@@ -358,7 +368,33 @@ impl GtpEngine {
                     main: time(0)?,
                     byo_yomi: time(1)?,
                     byo_stones: time(2)?,
+                    periods: 0,
                 };
+                self.time_left = [None, None];
+                Ok(String::new())
+            }
+            "kgs-time_settings" => {
+                self.time = match arg(0)? {
+                    "none" => TimeControl::default(),
+                    "absolute" => TimeControl {
+                        main: time(1)?,
+                        ..TimeControl::default()
+                    },
+                    "byoyomi" => TimeControl {
+                        main: time(1)?,
+                        byo_yomi: time(2)?,
+                        byo_stones: 1,
+                        periods: time(3)?,
+                    },
+                    "canadian" => TimeControl {
+                        main: time(1)?,
+                        byo_yomi: time(2)?,
+                        byo_stones: time(3)?,
+                        periods: 0,
+                    },
+                    other => return Err(format!("syntax error: unknown time system '{other}'")),
+                };
+                self.time_left = [None, None];
                 Ok(String::new())
             }
             "time_left" => {
@@ -384,48 +420,61 @@ impl GtpEngine {
         }
     }
 
-    /// The time `genmove` would give `side` now (see [`GtpEngine::move_time`]).
+    /// The most time `genmove` would give `side` now (see [`GtpEngine::planned_time`]).
     pub fn planned_move_time(&self, side: Side) -> Duration {
+        self.planned_time(side).max
+    }
+
+    /// The time `genmove` would give `side` now (see [`GtpEngine::move_time`]).
+    pub fn planned_time(&self, side: Side) -> MoveTime {
         let mut p = self.pos.clone();
         p.set_to_move(side);
         self.move_time(&p)
     }
 
-    /// The time for the next move: the byo-yomi period over its stones (less a fifth), or the
-    /// main time left over the moves still expected (half the empty points, at least 10), plus
-    /// a share of the byo-yomi; 0.1 s is kept for the reply, and a move gets at least 50 ms.
-    /// Without time settings, [`GtpEngine::movetime`]. Never more than
-    /// [`crate::search::MAX_TIME`], however large the numbers.
-    fn move_time(&self, p: &Go) -> Duration {
-        let side = p.side_to_move();
-        let n = p.size() as u64;
-        let stones = p.piece_counts();
-        let empty = (n * n).saturating_sub((stones[0] + stones[1]) as u64);
-        let expected = (empty / 2).max(10);
+    /// The clock of the side to move in `p` as the controller stated it: `time_left` if sent
+    /// (no stones: main time left; stones: in byo-yomi, the time left for them), else the
+    /// settings. `None` without time settings.
+    fn clock(&self, p: &Go) -> Option<Clock> {
         let tc = self.time;
-        let secs = match self.time_left[side.index()] {
-            Some((left, periods)) if periods > 0 => left as f64 / periods as f64 * 0.8,
-            Some((left, _)) => {
-                let byo = if tc.byo_stones > 0 {
-                    tc.byo_yomi as f64 / tc.byo_stones as f64 * 0.8
-                } else {
-                    0.0
-                };
-                left as f64 / expected as f64 + byo
+        let secs = |s: u64| Duration::from_secs(s.min(MAX_TIME.as_secs()));
+        let clamp = |n: u64| n.min(u32::MAX as u64) as u32;
+        // Japanese byo-yomi: one stone a period (the other periods are the reserve)
+        let stones = |n: u64| if tc.periods > 0 { 1 } else { clamp(n) };
+        let byo = |period: u64| {
+            if period > 0 && tc.byo_stones > 0 {
+                (secs(period), stones(tc.byo_stones))
+            } else {
+                (Duration::ZERO, 0)
             }
-            None if tc.main > 0 || tc.byo_yomi > 0 => {
-                let byo = if tc.byo_stones > 0 {
-                    tc.byo_yomi as f64 / tc.byo_stones as f64 * 0.8
-                } else {
-                    0.0
-                };
-                tc.main as f64 / expected as f64 + byo
-            }
-            None => return self.movetime.min(MAX_TIME),
         };
-        Duration::try_from_secs_f64((secs - 0.1).max(0.05))
-            .unwrap_or(MAX_TIME)
-            .min(MAX_TIME)
+        let (main, (period, n)) = match self.time_left[p.side_to_move().index()] {
+            Some((left, st)) if st > 0 => (Duration::ZERO, (secs(left), stones(st))),
+            Some((left, _)) => (secs(left), byo(tc.byo_yomi)),
+            None if tc.main > 0 || (tc.byo_yomi > 0 && tc.byo_stones > 0) => {
+                (secs(tc.main), byo(tc.byo_yomi))
+            }
+            None => return None,
+        };
+        Some(Clock {
+            main,
+            period,
+            stones: n,
+            increment: Duration::ZERO,
+        })
+    }
+
+    /// The time for the next move from the clock ([`time::allocate`]: the byo-yomi period
+    /// over its stones less a margin, or the main time left over the moves still expected, more
+    /// in the opening, up to three times that for a close choice, a reserve always kept).
+    /// Without time settings, [`GtpEngine::movetime`] (at least 75% of it used).
+    fn move_time(&self, p: &Go) -> MoveTime {
+        let stones = p.piece_counts();
+        let size = p.size() as usize;
+        let empty = (size * size).saturating_sub((stones[0] + stones[1]) as usize);
+        self.clock(p)
+            .and_then(|c| time::allocate(&c, p.size(), empty, p.history_len()))
+            .unwrap_or_else(|| MoveTime::fixed(self.movetime.min(MAX_TIME)))
     }
 
     fn play(&mut self, side: Side, mv: go::Move) -> Result<(), String> {

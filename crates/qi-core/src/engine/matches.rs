@@ -19,6 +19,7 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::ai::go::GoCpu;
+use crate::ai::go::time::{self, Clock, MoveTime};
 use crate::ai::{Ai, Cpu};
 use crate::ataxx::Ataxx;
 use crate::game::{Game, Outcome, Side};
@@ -320,9 +321,25 @@ impl Player<Go> for QiGoPlayer {
 
     fn think(&mut self, req: &MoveRequest<Go>) -> Result<Reply<Go>, Fault> {
         let stop = Arc::new(AtomicBool::new(false));
+        let mt = match req.tc {
+            TimeControl::MoveTime(t) => MoveTime::fixed(t),
+            TimeControl::Clock { inc, .. } => {
+                let pos = req.pos;
+                let stones = pos.piece_counts();
+                let n = pos.size() as usize;
+                let clock = Clock {
+                    main: req.left[pos.side_to_move().index()],
+                    increment: inc,
+                    ..Clock::default()
+                };
+                let empty = (n * n).saturating_sub((stones[0] + stones[1]) as usize);
+                time::allocate(&clock, pos.size(), empty, pos.history_len())
+                    .unwrap_or_else(|| MoveTime::fixed(qi_movetime(req)))
+            }
+        };
         let r = self
             .cpu
-            .choose(req.pos, qi_movetime(req), &stop, req.seed, &mut |_| {});
+            .choose_timed(req.pos, mt, &stop, req.seed, &mut |_| {});
         if self.cpu.resigns() {
             return Ok(Reply::Resign);
         }
@@ -844,6 +861,8 @@ pub struct GameResult {
     pub fault: Option<(usize, Fault)>,
     pub plies: u32,
     pub record: String,
+    /// Time each player (A, B) spent on its moves, and how many moves it was asked for.
+    pub think: [(Duration, u32); 2],
 }
 
 /// A whole match's results.
@@ -854,6 +873,22 @@ pub struct MatchSummary {
     pub faults: [u32; 2],
     pub results: Vec<GameResult>,
     pub verdict: Option<Verdict>,
+}
+
+impl MatchSummary {
+    /// The average time a move of each player (A, B) took, over the games played.
+    pub fn average_move_time(&self) -> [Option<Duration>; 2] {
+        let mut out = [None; 2];
+        for (who, o) in out.iter_mut().enumerate() {
+            let (t, n) = self.results.iter().fold((Duration::ZERO, 0u32), |acc, r| {
+                (acc.0 + r.think[who].0, acc.1 + r.think[who].1)
+            });
+            if n > 0 {
+                *o = Some(t / n);
+            }
+        }
+        out
+    }
 }
 
 /// Plays one game; `players[0]` is A and plays `a_side`.
@@ -877,6 +912,7 @@ pub fn play_game<G: MatchGame>(
         fault: None,
         plies: 0,
         record: opening.text(),
+        think: [(Duration::ZERO, 0); 2],
     };
     let forfeit = |r: &mut GameResult, who: usize, f: Fault| {
         r.a_result = if who == 0 { -1 } else { 1 };
@@ -960,6 +996,8 @@ pub fn play_game<G: MatchGame>(
         };
         let reply = players[who].think(&req);
         let elapsed = t0.elapsed();
+        result.think[who].0 += elapsed;
+        result.think[who].1 += 1;
         let mv = match reply {
             Err(Fault::Timeout(m)) => {
                 broken[who] = true;
@@ -1125,15 +1163,21 @@ pub fn run_match<G: MatchGame>(
                     0 => "draw",
                     _ => "B wins",
                 };
+                let avg = |who: usize| {
+                    let (d, n) = r.think[who];
+                    d.as_secs_f64() / n.max(1) as f64
+                };
                 eprintln!(
-                    "game {} A={:?}: {res}, {} after {} plies; W/D/L {}/{}/{}",
+                    "game {} A={:?}: {res}, {} after {} plies; W/D/L {}/{}/{}; a move: A {:.2} s, B {:.2} s",
                     r.index + 1,
                     r.a_side,
                     r.reason,
                     r.plies,
                     t.wins,
                     t.draws,
-                    t.losses
+                    t.losses,
+                    avg(0),
+                    avg(1)
                 );
                 eprintln!("  {}", r.record);
             }

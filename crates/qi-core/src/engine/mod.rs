@@ -424,6 +424,15 @@ fn run(cli: Cli) -> Result<(), String> {
                 100.0 * t.score(),
                 t.elo_text()
             );
+            let avg = s.average_move_time();
+            let avg_text = |d: Option<Duration>| {
+                d.map_or("-".to_string(), |d| format!("{:.2} s", d.as_secs_f64()))
+            };
+            println!(
+                "average time a move: A {}, B {}",
+                avg_text(avg[0]),
+                avg_text(avg[1])
+            );
             if s.faults != [0, 0] {
                 println!("games lost by faults: A {}, B {}", s.faults[0], s.faults[1]);
             }

@@ -52,6 +52,10 @@ pub(crate) struct Walker {
     stamp: Vec<u32>,
     first_color: Vec<u8>,
     tick: u32,
+    /// Last good replies (see [`playout::learn_replies`]), kept from playout to playout.
+    replies: Vec<u16>,
+    /// Plain playouts, without last good replies.
+    no_replies: bool,
 }
 
 impl Walker {
@@ -64,13 +68,25 @@ impl Walker {
             stamp: vec![0; POINTS],
             first_color: vec![0; POINTS],
             tick: 0,
+            replies: Vec::new(),
+            no_replies: false,
         }
     }
 
     /// Plays the game of the last descent out from `b` (a position that is not over) and
     /// returns its area score for Black, adding the final owners to `own` when given.
     pub fn playout(&mut self, b: &mut Board, own: Option<&mut [i32]>) -> f32 {
-        playout::playout(b, &mut self.rng, &mut self.seq, &mut self.buf, own)
+        if self.replies.len() != 2 * POINTS && playout::replies_on() && !self.no_replies {
+            self.replies = vec![0; 2 * POINTS];
+        }
+        playout::playout(
+            b,
+            &mut self.rng,
+            &mut self.seq,
+            &mut self.buf,
+            &mut self.replies,
+            own,
+        )
     }
 }
 
@@ -86,6 +102,13 @@ impl Tree {
             max_nodes,
             walker: Walker::new(seed ^ 0x5851_F42D),
         }
+    }
+
+    /// Plays its playouts without last good replies (the end-of-game ownership of
+    /// [`super::GoCpu::analyse`]: plain playouts, not bent towards the lines the search liked).
+    pub fn without_replies(&mut self) {
+        self.walker.no_replies = true;
+        self.walker.replies.clear();
     }
 
     /// Makes `pos` the root, keeping the subtree under it when `pos` follows the old root by

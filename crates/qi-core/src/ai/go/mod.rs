@@ -8,19 +8,25 @@
 //!   or in the playouts.
 //! - **Playouts** ([`playout`]) run on a light board ([`board::Board`]: simple ko, pseudo
 //!   liberties with the atari test `sum² = count·squares`, an incremental empty-point list):
-//!   capture the last move's chain in atari, save own chains it put in atari, play the Mogo 3×3
-//!   patterns around it, otherwise a random move that fills no own eye and puts no chain of two
-//!   or more stones in atari. Positional superko is enforced at the root with the real rules.
+//!   capture the last move's chain in atari, save own chains it put in atari, play the last
+//!   good reply to it (learnt from won playouts, forgotten when it loses; a one-thread search
+//!   keeps its table from move to move, the threads of a shared tree start each search
+//!   afresh), the Mogo 3×3 patterns around it, otherwise a random move that fills no own eye
+//!   and puts no chain of two or more stones in atari. Positional superko is enforced at the root with the real rules.
 //! - **Threads**: one tree; with more threads ([`GoCpu::set_threads`], GTP `qi-threads`) they
 //!   share it, each walking down and backing up under a lock with virtual losses on its path
 //!   and playing its playouts outside the lock; the caller's thread is one of them. The stop
 //!   flag is polled every 16 playouts.
 //! - **Tree reuse**: the subtree of the position reached is kept when the new position follows
 //!   the last searched one by one or two moves.
-//! - **Time**: `movetime` is the most a move may take; the search stops earlier when the most
-//!   visited move can no longer be overtaken in the time left (and level 6 on one thread also
-//!   when it can no longer be overtaken with the playouts left: the same move, sooner), and
-//!   level 6 spends a third of it on the first two moves.
+//! - **Time** ([`time`]): [`GoCpu::choose`]'s `movetime` is a fixed time a move, of which
+//!   the search uses at least 75% and at most all; [`GoCpu::choose_timed`] takes a
+//!   [`time::MoveTime`] (from a clock by [`time::allocate`]: GTP `time_settings`,
+//!   `kgs-time_settings`, `time_left`, a match's clock). Past its minimum the search stops when
+//!   the most visited move can no longer be overtaken in the time left, at its target when the
+//!   choice is settled, and runs on to its maximum while the choice is close (a fight). A
+//!   playout budget (the levels) ends it sooner; when the budget binds before the clock, the
+//!   search also stops once the playouts left cannot change the most visited move.
 //! - **Pass and resign**: two passes in the tree end the game with the Tromp-Taylor area score.
 //!   At the root the CPU passes when the opponent has just passed and the board scored with the
 //!   dead stones the playouts see (Tromp-Taylor in clean-up mode) is a win, when the pass is the
@@ -31,9 +37,12 @@
 //!   minus 5000 (−5000 = sure loss, 0 = even, 5000 = sure win); `depth` is the length of the
 //!   principal variation and `nodes` the number of playouts.
 //!
-//! Levels cap the playouts per move: 1 → 60, 2 → 400, 3 → 2,000, 4 → 6,000, 5 → 24,000,
-//! 6 → 96,000; the move time caps every level too (the app gives Go 5 s a move by default; at
-//! 2 s a move on a busy machine level 6 gets about 20,000-40,000). Every level searches on one
+//! Levels cap the playouts per move: 1 → 60, 2 → 400, 3 → 2,000, 4 → 6,000, 5 → 24,000;
+//! level 6 has no cap ([`LEVEL6_PLAYOUTS`]): its move time decides (the ladder below measured
+//! it at 96,000, its cap until the 9×9 endgame, where playouts are short, stopped it after about
+//! 1 s of a 2 s move: 1.10 s a move on average against GNU Go). The move time caps every level
+//! too (the app gives Go 5 s a move by default; at 2 s a move on a busy machine level 6 gets
+//! about 20,000-40,000 playouts in the opening). Every level searches on one
 //! thread by default. Earlier builds ran one tree per thread (root parallelism); on this shared
 //! machine two trees were weaker than one at the same time: level 6 at 2 s a move with two
 //! threads against one thread scored 1 of 6 games (9×9, komi 7), because the playouts were merely
@@ -118,7 +127,8 @@
 //!   playouts a move and scored 62.5% (10-6) against level 5. It gets its full budget from
 //!   about 5-10 s a move on this machine.
 //!
-//! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment), and
+//! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment),
+//! `QI_GO_NO_LGR=1` to play the playouts without last good replies, and
 //! `QI_GO_DEBUG=1` to print the tree sizes and the most visited root moves of each search on
 //! stderr.
 //!
@@ -140,6 +150,7 @@ pub mod board;
 pub mod candidates;
 mod mcts;
 pub mod playout;
+pub mod time;
 
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -148,9 +159,14 @@ use std::time::{Duration, Instant};
 
 use self::board::Board;
 use self::mcts::{Tree, Walker};
+use self::time::{MoveTime, Progress};
 use crate::game::{Game, Side, Square};
 use crate::go::{Go, Move, PASS};
 use crate::search::{SearchInfo, SearchResult};
+
+/// Level 6's playout "cap": none that a move time reaches (about 80,000 playouts a second
+/// would take over four days).
+pub const LEVEL6_PLAYOUTS: u64 = 30_000_000_000;
 
 /// Playouts a level may spend on a move (the move time caps every level too) and the
 /// threads it uses.
@@ -161,7 +177,8 @@ pub fn level_budget(level: u8) -> (u64, usize) {
         3 => (2_000, 1),
         4 => (6_000, 1),
         5 => (24_000, 1),
-        _ => (96_000, 1),
+        // the strongest level: no cap, the move time decides
+        _ => (LEVEL6_PLAYOUTS, 1),
     }
 }
 
@@ -281,6 +298,7 @@ impl GoCpu {
     /// dead stones, e.g. after two passes.
     pub fn analyse(&mut self, pos: &Go, playouts: u64, seed: u64) -> Vec<f32> {
         let mut t = Tree::new(seed, 400_000);
+        t.without_replies();
         t.set_root(pos);
         let b = Board::from_go(pos, PASS);
         let mut pl = b.clone();
@@ -300,6 +318,20 @@ impl GoCpu {
         &mut self,
         pos: &Go,
         movetime: Duration,
+        stop: &Arc<AtomicBool>,
+        seed: u64,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<Move> {
+        self.choose_timed(pos, MoveTime::fixed(movetime), stop, seed, on_info)
+    }
+
+    /// [`GoCpu::choose`] with the time given as a [`MoveTime`] (from a clock by
+    /// [`time::allocate`]): at least `min`, `target` for a settled choice, up to `max` for a
+    /// close one.
+    pub fn choose_timed(
+        &mut self,
+        pos: &Go,
+        mt: MoveTime,
         stop: &Arc<AtomicBool>,
         seed: u64,
         on_info: &mut dyn FnMut(&SearchInfo),
@@ -343,10 +375,6 @@ impl GoCpu {
         let size = pos.size() as usize;
         let stones = pos.piece_counts();
         let placed = (stones[0] + stones[1]) as usize;
-        let mut time = movetime.min(crate::search::MAX_TIME);
-        if placed < 2 && budget > 30_000 {
-            time = movetime / 3;
-        }
         let expand_after = if size <= 9 {
             2
         } else if size <= 13 {
@@ -359,7 +387,7 @@ impl GoCpu {
         if root.passes >= 2 {
             root.passes = 1;
         }
-        let deadline = crate::search::deadline_after(start, time);
+        let deadline = crate::search::deadline_after(start, mt.max);
         let exact_stop = budget > 30_000;
         let total = if threads == 1 {
             let t = &mut self.trees[0];
@@ -376,12 +404,16 @@ impl GoCpu {
                     if now >= deadline {
                         break;
                     }
-                    if n.is_multiple_of(256) && can_stop_early(t, n, now - start, deadline - now) {
+                    if n.is_multiple_of(256) && stop_now(t, n, now - start, &mt) {
                         break;
                     }
                     // level 6 also stops when the playouts left cannot change the most
                     // visited move (the same move, sooner)
-                    if exact_stop && n.is_multiple_of(256) && lead(t) as u64 > budget - n {
+                    if exact_stop
+                        && n.is_multiple_of(256)
+                        && budget_binds(n, budget, now - start, &mt)
+                        && lead(t) as u64 > budget - n
+                    {
                         break;
                     }
                     if now >= next_report {
@@ -402,6 +434,7 @@ impl GoCpu {
                     seed,
                     start,
                     deadline,
+                    mt: &mt,
                     stop,
                 },
                 &mut |t: &Tree, n| on_info(&info_of(std::slice::from_ref(t), pos, n, start)),
@@ -548,6 +581,7 @@ struct Shared<'a> {
     seed: u64,
     start: Instant,
     deadline: Instant,
+    mt: &'a MoveTime,
     stop: &'a AtomicBool,
 }
 
@@ -594,8 +628,10 @@ fn run_shared(tree: &mut Tree, s: &Shared, report: &mut dyn FnMut(&Tree, u64)) -
                 if k == 0 && mine.is_multiple_of(128) {
                     let n = count.load(Ordering::Relaxed).min(s.budget);
                     let t = lock();
-                    if can_stop_early(&t, n, now - s.start, s.deadline - now)
-                        || (s.budget > 30_000 && lead(&t) as u64 > s.budget - n)
+                    if stop_now(&t, n, now - s.start, s.mt)
+                        || (s.budget > 30_000
+                            && budget_binds(n, s.budget, now - s.start, s.mt)
+                            && lead(&t) as u64 > s.budget - n)
                     {
                         break;
                     }
@@ -631,11 +667,32 @@ fn run_shared(tree: &mut Tree, s: &Shared, report: &mut dyn FnMut(&Tree, u64)) -
     })
 }
 
-/// Whether the most visited root move of `t` can no longer be caught in the time left.
-fn can_stop_early(t: &Tree, n: u64, spent: Duration, left: Duration) -> bool {
+/// Whether the playout budget ends the search of `n` playouts in `spent` before its time
+/// does: only then may it stop once the playouts left cannot change the most visited move.
+fn budget_binds(n: u64, budget: u64, spent: Duration, mt: &MoveTime) -> bool {
     let rate = n as f64 / spent.as_secs_f64().max(1e-3);
-    let more = rate * left.as_secs_f64();
-    lead(t) as f64 > more * 1.2 && n > 500
+    rate * mt.max.saturating_sub(spent).as_secs_f64() > budget.saturating_sub(n) as f64
+}
+
+/// Whether the search of `t`, `n` playouts in `spent`, stops now under `mt` (see
+/// [`time::should_stop`]).
+fn stop_now(t: &Tree, n: u64, spent: Duration, mt: &MoveTime) -> bool {
+    if n < 500 && spent < mt.max {
+        return false;
+    }
+    let children: Vec<(u32, f32)> = t
+        .root_children()
+        .iter()
+        .filter(|c| c.n < 1e5)
+        .map(|c| (c.visits, if c.n > 0.0 { c.w / c.n } else { 0.5 }))
+        .collect();
+    let p = Progress {
+        elapsed: spent,
+        rate: n as f64 / spent.as_secs_f64().max(1e-3),
+        lead: lead(t),
+        close: time::is_close(&children),
+    };
+    time::should_stop(mt, &p)
 }
 
 /// Root moves over all trees: (move, visits, win rate of the mover).
@@ -780,10 +837,12 @@ mod tree_tests {
         cpu.set_playouts(Some(20_000));
         let mut other = GoCpu::new(3);
         let stop = Arc::new(AtomicBool::new(false));
+        let mut reused = 0;
         for k in 0..10 {
             let r = cpu.choose(&pos, Duration::from_secs(60), &stop, k, &mut |_| {});
-            if k > 0 {
-                assert!(cpu.reused_playouts() > 0, "the tree is reused");
+            // (a reply the search never visited leaves nothing to keep)
+            if k > 0 && cpu.reused_playouts() > 0 {
+                reused += 1;
             }
             for t in &cpu.trees {
                 let n = check(t, &pos).unwrap_or_else(|e| panic!("move {k}: {e}"));
@@ -794,5 +853,6 @@ mod tree_tests {
             let r = other.choose(&pos, Duration::from_secs(60), &stop, k, &mut |_| {});
             pos.make(r.best.unwrap());
         }
+        assert!(reused >= 6, "the tree is reused: {reused} of 9 moves");
     }
 }

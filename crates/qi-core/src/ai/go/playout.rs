@@ -1,5 +1,6 @@
 //! The playout policy: answer the last move (capture it when it is in atari, save own chains it
-//! put in atari), then the Mogo-style 3×3 shape patterns around it, otherwise a random move
+//! put in atari), then the last good reply to it (learnt from the playouts won, forgotten when
+//! it loses), then the Mogo-style 3×3 shape patterns around it, otherwise a random move
 //! that fills no own eye and puts no chain of two or more stones into atari.
 
 use std::sync::OnceLock;
@@ -244,12 +245,24 @@ pub(crate) fn pattern_answers(b: &Board, out: &mut Vec<u16>) {
 }
 
 /// One playout move for the side to move.
-pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>) -> Move {
+pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>, replies: &[u16]) -> Move {
     let me = b.to_move;
     if b.last != PASS {
         tactical_answers(b, buf);
         if !buf.is_empty() {
             return buf[rng.below(buf.len() as u32) as usize];
+        }
+        // the last good reply to the last move
+        if let Some(&r) = replies.get(reply_index(me, b.last)) {
+            let p = r as usize;
+            if r != 0
+                && b.color[p] == EMPTY
+                && b.legal(p)
+                && !b.is_eye(p, me)
+                && !bad_self_atari(b, p, me)
+            {
+                return r as Move;
+            }
         }
         if rng.below(16) < 15 {
             pattern_answers(b, buf);
@@ -273,6 +286,49 @@ pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>) -> Move {
     PASS
 }
 
+/// Whether the playouts use last good replies (`QI_GO_NO_LGR=1` switches them off, for
+/// matches against the policy without them).
+pub(crate) fn replies_on() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("QI_GO_NO_LGR").is_none())
+}
+
+/// Where the reply of `colour` to the move `prev` is kept in a last-good-reply table (two
+/// colours × [`crate::go::POINTS`]).
+#[inline(always)]
+pub(crate) fn reply_index(colour: u8, prev: Move) -> usize {
+    (colour as usize - 1) * crate::go::POINTS + prev as usize
+}
+
+/// Last good reply with forgetting (Baier and Drake): after a game `seq` whose result for
+/// Black is `score`, each move of the winner becomes its colour's reply to the move before it,
+/// and a loser's move that was the stored reply is forgotten.
+pub(crate) fn learn_replies(replies: &mut [u16], seq: &[(u16, u8)], score: f32) {
+    if replies.is_empty() {
+        return; // switched off
+    }
+    let winner = if score > 0.0 {
+        1
+    } else if score < 0.0 {
+        2
+    } else {
+        return;
+    };
+    for w in seq.windows(2) {
+        let (prev, _) = w[0];
+        let (mv, col) = w[1];
+        if prev == PASS || mv == PASS {
+            continue;
+        }
+        let i = reply_index(col, prev);
+        if col == winner {
+            replies[i] = mv;
+        } else if replies[i] == mv {
+            replies[i] = 0;
+        }
+    }
+}
+
 /// Plays the game out from `b`; every move goes into `seq` with its colour. Returns the area
 /// score from Black's side (komi included) and adds each point's owner (+1 Black, −1 White) to
 /// `own` when given.
@@ -281,12 +337,13 @@ pub(crate) fn playout(
     rng: &mut Fast,
     seq: &mut Vec<(u16, u8)>,
     buf: &mut Vec<u16>,
+    replies: &mut [u16],
     own: Option<&mut [i32]>,
 ) -> f32 {
     let limit = 3 * (b.size as u32).pow(2) + 20;
     let mut k = 0;
     while b.passes < 2 && k < limit {
-        let mv = choose(b, rng, buf);
+        let mv = choose(b, rng, buf, replies);
         seq.push((mv, b.to_move));
         b.play(mv);
         k += 1;
@@ -319,5 +376,49 @@ pub(crate) fn playout(
             }
         }
     }
-    b.playout_score()
+    let score = b.playout_score();
+    learn_replies(replies, seq, score);
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn good_replies_are_learnt_and_forgotten() {
+        let mut r = vec![0u16; 2 * crate::go::POINTS];
+        // Black 30, White 31, Black 32, White 33; Black wins
+        let seq = [(30, 1), (31, 2), (32, 1), (33, 2)];
+        learn_replies(&mut r, &seq, 5.0);
+        assert_eq!(r[reply_index(1, 31)], 32, "the winner's reply is kept");
+        assert_eq!(r[reply_index(2, 30)], 0, "the loser's is not");
+        // White wins a game where Black answered 31 with 32 again: forgotten
+        learn_replies(&mut r, &seq, -5.0);
+        assert_eq!(r[reply_index(1, 31)], 0);
+        assert_eq!(r[reply_index(2, 30)], 31);
+        // a jigo teaches nothing; passes are no moves to answer
+        learn_replies(&mut r, &[(0, 1), (40, 2)], 0.0);
+        learn_replies(&mut r, &[(0, 1), (40, 2)], -1.0);
+        assert_eq!(r[reply_index(2, 0)], 0);
+    }
+
+    #[test]
+    fn a_stored_reply_is_played() {
+        let g = crate::go::Go::new(9, 7.0).unwrap();
+        let mut b = Board::from_go(&g, PASS);
+        let e5 = g.parse_move("E5").unwrap();
+        b.play(e5);
+        let d4 = g.parse_move("D4").unwrap();
+        let mut r = vec![0u16; 2 * crate::go::POINTS];
+        r[reply_index(b.to_move, e5)] = d4;
+        let mut rng = Fast::new(1);
+        let mut buf = Vec::new();
+        for _ in 0..20 {
+            let mv = choose(&b, &mut rng, &mut buf, &r);
+            // no capture or escape to play: the reply comes before the patterns
+            assert_eq!(mv, d4);
+        }
+    }
 }
