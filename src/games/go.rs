@@ -179,8 +179,8 @@ impl GameUi for GoUi {
         t!("game-go")
     }
 
-    /// 5 s: the time Go's level 6 needs on 9×9 (one core) for most of its 96,000 playouts;
-    /// levels 1-5 are bound by playouts and usually answer sooner.
+    /// 5 s: level 6 has no playout cap and spends 75-100% of its move time (the core's Go
+    /// time management); levels 1-5 are bound by playouts and usually answer sooner.
     fn default_cpu_time_ms(&self) -> u32 {
         5000
     }
