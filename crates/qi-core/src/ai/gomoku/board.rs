@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use super::bits::{Bits, CLASS, Threats, class_of};
 use crate::game::Side;
 use crate::gomoku::{GomokuRule, Move, STRIDE};
 
@@ -301,6 +302,12 @@ pub struct Board {
     row_stones: [u8; 19],
     col_stones: [u8; 19],
     pub stones: u32,
+    /// The empty points near a stone (`near` > 0), the candidate moves.
+    pub cands: Bits,
+    /// Each side's empty points by the threat a stone there makes.
+    pub threats: [Threats; 2],
+    /// `cls[point][side]`: [`class_of`] the point's shape, kept for every point.
+    cls: Vec<[u16; 2]>,
 }
 
 /// The line-score of one row of five cells for Black (report 004).
@@ -338,6 +345,9 @@ impl Board {
             row_stones: [0; 19],
             col_stones: [0; 19],
             stones: 0,
+            cands: Bits::default(),
+            threats: [Threats::default(); 2],
+            cls: vec![[0; 2]; POINTS],
         };
         for y in 0..n as i32 {
             for x in 0..n as i32 {
@@ -355,6 +365,7 @@ impl Board {
                     }
                     for s in 0..2 {
                         b.shapes[p][s].lines[d] = b.tab[s][b.codes[p][s][d] as usize];
+                        b.cls[p][s] = class_of(b.shapes[p][s]);
                     }
                     let mut back = 0;
                     while back < 5 && b.on(x - (back + 1) * dx, y - (back + 1) * dy) {
@@ -424,8 +435,23 @@ impl Board {
                 c[1 - s][d] = (c[1 - s][d] as i32 + w_other * w) as u32;
                 let (c0, c1) = (c[0][d], c[1][d]);
                 let sh = &mut self.shapes[q];
-                sh[0].lines[d] = self.tab[0][c0 as usize];
-                sh[1].lines[d] = self.tab[1][c1 as usize];
+                let (n0, n1) = (self.tab[0][c0 as usize], self.tab[1][c1 as usize]);
+                let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
+                sh[0].lines[d] = n0;
+                sh[1].lines[d] = n1;
+                // the threat sets change only when a line's class does
+                let empty = self.cell[q] == 0;
+                for (side, o, n) in [(0, o0, n0), (1, o1, n1)] {
+                    let (co, cn) = (CLASS[o as usize], CLASS[n as usize]);
+                    if co != cn {
+                        let c = &mut self.cls[q][side];
+                        *c = c.wrapping_sub(co).wrapping_add(cn);
+                        if empty {
+                            let c = *c;
+                            self.threats[side].apply(q, c);
+                        }
+                    }
+                }
             }
             // the rows of five through p: from p - k * step for k = 0..=4, those whose last
             // point p + (4 - k) * step is on the board
@@ -440,6 +466,10 @@ impl Board {
                 self.line_total += row_value(r[0], r[1]) - before;
             }
         }
+        // p's own shapes do not change with its stone: it leaves or rejoins the threat sets
+        let own = if add { [0, 0] } else { self.cls[p as usize] };
+        self.threats[0].apply(p as usize, own[0]);
+        self.threats[1].apply(p as usize, own[1]);
         for dy in -2i32..=2 {
             for dx in -2i32..=2 {
                 if self.on(x + dx, y + dy) {
@@ -452,6 +482,7 @@ impl Board {
                         self.near[q] -= 1;
                         self.near1[q] -= one;
                     }
+                    self.cands.set(q, self.near[q] > 0 && self.cell[q] == 0);
                 }
             }
         }
@@ -697,6 +728,7 @@ mod tests {
         }
         assert!(b.codes == fresh.codes && b.near == fresh.near && b.cell == fresh.cell);
         assert!(b.shapes == fresh.shapes && b.near1 == fresh.near1 && b.rows == fresh.rows);
+        assert!(b.threats == fresh.threats && b.cands == fresh.cands);
         assert_eq!(b.line_total, 0);
     }
 
@@ -766,7 +798,21 @@ mod tests {
                             let want: Vec<u8> =
                                 c.iter().map(|&k| t[which[s]][k as usize]).collect();
                             assert_eq!(b.shape(side, p).lines.to_vec(), want);
+                            let mut t = super::super::bits::Threats::default();
+                            let q = p as usize;
+                            t.put(q, b.shape(side, p), b.cell[q] == 0);
+                            let kept = &b.threats[s];
+                            for (a, k) in [
+                                (t.five, kept.five),
+                                (t.four, kept.four),
+                                (t.three, kept.three),
+                                (t.open, kept.open),
+                            ] {
+                                assert_eq!(a.get(q), k.get(q), "{rule:?} {x},{y}");
+                            }
                         }
+                        let cand = b.near[p as usize] > 0 && b.cell[p as usize] == 0;
+                        assert_eq!(b.cands.get(p as usize), cand);
                     }
                 }
             }

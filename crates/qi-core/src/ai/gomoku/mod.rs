@@ -85,6 +85,7 @@
 //! println!("{:?} {}", r.best, r.score);
 //! ```
 
+pub mod bits;
 pub mod board;
 pub mod search;
 

@@ -256,13 +256,8 @@ impl Search {
                 order: 1,
             });
         }
-        let (x0, x1, y0, y1) = e.b.span();
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let p = y * 32 + x;
-                if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
-                    continue;
-                }
+        {
+            for p in e.b.cands.iter() {
                 let ms = e.b.shape(me, p);
                 let os = e.b.shape(op, p);
                 if ms.five() && sc.my_five.is_none() {
@@ -295,6 +290,20 @@ impl Search {
         }
         self.cands[ply] = out;
         sc
+    }
+
+    /// The fives and fours of both sides from the kept point sets (no sums, no candidates).
+    #[inline]
+    fn quick_scan(e: &Engine) -> Scan {
+        let me = e.side();
+        let (tm, to) = (&e.b.threats[me.index()], &e.b.threats[me.other().index()]);
+        Scan {
+            my_five: tm.five.first(),
+            opp_fives: to.five.count(),
+            opp_five: to.five.first().unwrap_or(0),
+            my_fours: tm.four.count(),
+            ..Scan::default()
+        }
     }
 
     fn evaluate(&self, e: &Engine, sc: &Scan) -> i32 {
@@ -377,28 +386,15 @@ impl Search {
         }
         let a = e.side();
         let d = a.other();
-        let mut def_fives = 0;
-        let mut def_five = 0;
+        let (ta, td) = (&e.b.threats[a.index()], &e.b.threats[d.index()]);
+        if let Some(p) = ta.five.first() {
+            return Some((p, 1));
+        }
+        let def_fives = td.five.count();
+        let def_five = td.five.first().unwrap_or(0);
         let mut fours: Vec<(i32, Move)> = Vec::with_capacity(16);
-        let (x0, x1, y0, y1) = e.b.span();
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let p = y * 32 + x;
-                if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
-                    continue;
-                }
-                let sa = e.b.shape(a, p);
-                if sa.five() {
-                    return Some((p, 1));
-                }
-                if e.b.shape(d, p).five() {
-                    def_fives += 1;
-                    def_five = p;
-                }
-                if sa.fours() > 0 {
-                    fours.push((sa.value(), p));
-                }
-            }
+        for p in ta.four.iter() {
+            fours.push((e.b.shape(a, p).value(), p));
         }
         if def_fives >= 2 || depth == 0 {
             return None;
@@ -419,24 +415,10 @@ impl Search {
             }
             let u = e.make(m);
             // The defender to move: two fives of ours cannot be stopped. The defender has no
-            // five (it had none, or only on m), and our fives are new, so they go through m:
-            // only the points within four of m on its lines are looked at.
-            let mut a_fives = 0;
-            let mut w = 0;
-            let (mx, my) = ((m % 32) as i32, (m / 32) as i32);
-            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-                for k in -4i32..=4 {
-                    let (x, y) = (mx + k * dx, my + k * dy);
-                    if k == 0 || !e.b.on(x, y) {
-                        continue;
-                    }
-                    let p = (y * 32 + x) as Move;
-                    if e.b.cell[p as usize] == 0 && e.b.shape(a, p).five() {
-                        a_fives += 1;
-                        w = p;
-                    }
-                }
-            }
+            // five (it had none, or only on m), and our fives are all new.
+            let five = &e.b.threats[a.index()].five;
+            let a_fives = five.count();
+            let w = five.first().unwrap_or(0);
             let result = if a_fives == 0 {
                 None
             } else if a_fives >= 2 || !e.allowed_for(d, w) {
@@ -480,31 +462,15 @@ impl Search {
         }
         let a = e.side();
         let d = a.other();
-        let mut def_fives = 0;
-        let mut def_open = false;
+        let (ta, td) = (&e.b.threats[a.index()], &e.b.threats[d.index()]);
+        if let Some(p) = ta.five.first() {
+            return Some((p, 1));
+        }
+        let def_fives = td.five.count();
+        let def_open = td.open.iter().any(|p| e.allowed_for(d, p));
         let mut threats: Vec<(i32, Move)> = Vec::with_capacity(24);
-        let (x0, x1, y0, y1) = e.b.span();
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let p = y * 32 + x;
-                if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
-                    continue;
-                }
-                let sa = e.b.shape(a, p);
-                if sa.five() {
-                    return Some((p, 1));
-                }
-                let sd = e.b.shape(d, p);
-                if sd.five() {
-                    def_fives += 1;
-                }
-                if sd.unstoppable() && e.allowed_for(d, p) {
-                    def_open = true;
-                }
-                if sa.fours() > 0 || sa.lines.contains(&F3) {
-                    threats.push((sa.value() + sd.value() / 4, p));
-                }
-            }
+        for p in ta.four.or(&ta.three).iter() {
+            threats.push((e.b.shape(a, p).value() + e.b.shape(d, p).value() / 4, p));
         }
         if def_fives >= 2 {
             return None;
@@ -570,38 +536,16 @@ impl Search {
         }
         let d = e.side();
         let a = d.other();
-        let mut a_fives = 0;
-        let mut a_five = 0;
-        let mut a_open = false;
-        let mut d_open = false;
-        let mut cands: Vec<Move> = Vec::with_capacity(48);
-        let (x0, x1, y0, y1) = e.b.span();
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let p = y * 32 + x;
-                if e.b.near[p as usize] == 0 || e.b.cell[p as usize] != 0 {
-                    continue;
-                }
-                let sd = e.b.shape(d, p);
-                if sd.five() {
-                    return None;
-                }
-                let sa = e.b.shape(a, p);
-                if sa.five() {
-                    a_fives += 1;
-                    a_five = p;
-                }
-                if sa.unstoppable() && e.allowed_for(a, p) {
-                    a_open = true;
-                }
-                if sd.unstoppable() && e.allowed_for(d, p) {
-                    d_open = true;
-                }
-                if sd.fours() > 0 && e.allowed_for(d, p) {
-                    cands.push(p);
-                }
-            }
+        let (ta, td) = (&e.b.threats[a.index()], &e.b.threats[d.index()]);
+        if !td.five.is_empty() {
+            return None;
         }
+        let a_fives = ta.five.count();
+        let a_five = ta.five.first().unwrap_or(0);
+        let a_open = ta.open.iter().any(|p| e.allowed_for(a, p));
+        let d_open = td.open.iter().any(|p| e.allowed_for(d, p));
+        let mut cands: Vec<Move> = Vec::with_capacity(48);
+        cands.extend(td.four.iter().filter(|&p| e.allowed_for(d, p)));
         if a_fives >= 2 {
             return Some(2);
         }
@@ -635,24 +579,10 @@ impl Search {
         for &p in &cands {
             let u = e.make(p);
             // attacker to move: a four of the defender must be blocked at once
-            let mut d_fives = 0;
-            let mut d_five = 0;
-            let mut still = false;
-            let (x0, x1, y0, y1) = e.b.span();
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    let q = y * 32 + x;
-                    if e.b.near[q as usize] == 0 || e.b.cell[q as usize] != 0 {
-                        continue;
-                    }
-                    if e.b.shape(d, q).five() {
-                        d_fives += 1;
-                        d_five = q;
-                    } else if !still && e.b.shape(a, q).unstoppable() && e.allowed_for(a, q) {
-                        still = true;
-                    }
-                }
-            }
+            let (ta, td) = (&e.b.threats[a.index()], &e.b.threats[d.index()]);
+            let d_fives = td.five.count();
+            let d_five = td.five.first().unwrap_or(0);
+            let still = d_fives == 0 && ta.open.iter().any(|q| e.allowed_for(a, q));
             let r = if d_fives >= 2 || (d_fives == 1 && !e.allowed_for(a, d_five)) {
                 None
             } else if d_fives == 1 {
@@ -692,7 +622,8 @@ impl Search {
         if self.stopped {
             return 0;
         }
-        let sc = self.scan(e, ply);
+        // the threats from the kept point sets; the candidate list only where it is needed
+        let mut sc = Self::quick_scan(e);
         if sc.my_five.is_some() {
             return MATE - (ply as i32 + 1);
         }
@@ -705,12 +636,17 @@ impl Search {
         }
         if !forced && self.cfg.threats {
             let me = e.side();
-            let win = self.cands[ply]
+            let win = e.b.threats[me.index()]
+                .open
                 .iter()
-                .any(|c| c.me.unstoppable() && e.allowed_for(me, c.mv));
+                .any(|p| e.allowed_for(me, p));
             if win {
                 return MATE - (ply as i32 + 3);
             }
+        }
+        let leaf = ply >= MAX_PLY - 1 || (!forced && depth <= 0);
+        if !leaf || !self.cfg.simple_eval {
+            sc = self.scan(e, ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate(e, &sc);
