@@ -51,12 +51,18 @@ const fn digit(k: i32) -> usize {
     }
 }
 
-fn build_table(exact: bool) -> Vec<u8> {
+/// The codes' table, padded to 2^16 entries so that a code masked to 16 bits indexes it
+/// without a bounds check.
+type Table = [u8; 1 << 16];
+
+fn build_table(exact: bool) -> Box<Table> {
     let mut memo = vec![u8::MAX; CODES];
     for code in 0..CODES {
         classify(code, exact, &mut memo);
     }
-    memo
+    let mut t = Box::new([0u8; 1 << 16]);
+    t[..CODES].copy_from_slice(&memo);
+    t
 }
 
 fn wins(exact: bool, len: u32) -> bool {
@@ -125,8 +131,8 @@ fn classify(code: usize, exact: bool, memo: &mut [u8]) -> u8 {
     result
 }
 
-fn tables() -> &'static [Vec<u8>; 2] {
-    static T: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
+fn tables() -> &'static [Box<Table>; 2] {
+    static T: OnceLock<[Box<Table>; 2]> = OnceLock::new();
     T.get_or_init(|| [build_table(true), build_table(false)])
 }
 
@@ -294,7 +300,7 @@ pub struct Board {
     /// [`Board::line_score`] for Black, kept up to date row by row.
     line_total: i32,
     /// The table each side reads: exactly five (Standard, and Black in Renju) or five or more.
-    tab: [&'static [u8]; 2],
+    tab: [&'static Table; 2],
     /// `reach[point][dir]`: how many points (up to five) lie on the board behind and ahead of
     /// the point along `dir`.
     reach: Vec<[[u8; 2]; 4]>,
@@ -310,18 +316,19 @@ pub struct Board {
     cls: Vec<[u16; 2]>,
 }
 
-/// The line-score of one row of five cells for Black (report 004).
-#[inline]
-fn row_value(black: u8, white: u8) -> i32 {
+/// The line-score of one row of five cells for Black (report 004), by its Black and White
+/// stone counts: 1, 10, 100, 1000 or 100,000 for 1-5 stones of one side only.
+const ROW_VALUE: [[i32; 6]; 6] = {
     const S: [i32; 6] = [0, 1, 10, 100, 1000, 100_000];
-    if white == 0 {
-        S[black as usize]
-    } else if black == 0 {
-        -S[white as usize]
-    } else {
-        0
+    let mut t = [[0; 6]; 6];
+    let mut b = 0;
+    while b < 6 {
+        t[b][0] = S[b];
+        t[0][b] = -S[b];
+        b += 1;
     }
-}
+    t
+};
 
 impl Board {
     pub fn new(n: u8, rule: GomokuRule) -> Board {
@@ -418,6 +425,16 @@ impl Board {
         let stride = STRIDE as i32;
         let pi = p as i32;
         let (w_own, w_other) = if add { (1i32, 2i32) } else { (-1, -2) };
+        let Board {
+            cell,
+            codes,
+            shapes,
+            cls,
+            threats,
+            tab,
+            ..
+        } = self;
+        let (t0, t1) = (tab[0], tab[1]);
         for (d, &(dx, dy)) in DIRS.iter().enumerate() {
             let step = dy * stride + dx;
             let [back, ahead] = self.reach[p as usize][d];
@@ -430,26 +447,28 @@ impl Board {
                 }
                 let q = (pi - k * step) as usize;
                 let w = POW3[digit(k)] as i32;
-                let c = &mut self.codes[q];
+                let c = &mut codes[q];
                 c[s][d] = (c[s][d] as i32 + w_own * w) as u32;
                 c[1 - s][d] = (c[1 - s][d] as i32 + w_other * w) as u32;
                 let (c0, c1) = (c[0][d], c[1][d]);
-                let sh = &mut self.shapes[q];
-                let (n0, n1) = (self.tab[0][c0 as usize], self.tab[1][c1 as usize]);
+                // only empty points keep their shapes up to date (an occupied point's are
+                // redone from its codes when its stone leaves)
+                if cell[q] != 0 {
+                    continue;
+                }
+                let sh = &mut shapes[q];
+                let (n0, n1) = (t0[(c0 & 0xFFFF) as usize], t1[(c1 & 0xFFFF) as usize]);
                 let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
                 sh[0].lines[d] = n0;
                 sh[1].lines[d] = n1;
                 // the threat sets change only when a line's class does
-                let empty = self.cell[q] == 0;
                 for (side, o, n) in [(0, o0, n0), (1, o1, n1)] {
                     let (co, cn) = (CLASS[o as usize], CLASS[n as usize]);
                     if co != cn {
-                        let c = &mut self.cls[q][side];
+                        let c = &mut cls[q][side];
                         *c = c.wrapping_sub(co).wrapping_add(cn);
-                        if empty {
-                            let c = *c;
-                            self.threats[side].apply(q, c);
-                        }
+                        let c = *c;
+                        threats[side].apply(q, c);
                     }
                 }
             }
@@ -457,19 +476,29 @@ impl Board {
             // point p + (4 - k) * step is on the board
             for k in (4 - ahead).max(0)..=back.min(4) {
                 let r = &mut self.rows[(pi - k * step) as usize][d];
-                let before = row_value(r[0], r[1]);
+                let before = ROW_VALUE[r[0] as usize][r[1] as usize];
                 if add {
                     r[s] += 1;
                 } else {
                     r[s] -= 1;
                 }
-                self.line_total += row_value(r[0], r[1]) - before;
+                self.line_total += ROW_VALUE[r[0] as usize][r[1] as usize] - before;
             }
         }
-        // p's own shapes do not change with its stone: it leaves or rejoins the threat sets
-        let own = if add { [0, 0] } else { self.cls[p as usize] };
-        self.threats[0].apply(p as usize, own[0]);
-        self.threats[1].apply(p as usize, own[1]);
+        // p leaves the threat sets, or rejoins them with its shapes redone from its codes
+        let pu = p as usize;
+        if !add {
+            for side in 0..2 {
+                for d in 0..4 {
+                    self.shapes[pu][side].lines[d] =
+                        self.tab[side][self.codes[pu][side][d] as usize];
+                }
+                self.cls[pu][side] = class_of(self.shapes[pu][side]);
+            }
+        }
+        let own = if add { [0, 0] } else { self.cls[pu] };
+        self.threats[0].apply(pu, own[0]);
+        self.threats[1].apply(pu, own[1]);
         for dy in -2i32..=2 {
             for dx in -2i32..=2 {
                 if self.on(x + dx, y + dy) {
@@ -797,7 +826,9 @@ mod tests {
                             let c = b.codes[p as usize][s];
                             let want: Vec<u8> =
                                 c.iter().map(|&k| t[which[s]][k as usize]).collect();
-                            assert_eq!(b.shape(side, p).lines.to_vec(), want);
+                            if b.cell[p as usize] == 0 {
+                                assert_eq!(b.shape(side, p).lines.to_vec(), want);
+                            }
                             let mut t = super::super::bits::Threats::default();
                             let q = p as usize;
                             t.put(q, b.shape(side, p), b.cell[q] == 0);
