@@ -14,12 +14,9 @@ pub struct Bits([u64; WORDS]);
 impl Bits {
     #[inline]
     pub fn set(&mut self, p: usize, on: bool) {
+        // without a branch: whether a point is in a set is hard to predict
         let (w, b) = (p / 64, p % 64);
-        if on {
-            self.0[w] |= 1 << b;
-        } else {
-            self.0[w] &= !(1 << b);
-        }
+        self.0[w] = (self.0[w] & !(1 << b)) | ((on as u64) << b);
     }
 
     #[inline]
@@ -45,6 +42,43 @@ impl Bits {
             *w |= o;
         }
         b
+    }
+
+    /// The points of `self` not in `other`.
+    #[inline]
+    pub fn and_not(&self, other: &Bits) -> Bits {
+        let mut b = *self;
+        for (w, o) in b.0.iter_mut().zip(other.0.iter()) {
+            *w &= !o;
+        }
+        b
+    }
+
+    /// The points within Chebyshev distance `r` (1 or 2) of the set, the set included, kept to
+    /// `board`. Rows are 32 bits apart and hold at most 19 points, so a shift along a row never
+    /// reaches the next row's points on the board (the mask takes off what lands beside it).
+    pub fn dilate(&self, r: u32, board: &Bits) -> Bits {
+        let w = &self.0;
+        let mut h = [0u64; WORDS];
+        for i in 0..WORDS {
+            let x = w[i];
+            h[i] = x | x << 1 | x >> 1;
+            if r > 1 {
+                h[i] |= x << 2 | x >> 2;
+            }
+        }
+        let mut out = [0u64; WORDS];
+        for i in 0..WORDS {
+            // a row up or down: 32 bits, across words
+            let prev = if i > 0 { h[i - 1] } else { 0 };
+            let next = if i + 1 < WORDS { h[i + 1] } else { 0 };
+            let mut v = h[i] | h[i] << 32 | prev >> 32 | h[i] >> 32 | next << 32;
+            if r > 1 {
+                v |= prev | next;
+            }
+            out[i] = v & board.0[i];
+        }
+        Bits(out)
     }
 
     /// The lowest point of the set.
@@ -150,6 +184,35 @@ mod tests {
         assert_eq!(b.first(), Some(3));
         assert!(b.get(64) && !b.get(65));
         assert!(Bits::default().is_empty());
+    }
+
+    #[test]
+    fn dilation_matches_distances() {
+        // a 15 x 15 board, stones on the edges and in the middle
+        let mut board = Bits::default();
+        for y in 0..15 {
+            for x in 0..15 {
+                board.set(y * 32 + x, true);
+            }
+        }
+        let stones = [(0, 0), (14, 3), (7, 7), (0, 14), (3, 13)];
+        let mut b = Bits::default();
+        for &(x, y) in &stones {
+            b.set(y * 32 + x, true);
+        }
+        for r in [1, 2] {
+            let d = b.dilate(r, &board);
+            for y in 0..19 {
+                for x in 0..32 {
+                    let want = x < 15
+                        && y < 15
+                        && stones.iter().any(|&(sx, sy)| {
+                            sx.abs_diff(x) <= r as usize && sy.abs_diff(y) <= r as usize
+                        });
+                    assert_eq!(d.get(y * 32 + x), want, "r {r} at {x},{y}");
+                }
+            }
+        }
     }
 
     #[test]

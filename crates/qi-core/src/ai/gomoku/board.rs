@@ -285,10 +285,6 @@ pub struct Board {
     pub n: u8,
     /// 0 empty, 1 Black, 2 White.
     pub cell: Vec<u8>,
-    /// Stones within two points (Chebyshev distance), for candidate moves.
-    pub near: Vec<u8>,
-    /// Stones within one point (Chebyshev distance).
-    near1: Vec<u8>,
     /// `codes[point][side][dir]`.
     codes: Vec<[[u32; 4]; 2]>,
     /// `shapes[point][side]`: the table look-ups of `codes`, redone only for the points whose
@@ -308,8 +304,10 @@ pub struct Board {
     row_stones: [u8; 19],
     col_stones: [u8; 19],
     pub stones: u32,
-    /// The empty points near a stone (`near` > 0), the candidate moves.
-    pub cands: Bits,
+    /// The stones' points.
+    occupied: Bits,
+    /// The points of the board.
+    on_board: Bits,
     /// Each side's empty points by the threat a stone there makes.
     pub threats: [Threats; 2],
     /// `cls[point][side]`: [`class_of`] the point's shape, kept for every point.
@@ -341,8 +339,6 @@ impl Board {
         let mut b = Board {
             n,
             cell: vec![0; POINTS],
-            near: vec![0; POINTS],
-            near1: vec![0; POINTS],
             codes: vec![[[0; 4]; 2]; POINTS],
             shapes: vec![[PointShape::default(); 2]; POINTS],
             rows: vec![[[0; 2]; 4]; POINTS],
@@ -352,13 +348,15 @@ impl Board {
             row_stones: [0; 19],
             col_stones: [0; 19],
             stones: 0,
-            cands: Bits::default(),
+            occupied: Bits::default(),
+            on_board: Bits::default(),
             threats: [Threats::default(); 2],
             cls: vec![[0; 2]; POINTS],
         };
         for y in 0..n as i32 {
             for x in 0..n as i32 {
                 let p = (y * STRIDE as i32 + x) as usize;
+                b.on_board.set(p, true);
                 for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                     for k in -5i32..=5 {
                         if k == 0 {
@@ -499,22 +497,7 @@ impl Board {
         let own = if add { [0, 0] } else { self.cls[pu] };
         self.threats[0].apply(pu, own[0]);
         self.threats[1].apply(pu, own[1]);
-        for dy in -2i32..=2 {
-            for dx in -2i32..=2 {
-                if self.on(x + dx, y + dy) {
-                    let q = ((y + dy) * stride + x + dx) as usize;
-                    let one = (dx.abs() <= 1 && dy.abs() <= 1) as u8;
-                    if add {
-                        self.near[q] += 1;
-                        self.near1[q] += one;
-                    } else {
-                        self.near[q] -= 1;
-                        self.near1[q] -= one;
-                    }
-                    self.cands.set(q, self.near[q] > 0 && self.cell[q] == 0);
-                }
-            }
-        }
+        self.occupied.set(pu, add);
     }
 
     /// The columns `x0..x1` and rows `y0..y1` outside which no point is near a stone (empty
@@ -566,6 +549,21 @@ impl Board {
         total[side.index()] - total[1 - side.index()]
     }
 
+    /// The empty points within two points (Chebyshev distance) of a stone: the candidate
+    /// moves.
+    #[inline]
+    pub fn cands(&self) -> Bits {
+        self.occupied
+            .dilate(2, &self.on_board)
+            .and_not(&self.occupied)
+    }
+
+    /// The points within one point of a stone (the stones' own points included).
+    #[inline]
+    pub fn adjacent_set(&self) -> Bits {
+        self.occupied.dilate(1, &self.on_board)
+    }
+
     /// Empty points near stones (the centre on an empty board), in index order.
     pub fn candidates(&self, out: &mut Vec<Move>) {
         out.clear();
@@ -574,21 +572,7 @@ impl Board {
             out.push(c * STRIDE + c);
             return;
         }
-        for y in 0..self.n as u16 {
-            for x in 0..self.n as u16 {
-                let p = y * STRIDE + x;
-                if self.near[p as usize] > 0 && self.cell[p as usize] == 0 {
-                    out.push(p);
-                }
-            }
-        }
-    }
-
-    /// Points within distance 1 of a stone hold the most relevant moves.
-    #[inline]
-    pub fn adjacent(&self, p: Move) -> bool {
-        // a stone on p itself counts in near1 too
-        self.near1[p as usize] > (self.cell[p as usize] != 0) as u8
+        out.extend(self.cands().iter());
     }
 
     /// The line-score evaluation of reference report 004: every row of five cells
@@ -755,9 +739,9 @@ mod tests {
         for (i, &m) in moves.iter().enumerate().rev() {
             b.remove(m, if i % 2 == 0 { Side::Black } else { Side::White });
         }
-        assert!(b.codes == fresh.codes && b.near == fresh.near && b.cell == fresh.cell);
-        assert!(b.shapes == fresh.shapes && b.near1 == fresh.near1 && b.rows == fresh.rows);
-        assert!(b.threats == fresh.threats && b.cands == fresh.cands);
+        assert!(b.codes == fresh.codes && b.cell == fresh.cell && b.occupied == fresh.occupied);
+        assert!(b.shapes == fresh.shapes && b.rows == fresh.rows);
+        assert!(b.threats == fresh.threats);
         assert_eq!(b.line_total, 0);
     }
 
@@ -807,20 +791,20 @@ mod tests {
                 for y in 0..n as i32 {
                     for x in 0..n as i32 {
                         let p = (y * STRIDE as i32 + x) as Move;
-                        let mut one = 0;
-                        for dy in -1..=1 {
-                            for dx in -1..=1 {
-                                if b.on(x + dx, y + dy)
-                                    && b.cell[((y + dy) * STRIDE as i32 + x + dx) as usize] != 0
-                                {
-                                    one += 1;
-                                }
-                            }
-                        }
-                        assert_eq!(b.near1[p as usize], one);
+                        let near = |r: i32| {
+                            (-r..=r).any(|dy| {
+                                (-r..=r).any(|dx| {
+                                    b.on(x + dx, y + dy)
+                                        && b.cell[((y + dy) * STRIDE as i32 + x + dx) as usize] != 0
+                                })
+                            })
+                        };
+                        assert_eq!(b.adjacent_set().get(p as usize), near(1));
+                        let cand = near(2) && b.cell[p as usize] == 0;
+                        assert_eq!(b.cands().get(p as usize), cand);
                         let inside = (x0 as i32..x1 as i32).contains(&x)
                             && (y0 as i32..y1 as i32).contains(&y);
-                        assert!(inside || b.near[p as usize] == 0, "{x},{y} near a stone");
+                        assert!(inside || !near(2), "{x},{y} near a stone");
                         for side in [Side::Black, Side::White] {
                             let s = side.index();
                             let c = b.codes[p as usize][s];
@@ -842,8 +826,6 @@ mod tests {
                                 assert_eq!(a.get(q), k.get(q), "{rule:?} {x},{y}");
                             }
                         }
-                        let cand = b.near[p as usize] > 0 && b.cell[p as usize] == 0;
-                        assert_eq!(b.cands.get(p as usize), cand);
                     }
                 }
             }

@@ -30,6 +30,31 @@ const MAX_PLY: usize = 64;
 /// The most threats (fours and threes) of the attacker in a VCT.
 pub const VCT_DEPTH: u32 = 8;
 
+/// The failed-threat tables are keyed by Zobrist hashes, random already: the key is its own hash.
+#[derive(Clone, Copy, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | self.0 >> 56) ^ b as u64;
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+
+type KeyHash = std::hash::BuildHasherDefault<KeyHasher>;
+
 /// `pos` with the other side to move (as if the side to move passed).
 fn passed(pos: &Gomoku) -> Option<Gomoku> {
     let text = pos.to_text();
@@ -190,8 +215,10 @@ pub struct Search {
     stopped: bool,
     stop: Arc<AtomicBool>,
     cands: Vec<Vec<Cand>>,
-    vcf_fail: HashMap<u64, u32>,
-    vct_fail: HashMap<u64, u32>,
+    vcf_fail: HashMap<u64, u32, KeyHash>,
+    vct_fail: HashMap<u64, u32, KeyHash>,
+    /// The ordering buffer of [`Search::node_moves`].
+    order_buf: Vec<(i32, Move)>,
     /// The search stops when `nodes` reaches this.
     node_limit: u64,
 }
@@ -207,8 +234,9 @@ impl Search {
             stopped: false,
             stop: Arc::new(AtomicBool::new(false)),
             cands: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
-            vcf_fail: HashMap::new(),
-            vct_fail: HashMap::new(),
+            vcf_fail: HashMap::default(),
+            vct_fail: HashMap::default(),
+            order_buf: Vec::with_capacity(256),
             node_limit: u64::MAX,
         }
     }
@@ -257,7 +285,8 @@ impl Search {
             });
         }
         {
-            for p in e.b.cands.iter() {
+            let adjacent = e.b.adjacent_set();
+            for p in e.b.cands().iter() {
                 let ms = e.b.shape(me, p);
                 let os = e.b.shape(op, p);
                 if ms.five() && sc.my_five.is_none() {
@@ -279,7 +308,7 @@ impl Search {
                 let (mv, ov) = (ms.value(), os.value());
                 sc.my_sum += mv;
                 sc.opp_sum += ov;
-                let near_bonus = if e.b.adjacent(p) { 2 } else { 0 };
+                let near_bonus = if adjacent.get(p as usize) { 2 } else { 0 };
                 out.push(Cand {
                     mv: p,
                     me: ms,
@@ -334,7 +363,7 @@ impl Search {
     /// The moves of a node, best first: `forced` alone, or the defences against a threat, or
     /// the best `width` candidates.
     fn node_moves(
-        &self,
+        &mut self,
         e: &Engine,
         ply: usize,
         hash_move: Option<Move>,
@@ -342,23 +371,25 @@ impl Search {
         out: &mut Vec<Move>,
     ) {
         out.clear();
-        let cands = &self.cands[ply];
         let defend = self.cfg.threats && self.opp_threat(e, ply);
-        let mut list: Vec<(i32, Move)> = cands
-            .iter()
-            .filter(|c| !defend || c.me.fours() > 0 || c.op.max() >= F3)
-            .map(|c| {
-                let k = if Some(c.mv) == hash_move {
-                    i32::MAX
-                } else {
-                    c.order
-                };
-                (k, c.mv)
-            })
-            .collect();
+        let mut list = std::mem::take(&mut self.order_buf);
+        list.clear();
+        list.extend(
+            self.cands[ply]
+                .iter()
+                .filter(|c| !defend || c.me.fours() > 0 || c.op.max() >= F3)
+                .map(|c| {
+                    let k = if Some(c.mv) == hash_move {
+                        i32::MAX
+                    } else {
+                        c.order
+                    };
+                    (k, c.mv)
+                }),
+        );
         list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
         let mut taken = 0;
-        for (_, m) in list {
+        for &(_, m) in &list {
             if taken >= width {
                 break;
             }
@@ -367,6 +398,7 @@ impl Search {
                 taken += 1;
             }
         }
+        self.order_buf = list;
     }
 
     /// A VCF for the side to move within `budget` nodes and `depth` fours: its first move and
