@@ -2,7 +2,10 @@
 //! cells around it (five each way), kept up to date stone by stone, and a table that turns a
 //! code into the shape a stone on that point would make on that line (five, open four, four,
 //! open three, ...). The table is built once per "five" rule: exactly five (Standard, and Black
-//! in Renju) or five or more (Freestyle, and White in Renju).
+//! in Renju) or five or more (Freestyle, and White in Renju). Each side's empty points are also
+//! kept in bit sets by the threat a stone there makes (five, four, open three, open four or
+//! double four; [`super::bits::Threats`]), which the threat searches read instead of scanning
+//! the board; the candidate points come from a dilation of the stones' bit set.
 
 use std::sync::OnceLock;
 
@@ -277,9 +280,8 @@ const fn point_info() -> [PointInfo; 10_000] {
     t
 }
 
-/// Stones, the neighbourhood counts used for candidate moves, the line codes, and what the
-/// search reads at every node kept up to date with them: each point's shapes for both sides
-/// and the line-score evaluation.
+/// Stones, the line codes, and what the search reads at every node kept up to date with them:
+/// each empty point's shapes for both sides, the threat sets and the line-score evaluation.
 #[derive(Clone)]
 pub struct Board {
     pub n: u8,

@@ -154,6 +154,8 @@ pub struct Config {
     /// Evaluation noise amplitude.
     pub noise: i32,
     pub seed: u64,
+    /// Late-move reductions for quiet moves (match setting `lmr=1`; no level uses them yet).
+    pub lmr: bool,
 }
 
 impl Default for Config {
@@ -172,6 +174,7 @@ impl Default for Config {
             nodes: None,
             noise: 0,
             seed: 0,
+            lmr: false,
         }
     }
 }
@@ -729,12 +732,30 @@ impl Search {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        let (me, op) = (e.side(), e.side().other());
         for (i, &m) in moves.iter().enumerate() {
+            // late quiet moves (no four or three of either side on the point) one ply
+            // shallower, two from the eighth on; searched again in full if they beat alpha
+            let reduce = if self.cfg.lmr && !forced && depth >= 3 && i >= 3 {
+                let quiet = e.b.shape(me, m).max() < F3 && e.b.shape(op, m).max() < F3;
+                if !quiet {
+                    0
+                } else if i >= 8 && depth >= 4 {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                0
+            };
             let u = e.make(m);
             let score = if i == 0 {
                 -self.pvs(e, child_depth, ply + 1, -beta, -alpha, is_pv)
             } else {
-                let mut s = -self.pvs(e, child_depth, ply + 1, -alpha - 1, -alpha, false);
+                let mut s = -self.pvs(e, child_depth - reduce, ply + 1, -alpha - 1, -alpha, false);
+                if reduce > 0 && s > alpha && !self.stopped {
+                    s = -self.pvs(e, child_depth, ply + 1, -alpha - 1, -alpha, false);
+                }
                 if s > alpha && s < beta && is_pv && !self.stopped {
                     s = -self.pvs(e, child_depth, ply + 1, -beta, -alpha, true);
                 }
@@ -1050,6 +1071,37 @@ mod tests {
 
     fn pos(text: &str) -> Gomoku {
         Gomoku::from_text(text).unwrap()
+    }
+
+    #[test]
+    fn late_move_reductions_keep_the_answer_to_an_open_three() {
+        // Black's open three f9 g9 h9, White to move: with or without the reductions the
+        // answer is on that row
+        for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+            let mut g = Gomoku::new(15, rule);
+            for t in ["f9", "h7", "g9", "j5", "h9", "m12", "c3"] {
+                let m = g.parse_move(t).unwrap();
+                g.make(m);
+            }
+            for lmr in [false, true] {
+                let cfg = Config {
+                    lmr,
+                    depth: Some(6),
+                    time: None,
+                    vcf_leaf: 40,
+                    ..Config::default()
+                };
+                let mut s = Search::new(cfg, 4);
+                let stop = Arc::new(AtomicBool::new(false));
+                let m = s.think(&g, &stop, &mut |_| {}).best.unwrap();
+                let sq = move_square(m);
+                assert!(g.is_legal(m), "{rule:?} lmr {lmr}");
+                assert!(
+                    sq.y == 8 && (3..=10).contains(&sq.x),
+                    "{rule:?} lmr {lmr}: {sq:?}"
+                );
+            }
+        }
     }
 
     #[test]
