@@ -576,9 +576,10 @@ mod tests {
             for lmr in [false, true] {
                 let cfg = Config {
                     lmr,
-                    depth: Some(6),
+                    depth: Some(5),
                     time: None,
-                    vcf_leaf: 40,
+                    vcf_root: 20_000,
+                    vcf_defend: 5_000,
                     ..Config::default()
                 };
                 let mut s = Search::new(cfg, 4);
