@@ -474,3 +474,33 @@ fn moves_text_and_squares() {
     assert!(!g.is_legal(big.parse_move("s19").unwrap()));
     assert!(!g.is_legal(u16::MAX));
 }
+
+/// The opening files of the measurements against other engines (issue 18) parse under their
+/// rule: twenty lines of three stones, none of them finished or forbidden.
+#[test]
+fn opening_files_parse() {
+    for (rule, file) in [
+        (GomokuRule::Freestyle, "gomoku-openings-freestyle.txt"),
+        (GomokuRule::Renju, "gomoku-openings-renju.txt"),
+    ] {
+        let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let base = Gomoku::new(15, rule);
+        let lines: Vec<&str> = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(lines.len(), 20, "{file}");
+        for l in lines {
+            let o = qi_core::engine::matches::parse_opening(l, &base).unwrap();
+            assert_eq!(o.moves.len(), 3, "{file}: {l}");
+            let mut p = base.clone();
+            for &m in &o.moves {
+                assert!(p.is_legal(m), "{file}: {l}");
+                p.make(m);
+            }
+            assert_eq!(p.side_to_move(), Side::White, "{file}: {l}");
+        }
+    }
+}

@@ -2,10 +2,14 @@
 //! cells around it (five each way), kept up to date stone by stone, and a table that turns a
 //! code into the shape a stone on that point would make on that line (five, open four, four,
 //! open three, ...). The table is built once per "five" rule: exactly five (Standard, and Black
-//! in Renju) or five or more (Freestyle, and White in Renju).
+//! in Renju) or five or more (Freestyle, and White in Renju). Each side's empty points are also
+//! kept in bit sets by the threat a stone there makes (five, four, open three, open four or
+//! double four; [`super::bits::Threats`]), which the threat searches read instead of scanning
+//! the board; the candidate points come from a dilation of the stones' bit set.
 
 use std::sync::OnceLock;
 
+use super::bits::{Bits, CLASS, Threats, class_of};
 use crate::game::Side;
 use crate::gomoku::{GomokuRule, Move, STRIDE};
 
@@ -50,12 +54,18 @@ const fn digit(k: i32) -> usize {
     }
 }
 
-fn build_table(exact: bool) -> Vec<u8> {
+/// The codes' table, padded to 2^16 entries so that a code masked to 16 bits indexes it
+/// without a bounds check.
+type Table = [u8; 1 << 16];
+
+fn build_table(exact: bool) -> Box<Table> {
     let mut memo = vec![u8::MAX; CODES];
     for code in 0..CODES {
         classify(code, exact, &mut memo);
     }
-    memo
+    let mut t = Box::new([0u8; 1 << 16]);
+    t[..CODES].copy_from_slice(&memo);
+    t
 }
 
 fn wins(exact: bool, len: u32) -> bool {
@@ -124,8 +134,8 @@ fn classify(code: usize, exact: bool, memo: &mut [u8]) -> u8 {
     result
 }
 
-fn tables() -> &'static [Vec<u8>; 2] {
-    static T: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
+fn tables() -> &'static [Box<Table>; 2] {
+    static T: OnceLock<[Box<Table>; 2]> = OnceLock::new();
     T.get_or_init(|| [build_table(true), build_table(false)])
 }
 
@@ -270,18 +280,13 @@ const fn point_info() -> [PointInfo; 10_000] {
     t
 }
 
-/// Stones, the neighbourhood counts used for candidate moves, the line codes, and what the
-/// search reads at every node kept up to date with them: each point's shapes for both sides
-/// and the line-score evaluation.
+/// Stones, the line codes, and what the search reads at every node kept up to date with them:
+/// each empty point's shapes for both sides, the threat sets and the line-score evaluation.
 #[derive(Clone)]
 pub struct Board {
     pub n: u8,
     /// 0 empty, 1 Black, 2 White.
     pub cell: Vec<u8>,
-    /// Stones within two points (Chebyshev distance), for candidate moves.
-    pub near: Vec<u8>,
-    /// Stones within one point (Chebyshev distance).
-    near1: Vec<u8>,
     /// `codes[point][side][dir]`.
     codes: Vec<[[u32; 4]; 2]>,
     /// `shapes[point][side]`: the table look-ups of `codes`, redone only for the points whose
@@ -293,7 +298,7 @@ pub struct Board {
     /// [`Board::line_score`] for Black, kept up to date row by row.
     line_total: i32,
     /// The table each side reads: exactly five (Standard, and Black in Renju) or five or more.
-    tab: [&'static [u8]; 2],
+    tab: [&'static Table; 2],
     /// `reach[point][dir]`: how many points (up to five) lie on the board behind and ahead of
     /// the point along `dir`.
     reach: Vec<[[u8; 2]; 4]>,
@@ -301,20 +306,29 @@ pub struct Board {
     row_stones: [u8; 19],
     col_stones: [u8; 19],
     pub stones: u32,
+    /// The stones' points.
+    occupied: Bits,
+    /// The points of the board.
+    on_board: Bits,
+    /// Each side's empty points by the threat a stone there makes.
+    pub threats: [Threats; 2],
+    /// `cls[point][side]`: [`class_of`] the point's shape, kept for every point.
+    cls: Vec<[u16; 2]>,
 }
 
-/// The line-score of one row of five cells for Black (report 004).
-#[inline]
-fn row_value(black: u8, white: u8) -> i32 {
+/// The line-score of one row of five cells for Black (report 004), by its Black and White
+/// stone counts: 1, 10, 100, 1000 or 100,000 for 1-5 stones of one side only.
+const ROW_VALUE: [[i32; 6]; 6] = {
     const S: [i32; 6] = [0, 1, 10, 100, 1000, 100_000];
-    if white == 0 {
-        S[black as usize]
-    } else if black == 0 {
-        -S[white as usize]
-    } else {
-        0
+    let mut t = [[0; 6]; 6];
+    let mut b = 0;
+    while b < 6 {
+        t[b][0] = S[b];
+        t[0][b] = -S[b];
+        b += 1;
     }
-}
+    t
+};
 
 impl Board {
     pub fn new(n: u8, rule: GomokuRule) -> Board {
@@ -327,8 +341,6 @@ impl Board {
         let mut b = Board {
             n,
             cell: vec![0; POINTS],
-            near: vec![0; POINTS],
-            near1: vec![0; POINTS],
             codes: vec![[[0; 4]; 2]; POINTS],
             shapes: vec![[PointShape::default(); 2]; POINTS],
             rows: vec![[[0; 2]; 4]; POINTS],
@@ -338,10 +350,15 @@ impl Board {
             row_stones: [0; 19],
             col_stones: [0; 19],
             stones: 0,
+            occupied: Bits::default(),
+            on_board: Bits::default(),
+            threats: [Threats::default(); 2],
+            cls: vec![[0; 2]; POINTS],
         };
         for y in 0..n as i32 {
             for x in 0..n as i32 {
                 let p = (y * STRIDE as i32 + x) as usize;
+                b.on_board.set(p, true);
                 for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                     for k in -5i32..=5 {
                         if k == 0 {
@@ -355,6 +372,7 @@ impl Board {
                     }
                     for s in 0..2 {
                         b.shapes[p][s].lines[d] = b.tab[s][b.codes[p][s][d] as usize];
+                        b.cls[p][s] = class_of(b.shapes[p][s]);
                     }
                     let mut back = 0;
                     while back < 5 && b.on(x - (back + 1) * dx, y - (back + 1) * dy) {
@@ -407,6 +425,16 @@ impl Board {
         let stride = STRIDE as i32;
         let pi = p as i32;
         let (w_own, w_other) = if add { (1i32, 2i32) } else { (-1, -2) };
+        let Board {
+            cell,
+            codes,
+            shapes,
+            cls,
+            threats,
+            tab,
+            ..
+        } = self;
+        let (t0, t1) = (tab[0], tab[1]);
         for (d, &(dx, dy)) in DIRS.iter().enumerate() {
             let step = dy * stride + dx;
             let [back, ahead] = self.reach[p as usize][d];
@@ -419,42 +447,59 @@ impl Board {
                 }
                 let q = (pi - k * step) as usize;
                 let w = POW3[digit(k)] as i32;
-                let c = &mut self.codes[q];
+                let c = &mut codes[q];
                 c[s][d] = (c[s][d] as i32 + w_own * w) as u32;
                 c[1 - s][d] = (c[1 - s][d] as i32 + w_other * w) as u32;
                 let (c0, c1) = (c[0][d], c[1][d]);
-                let sh = &mut self.shapes[q];
-                sh[0].lines[d] = self.tab[0][c0 as usize];
-                sh[1].lines[d] = self.tab[1][c1 as usize];
+                // only empty points keep their shapes up to date (an occupied point's are
+                // redone from its codes when its stone leaves)
+                if cell[q] != 0 {
+                    continue;
+                }
+                let sh = &mut shapes[q];
+                let (n0, n1) = (t0[(c0 & 0xFFFF) as usize], t1[(c1 & 0xFFFF) as usize]);
+                let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
+                sh[0].lines[d] = n0;
+                sh[1].lines[d] = n1;
+                // the threat sets change only when a line's class does
+                for (side, o, n) in [(0, o0, n0), (1, o1, n1)] {
+                    let (co, cn) = (CLASS[o as usize], CLASS[n as usize]);
+                    if co != cn {
+                        let c = &mut cls[q][side];
+                        *c = c.wrapping_sub(co).wrapping_add(cn);
+                        let c = *c;
+                        threats[side].apply(q, c);
+                    }
+                }
             }
             // the rows of five through p: from p - k * step for k = 0..=4, those whose last
             // point p + (4 - k) * step is on the board
             for k in (4 - ahead).max(0)..=back.min(4) {
                 let r = &mut self.rows[(pi - k * step) as usize][d];
-                let before = row_value(r[0], r[1]);
+                let before = ROW_VALUE[r[0] as usize][r[1] as usize];
                 if add {
                     r[s] += 1;
                 } else {
                     r[s] -= 1;
                 }
-                self.line_total += row_value(r[0], r[1]) - before;
+                self.line_total += ROW_VALUE[r[0] as usize][r[1] as usize] - before;
             }
         }
-        for dy in -2i32..=2 {
-            for dx in -2i32..=2 {
-                if self.on(x + dx, y + dy) {
-                    let q = ((y + dy) * stride + x + dx) as usize;
-                    let one = (dx.abs() <= 1 && dy.abs() <= 1) as u8;
-                    if add {
-                        self.near[q] += 1;
-                        self.near1[q] += one;
-                    } else {
-                        self.near[q] -= 1;
-                        self.near1[q] -= one;
-                    }
+        // p leaves the threat sets, or rejoins them with its shapes redone from its codes
+        let pu = p as usize;
+        if !add {
+            for side in 0..2 {
+                for d in 0..4 {
+                    self.shapes[pu][side].lines[d] =
+                        self.tab[side][self.codes[pu][side][d] as usize];
                 }
+                self.cls[pu][side] = class_of(self.shapes[pu][side]);
             }
         }
+        let own = if add { [0, 0] } else { self.cls[pu] };
+        self.threats[0].apply(pu, own[0]);
+        self.threats[1].apply(pu, own[1]);
+        self.occupied.set(pu, add);
     }
 
     /// The columns `x0..x1` and rows `y0..y1` outside which no point is near a stone (empty
@@ -506,6 +551,21 @@ impl Board {
         total[side.index()] - total[1 - side.index()]
     }
 
+    /// The empty points within two points (Chebyshev distance) of a stone: the candidate
+    /// moves.
+    #[inline]
+    pub fn cands(&self) -> Bits {
+        self.occupied
+            .dilate(2, &self.on_board)
+            .and_not(&self.occupied)
+    }
+
+    /// The points within one point of a stone (the stones' own points included).
+    #[inline]
+    pub fn adjacent_set(&self) -> Bits {
+        self.occupied.dilate(1, &self.on_board)
+    }
+
     /// Empty points near stones (the centre on an empty board), in index order.
     pub fn candidates(&self, out: &mut Vec<Move>) {
         out.clear();
@@ -514,21 +574,7 @@ impl Board {
             out.push(c * STRIDE + c);
             return;
         }
-        for y in 0..self.n as u16 {
-            for x in 0..self.n as u16 {
-                let p = y * STRIDE + x;
-                if self.near[p as usize] > 0 && self.cell[p as usize] == 0 {
-                    out.push(p);
-                }
-            }
-        }
-    }
-
-    /// Points within distance 1 of a stone hold the most relevant moves.
-    #[inline]
-    pub fn adjacent(&self, p: Move) -> bool {
-        // a stone on p itself counts in near1 too
-        self.near1[p as usize] > (self.cell[p as usize] != 0) as u8
+        out.extend(self.cands().iter());
     }
 
     /// The line-score evaluation of reference report 004: every row of five cells
@@ -578,198 +624,4 @@ impl Board {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn shape_of(b: &mut Board, side: Side, stones: &[(i32, i32)], p: (i32, i32)) -> PointShape {
-        for &(x, y) in stones {
-            b.place((y as u16) * STRIDE + x as u16, side);
-        }
-        b.shape(side, (p.1 as u16) * STRIDE + p.0 as u16)
-    }
-
-    #[test]
-    fn line_shapes() {
-        let mut b = Board::new(15, GomokuRule::Freestyle);
-        // four in a row: the fifth point is a five
-        let s = shape_of(
-            &mut b,
-            Side::Black,
-            &[(3, 7), (4, 7), (5, 7), (6, 7)],
-            (7, 7),
-        );
-        assert_eq!(s.lines[0], FIVE);
-        // three in a row: the next point makes an open four
-        let mut b = Board::new(15, GomokuRule::Freestyle);
-        let s = shape_of(&mut b, Side::Black, &[(4, 7), (5, 7), (6, 7)], (7, 7));
-        assert_eq!(s.lines[0], F4);
-        // blocked at one end by White: a plain four
-        b.place(7 * STRIDE + 3, Side::White);
-        assert_eq!(b.shape(Side::Black, 7 * STRIDE + 7).lines[0], B4);
-        // two in a row: an open three
-        let mut b = Board::new(15, GomokuRule::Freestyle);
-        let s = shape_of(&mut b, Side::White, &[(5, 5), (6, 6)], (7, 7));
-        assert_eq!(s.lines[2], F3);
-        assert_eq!(s.lines[0], F1);
-        // against the edge a stone has less room
-        let mut b = Board::new(15, GomokuRule::Freestyle);
-        let s = shape_of(&mut b, Side::White, &[(1, 0), (2, 0)], (0, 0));
-        assert_eq!(s.lines[0], B3);
-    }
-
-    #[test]
-    fn point_info_matches_the_definitions() {
-        const V: [i32; 10] = [0, 1, 4, 8, 24, 28, 110, 130, 600, 20_000];
-        for k in 0..10_000u32 {
-            let lines = [
-                (k / 1000) as u8,
-                (k / 100 % 10) as u8,
-                (k / 10 % 10) as u8,
-                (k % 10) as u8,
-            ];
-            let p = PointShape { lines };
-            let fours = lines.iter().filter(|&&l| l == B4 || l == F4).count() as u32;
-            let threes = lines.iter().filter(|&&l| l == F3).count();
-            let unstoppable = lines.contains(&F4) || fours >= 2;
-            let four_three = fours >= 1 && threes >= 1;
-            let mut v: i32 = lines.iter().map(|&l| V[l as usize]).sum();
-            if unstoppable {
-                v += 3000;
-            } else if four_three {
-                v += 2000;
-            } else if threes >= 2 {
-                v += 900;
-            } else if lines.iter().filter(|&&l| l >= F2).count() >= 2 {
-                v += 40;
-            }
-            assert_eq!(p.fours(), fours, "{lines:?}");
-            assert_eq!(p.unstoppable(), unstoppable, "{lines:?}");
-            assert_eq!(p.four_three(), four_three, "{lines:?}");
-            assert_eq!(p.double_three(), threes >= 2, "{lines:?}");
-            assert_eq!(p.value(), v, "{lines:?}");
-        }
-    }
-
-    #[test]
-    fn exact_five_rules_out_overlines() {
-        // X X X X . X : the gap makes six, a five only under Freestyle
-        for (rule, want) in [
-            (GomokuRule::Freestyle, FIVE),
-            (GomokuRule::Standard, NONE),
-            (GomokuRule::Renju, NONE),
-        ] {
-            let mut b = Board::new(15, rule);
-            let s = shape_of(
-                &mut b,
-                Side::Black,
-                &[(2, 7), (3, 7), (4, 7), (5, 7), (7, 7)],
-                (6, 7),
-            );
-            assert_eq!(s.lines[0] == FIVE, want == FIVE, "{rule:?}");
-        }
-        // White in Renju wins with six
-        let mut b = Board::new(15, GomokuRule::Renju);
-        let s = shape_of(
-            &mut b,
-            Side::White,
-            &[(2, 7), (3, 7), (4, 7), (5, 7), (7, 7)],
-            (6, 7),
-        );
-        assert_eq!(s.lines[0], FIVE);
-    }
-
-    #[test]
-    fn codes_follow_place_and_remove() {
-        let mut b = Board::new(15, GomokuRule::Standard);
-        let fresh = b.clone();
-        let moves = [
-            7 * STRIDE + 7,
-            7 * STRIDE + 8,
-            8 * STRIDE + 8,
-            0,
-            14 * STRIDE + 14,
-        ];
-        for (i, &m) in moves.iter().enumerate() {
-            b.place(m, if i % 2 == 0 { Side::Black } else { Side::White });
-        }
-        for (i, &m) in moves.iter().enumerate().rev() {
-            b.remove(m, if i % 2 == 0 { Side::Black } else { Side::White });
-        }
-        assert!(b.codes == fresh.codes && b.near == fresh.near && b.cell == fresh.cell);
-        assert!(b.shapes == fresh.shapes && b.near1 == fresh.near1 && b.rows == fresh.rows);
-        assert_eq!(b.line_total, 0);
-    }
-
-    #[test]
-    fn incremental_state_matches_scratch() {
-        // random games on every rule: the kept shapes, neighbour counts and line score equal
-        // the ones counted from the stones
-        let mut seed = 12345u64;
-        let mut rnd = move |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
-        for rule in [
-            GomokuRule::Freestyle,
-            GomokuRule::Standard,
-            GomokuRule::Renju,
-        ] {
-            for game in 0..6 {
-                let n = if game % 3 == 2 { 19 } else { 15 };
-                let mut b = Board::new(n, rule);
-                let mut played = Vec::new();
-                for i in 0..120 {
-                    let p = (rnd(n as u64) * STRIDE as u64 + rnd(n as u64)) as Move;
-                    if !b.is_empty(p) {
-                        continue;
-                    }
-                    let side = if i % 2 == 0 { Side::Black } else { Side::White };
-                    b.place(p, side);
-                    played.push((p, side));
-                    if i % 7 == 3 {
-                        let (q, s) = played.pop().unwrap();
-                        b.remove(q, s);
-                    }
-                }
-                for side in [Side::Black, Side::White] {
-                    assert_eq!(b.line_score(side), b.line_score_scratch(side), "{rule:?}");
-                }
-                let (x0, x1, y0, y1) = b.span();
-                let t = tables();
-                let which = match rule {
-                    GomokuRule::Freestyle => [1, 1],
-                    GomokuRule::Standard => [0, 0],
-                    GomokuRule::Renju => [0, 1],
-                };
-                for y in 0..n as i32 {
-                    for x in 0..n as i32 {
-                        let p = (y * STRIDE as i32 + x) as Move;
-                        let mut one = 0;
-                        for dy in -1..=1 {
-                            for dx in -1..=1 {
-                                if b.on(x + dx, y + dy)
-                                    && b.cell[((y + dy) * STRIDE as i32 + x + dx) as usize] != 0
-                                {
-                                    one += 1;
-                                }
-                            }
-                        }
-                        assert_eq!(b.near1[p as usize], one);
-                        let inside = (x0 as i32..x1 as i32).contains(&x)
-                            && (y0 as i32..y1 as i32).contains(&y);
-                        assert!(inside || b.near[p as usize] == 0, "{x},{y} near a stone");
-                        for side in [Side::Black, Side::White] {
-                            let s = side.index();
-                            let c = b.codes[p as usize][s];
-                            let want: Vec<u8> =
-                                c.iter().map(|&k| t[which[s]][k as usize]).collect();
-                            assert_eq!(b.shape(side, p).lines.to_vec(), want);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
+mod tests;

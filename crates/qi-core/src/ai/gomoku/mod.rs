@@ -85,6 +85,7 @@
 //! println!("{:?} {}", r.best, r.score);
 //! ```
 
+pub mod bits;
 pub mod board;
 pub mod search;
 
@@ -121,6 +122,8 @@ pub struct GomokuEval {
     /// Evaluation noise amplitude.
     pub noise: i32,
     pub seed: u64,
+    /// Late-move reductions (match setting `lmr=1`): off at every level.
+    pub lmr: bool,
     /// 0: the line-score evaluation (rows of five cells, report 004), the default: it won
     /// self-play against the shape evaluation; 1: the shape evaluation (match setting
     /// `shapes=1`).
@@ -160,6 +163,7 @@ impl GomokuEval {
             threats: level >= 4,
             noise,
             seed,
+            lmr: false,
             eval_kind: 0,
         }
     }
@@ -193,6 +197,7 @@ impl GomokuEval {
             nodes,
             noise: self.noise,
             seed: self.seed,
+            lmr: self.lmr,
         }
     }
 }
@@ -307,9 +312,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "noise" => eval.noise = v,
             "threats" => eval.threats = v > 0,
             "shapes" => eval.eval_kind = v.min(1) as u8,
+            "lmr" => eval.lmr = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, lmr)"
                 ));
             }
         }

@@ -1,0 +1,209 @@
+//! Tests of the Gomoku AI board: shapes, tables, and the incremental state against scratch.
+
+use super::*;
+
+fn shape_of(b: &mut Board, side: Side, stones: &[(i32, i32)], p: (i32, i32)) -> PointShape {
+    for &(x, y) in stones {
+        b.place((y as u16) * STRIDE + x as u16, side);
+    }
+    b.shape(side, (p.1 as u16) * STRIDE + p.0 as u16)
+}
+
+#[test]
+fn line_shapes() {
+    let mut b = Board::new(15, GomokuRule::Freestyle);
+    // four in a row: the fifth point is a five
+    let s = shape_of(
+        &mut b,
+        Side::Black,
+        &[(3, 7), (4, 7), (5, 7), (6, 7)],
+        (7, 7),
+    );
+    assert_eq!(s.lines[0], FIVE);
+    // three in a row: the next point makes an open four
+    let mut b = Board::new(15, GomokuRule::Freestyle);
+    let s = shape_of(&mut b, Side::Black, &[(4, 7), (5, 7), (6, 7)], (7, 7));
+    assert_eq!(s.lines[0], F4);
+    // blocked at one end by White: a plain four
+    b.place(7 * STRIDE + 3, Side::White);
+    assert_eq!(b.shape(Side::Black, 7 * STRIDE + 7).lines[0], B4);
+    // two in a row: an open three
+    let mut b = Board::new(15, GomokuRule::Freestyle);
+    let s = shape_of(&mut b, Side::White, &[(5, 5), (6, 6)], (7, 7));
+    assert_eq!(s.lines[2], F3);
+    assert_eq!(s.lines[0], F1);
+    // against the edge a stone has less room
+    let mut b = Board::new(15, GomokuRule::Freestyle);
+    let s = shape_of(&mut b, Side::White, &[(1, 0), (2, 0)], (0, 0));
+    assert_eq!(s.lines[0], B3);
+}
+
+#[test]
+fn point_info_matches_the_definitions() {
+    const V: [i32; 10] = [0, 1, 4, 8, 24, 28, 110, 130, 600, 20_000];
+    for k in 0..10_000u32 {
+        let lines = [
+            (k / 1000) as u8,
+            (k / 100 % 10) as u8,
+            (k / 10 % 10) as u8,
+            (k % 10) as u8,
+        ];
+        let p = PointShape { lines };
+        let fours = lines.iter().filter(|&&l| l == B4 || l == F4).count() as u32;
+        let threes = lines.iter().filter(|&&l| l == F3).count();
+        let unstoppable = lines.contains(&F4) || fours >= 2;
+        let four_three = fours >= 1 && threes >= 1;
+        let mut v: i32 = lines.iter().map(|&l| V[l as usize]).sum();
+        if unstoppable {
+            v += 3000;
+        } else if four_three {
+            v += 2000;
+        } else if threes >= 2 {
+            v += 900;
+        } else if lines.iter().filter(|&&l| l >= F2).count() >= 2 {
+            v += 40;
+        }
+        assert_eq!(p.fours(), fours, "{lines:?}");
+        assert_eq!(p.unstoppable(), unstoppable, "{lines:?}");
+        assert_eq!(p.four_three(), four_three, "{lines:?}");
+        assert_eq!(p.double_three(), threes >= 2, "{lines:?}");
+        assert_eq!(p.value(), v, "{lines:?}");
+    }
+}
+
+#[test]
+fn exact_five_rules_out_overlines() {
+    // X X X X . X : the gap makes six, a five only under Freestyle
+    for (rule, want) in [
+        (GomokuRule::Freestyle, FIVE),
+        (GomokuRule::Standard, NONE),
+        (GomokuRule::Renju, NONE),
+    ] {
+        let mut b = Board::new(15, rule);
+        let s = shape_of(
+            &mut b,
+            Side::Black,
+            &[(2, 7), (3, 7), (4, 7), (5, 7), (7, 7)],
+            (6, 7),
+        );
+        assert_eq!(s.lines[0] == FIVE, want == FIVE, "{rule:?}");
+    }
+    // White in Renju wins with six
+    let mut b = Board::new(15, GomokuRule::Renju);
+    let s = shape_of(
+        &mut b,
+        Side::White,
+        &[(2, 7), (3, 7), (4, 7), (5, 7), (7, 7)],
+        (6, 7),
+    );
+    assert_eq!(s.lines[0], FIVE);
+}
+
+#[test]
+fn codes_follow_place_and_remove() {
+    let mut b = Board::new(15, GomokuRule::Standard);
+    let fresh = b.clone();
+    let moves = [
+        7 * STRIDE + 7,
+        7 * STRIDE + 8,
+        8 * STRIDE + 8,
+        0,
+        14 * STRIDE + 14,
+    ];
+    for (i, &m) in moves.iter().enumerate() {
+        b.place(m, if i % 2 == 0 { Side::Black } else { Side::White });
+    }
+    for (i, &m) in moves.iter().enumerate().rev() {
+        b.remove(m, if i % 2 == 0 { Side::Black } else { Side::White });
+    }
+    assert!(b.codes == fresh.codes && b.cell == fresh.cell && b.occupied == fresh.occupied);
+    assert!(b.shapes == fresh.shapes && b.rows == fresh.rows);
+    assert!(b.threats == fresh.threats);
+    assert_eq!(b.line_total, 0);
+}
+
+#[test]
+fn incremental_state_matches_scratch() {
+    // random games on every rule: the kept shapes, neighbour counts and line score equal
+    // the ones counted from the stones
+    let mut seed = 12345u64;
+    let mut rnd = move |k: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % k
+    };
+    for rule in [
+        GomokuRule::Freestyle,
+        GomokuRule::Standard,
+        GomokuRule::Renju,
+    ] {
+        for game in 0..6 {
+            let n = if game % 3 == 2 { 19 } else { 15 };
+            let mut b = Board::new(n, rule);
+            let mut played = Vec::new();
+            for i in 0..120 {
+                let p = (rnd(n as u64) * STRIDE as u64 + rnd(n as u64)) as Move;
+                if !b.is_empty(p) {
+                    continue;
+                }
+                let side = if i % 2 == 0 { Side::Black } else { Side::White };
+                b.place(p, side);
+                played.push((p, side));
+                if i % 7 == 3 {
+                    let (q, s) = played.pop().unwrap();
+                    b.remove(q, s);
+                }
+            }
+            for side in [Side::Black, Side::White] {
+                assert_eq!(b.line_score(side), b.line_score_scratch(side), "{rule:?}");
+            }
+            let (x0, x1, y0, y1) = b.span();
+            let t = tables();
+            let which = match rule {
+                GomokuRule::Freestyle => [1, 1],
+                GomokuRule::Standard => [0, 0],
+                GomokuRule::Renju => [0, 1],
+            };
+            for y in 0..n as i32 {
+                for x in 0..n as i32 {
+                    let p = (y * STRIDE as i32 + x) as Move;
+                    let near = |r: i32| {
+                        (-r..=r).any(|dy| {
+                            (-r..=r).any(|dx| {
+                                b.on(x + dx, y + dy)
+                                    && b.cell[((y + dy) * STRIDE as i32 + x + dx) as usize] != 0
+                            })
+                        })
+                    };
+                    assert_eq!(b.adjacent_set().get(p as usize), near(1));
+                    let cand = near(2) && b.cell[p as usize] == 0;
+                    assert_eq!(b.cands().get(p as usize), cand);
+                    let inside =
+                        (x0 as i32..x1 as i32).contains(&x) && (y0 as i32..y1 as i32).contains(&y);
+                    assert!(inside || !near(2), "{x},{y} near a stone");
+                    for side in [Side::Black, Side::White] {
+                        let s = side.index();
+                        let c = b.codes[p as usize][s];
+                        let want: Vec<u8> = c.iter().map(|&k| t[which[s]][k as usize]).collect();
+                        if b.cell[p as usize] == 0 {
+                            assert_eq!(b.shape(side, p).lines.to_vec(), want);
+                        }
+                        let mut t = super::super::bits::Threats::default();
+                        let q = p as usize;
+                        t.put(q, b.shape(side, p), b.cell[q] == 0);
+                        let kept = &b.threats[s];
+                        for (a, k) in [
+                            (t.five, kept.five),
+                            (t.four, kept.four),
+                            (t.three, kept.three),
+                            (t.open, kept.open),
+                        ] {
+                            assert_eq!(a.get(q), k.get(q), "{rule:?} {x},{y}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

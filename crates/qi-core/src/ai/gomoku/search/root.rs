@@ -1,0 +1,282 @@
+//! The root of the Gomoku search: the immediate decisions, the threat searches with their
+//! share of the time, the defences against the opponent's VCF and VCT, and iterative deepening.
+
+use super::*;
+
+impl Search {
+    /// Whether the opponent of the side to move has a VCF if the side to move passed.
+    fn opponent_vcf(&mut self, pos: &Gomoku) -> bool {
+        let Some(g) = passed(pos) else {
+            return false;
+        };
+        let mut e = Engine::new(&g);
+        let mut budget = self.cfg.vcf_defend;
+        self.vcf(&mut e, &mut budget, 30).is_some()
+    }
+
+    /// Whether the opponent of the side to move has a VCT if the side to move passed.
+    fn opponent_vct(&mut self, pos: &Gomoku) -> bool {
+        let Some(g) = passed(pos) else {
+            return false;
+        };
+        let mut e = Engine::new(&g);
+        let mut budget = self.cfg.vct_defend;
+        self.vct(&mut e, &mut budget, VCT_DEPTH).is_some()
+    }
+
+    /// Chooses a move for `pos`. `best` is `None` only when the game is over.
+    pub fn think(
+        &mut self,
+        pos: &Gomoku,
+        stop: &Arc<AtomicBool>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Thought {
+        self.begin(stop);
+        let mut info = SearchInfo::default();
+        if pos.outcome().is_some() {
+            on_info(&info);
+            return Thought {
+                best: None,
+                score: 0,
+                info,
+            };
+        }
+        let mut e = Engine::new(pos);
+        let sc = self.scan(&e, 0);
+        let me = e.side();
+        // immediate decisions: a five, the block of the opponent's four, an open four, a VCF
+        if let Some(m) = sc.my_five {
+            return self.finish(&e, m, MATE - 1, 1, on_info);
+        }
+        if sc.opp_fives >= 1 {
+            let lost = sc.opp_fives >= 2 || !e.allowed(sc.opp_five);
+            let m = if e.allowed(sc.opp_five) {
+                sc.opp_five
+            } else {
+                self.any_move(&e, pos)
+            };
+            let s = if lost { -(MATE - 2) } else { 0 };
+            return self.finish(&e, m, s, 1, on_info);
+        }
+        if self.cfg.threats
+            && let Some(c) = self.cands[0]
+                .iter()
+                .find(|c| c.me.unstoppable() && e.allowed_for(me, c.mv))
+        {
+            let m = c.mv;
+            return self.finish(&e, m, MATE - 3, 1, on_info);
+        }
+        // the threat searches at the root get a share of the time, the main search the rest
+        let full_deadline = self.deadline;
+        if let Some(t) = self.cfg.time {
+            self.deadline = Some(deadline_after(self.start, t.min(MAX_TIME).mul_f64(0.15)));
+        }
+        if self.cfg.vcf_root > 0 {
+            let mut budget = self.cfg.vcf_root;
+            if let Some((m, k)) = self.vcf(&mut e, &mut budget, 40) {
+                return self.finish(&e, m, MATE - k as i32, k, on_info);
+            }
+        }
+        if self.cfg.vct_root > 0 {
+            let mut budget = self.cfg.vct_root;
+            if let Some((m, k)) = self.vct(&mut e, &mut budget, VCT_DEPTH) {
+                return self.finish(&e, m, MATE - k as i32, k, on_info);
+            }
+        }
+        if let Some(t) = self.cfg.time {
+            self.deadline = Some(deadline_after(self.start, t.min(MAX_TIME).mul_f64(0.35)));
+        }
+
+        // root moves
+        let mut root = Vec::new();
+        self.node_moves(&e, 0, None, self.cfg.width * 2, &mut root);
+        if self.cfg.vcf_defend > 0 && self.opponent_vcf(pos) {
+            // keep only the moves after which the opponent has no VCF
+            let mut all = Vec::new();
+            self.node_moves(&e, 0, None, 60, &mut all);
+            let mut keep = Vec::new();
+            for &m in &all {
+                let u = e.make(m);
+                let mut budget = self.cfg.vcf_defend;
+                let found = self.vcf(&mut e, &mut budget, 30).is_some();
+                e.unmake(m, u);
+                if !found {
+                    keep.push(m);
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            if !keep.is_empty() {
+                root = keep;
+            }
+        }
+        if self.cfg.vct_defend > 0 && root.len() > 1 && self.opponent_vct(pos) {
+            // keep only the moves after which the opponent has no VCT, if there are any
+            let mut keep = Vec::new();
+            for &m in &root {
+                let u = e.make(m);
+                let mut budget = self.cfg.vct_defend;
+                let found = self.vct(&mut e, &mut budget, VCT_DEPTH).is_some();
+                e.unmake(m, u);
+                if !found {
+                    keep.push(m);
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            if !keep.is_empty() && !self.stopped {
+                root = keep;
+            }
+        }
+        self.deadline = full_deadline;
+        self.stopped = false;
+        if let Some(n) = self.cfg.nodes {
+            self.node_limit = self.nodes + n;
+        }
+        self.check_limits();
+        if root.is_empty() {
+            // every candidate is forbidden: any legal move
+            root.push(self.any_move(&e, pos));
+        }
+        if root.len() == 1 {
+            return self.finish(&e, root[0], 0, 1, on_info);
+        }
+
+        let max_depth = self.cfg.depth.unwrap_or(40).clamp(1, 40) as i32;
+        let mut best = root[0];
+        let mut best_score = -INF;
+        let mut depth = 1;
+        loop {
+            let (b, s, complete) = self.root_search(&mut e, &mut root, depth);
+            if let Some(b) = b {
+                best = b;
+                best_score = s;
+            }
+            if complete {
+                info = self.info(&e, depth as u32, best_score, best);
+                on_info(&info);
+            }
+            if !complete || self.stopped || depth >= max_depth {
+                break;
+            }
+            if best_score.abs() > MATE_BOUND && depth > MATE - best_score.abs() + 2 {
+                break;
+            }
+            if let Some(t) = self.cfg.time
+                && self.start.elapsed() > t.mul_f64(0.4)
+            {
+                break;
+            }
+            depth += 1;
+        }
+        if best_score == -INF {
+            best_score = 0;
+        }
+        let d = info.depth.max(1);
+        self.finish(&e, best, best_score, d, on_info)
+    }
+
+    /// A legal move when no candidate is: the first allowed point near the stones, else the
+    /// first legal move of the position.
+    fn any_move(&self, e: &Engine, pos: &Gomoku) -> Move {
+        let mut c = Vec::new();
+        e.b.candidates(&mut c);
+        if let Some(&m) = c.iter().find(|&&m| e.allowed(m)) {
+            return m;
+        }
+        let mut all = Vec::new();
+        pos.legal_moves(&mut all);
+        all.first().copied().unwrap_or(c[0])
+    }
+
+    fn finish(
+        &mut self,
+        e: &Engine,
+        m: Move,
+        score: i32,
+        depth: u32,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Thought {
+        let info = self.info(e, depth, score, m);
+        on_info(&info);
+        Thought {
+            best: Some(m),
+            score,
+            info,
+        }
+    }
+
+    fn info(&self, e: &Engine, depth: u32, score: i32, best: Move) -> SearchInfo {
+        let elapsed = self.start.elapsed();
+        let mut pv = vec![e.g.move_to_text(best)];
+        let mut g = e.g.clone();
+        g.make(best);
+        while pv.len() < depth as usize + 2 {
+            let Some(m) = self.tt.probe(g.hash()).and_then(|t| t.mv) else {
+                break;
+            };
+            if !g.is_legal(m) {
+                break;
+            }
+            pv.push(g.move_to_text(m));
+            g.make(m);
+        }
+        SearchInfo {
+            depth,
+            score,
+            nodes: self.nodes,
+            nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            pv,
+            elapsed,
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        e: &mut Engine,
+        root: &mut Vec<Move>,
+        depth: i32,
+    ) -> (Option<Move>, i32, bool) {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best = None;
+        for i in 0..root.len() {
+            let m = root[i];
+            self.nodes += 1;
+            let u = e.make(m);
+            let score = if i == 0 {
+                -self.pvs(e, depth - 1, 1, -beta, -alpha, true)
+            } else {
+                let s = -self.pvs(e, depth - 1, 1, -alpha - 1, -alpha, false);
+                if s > alpha && !self.stopped {
+                    -self.pvs(e, depth - 1, 1, -beta, -alpha, true)
+                } else {
+                    s
+                }
+            };
+            e.unmake(m, u);
+            if self.stopped {
+                return (best, alpha, false);
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(m);
+            }
+        }
+        if let Some(b) = best {
+            let i = root.iter().position(|&m| m == b).expect("a root move");
+            let m = root.remove(i);
+            root.insert(0, m);
+            self.tt.store(
+                e.g.hash(),
+                Some(b),
+                to_tt(alpha, 0),
+                depth as i16,
+                Bound::Exact,
+            );
+        }
+        (best, alpha, true)
+    }
+}
