@@ -12,6 +12,12 @@
 //! a match clock at most a fifteenth of `time_left`; `timeout_turn 0` means "play at once" (the
 //! search stops at its first check and answers its best so far). Numbers saturate.
 //!
+//! The search is level 6's without its depth cap and with the clock as its bound: a node
+//! budget of 2,000 a millisecond of the move's time (300,000 to 2,000,000) only keeps huge move
+//! times finite; it starts new depths until 75% of the move's time is gone (level 6 in the app:
+//! 40%), and reduces late quiet moves (late-move reductions). Its transposition table (16 MB)
+//! is kept from move to move within a game.
+//!
 //! Piskvork starts engines as `pbrain-<name>` with no arguments: `qi-engine` copied or linked
 //! under such a name speaks this protocol straight away.
 
@@ -20,10 +26,15 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::ai::Cpu;
+use crate::ai::gomoku::GomokuEval;
+use crate::ai::gomoku::search::{Config, Search};
 use crate::game::{Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, MAX_SIZE, MIN_SIZE, move_square};
-use crate::search::{MATE_BOUND, SearchInfo};
+use crate::search::{Limits, MATE_BOUND, SearchInfo};
+
+/// The share of the move time (percent) after which no new depth starts
+/// ([`GomokuEval::spend`]; level 6 in the app stops at 40%).
+const SPEND: u32 = 75;
 
 /// A Gomocup session: the board as the manager sees it (own stones and the opponent's, in the
 /// order played) and the time settings.
@@ -36,7 +47,8 @@ pub struct Session {
     timeout_match: u64,
     time_left: Option<u64>,
     max_memory: u64,
-    cpu: Cpu<Gomoku>,
+    /// Level 6's search, its table kept from move to move within a game.
+    search: Search,
     seed: u64,
     /// Inside `BOARD` … `DONE`.
     reading_board: bool,
@@ -58,7 +70,7 @@ impl Session {
             timeout_match: 0,
             time_left: None,
             max_memory: 0,
-            cpu: Cpu::new(6, 16),
+            search: Search::new(Config::default(), 16),
             seed: 1,
             reading_board: false,
         }
@@ -88,7 +100,7 @@ impl Session {
                 Ok(n) if (MIN_SIZE as u32..=MAX_SIZE as u32).contains(&n) => {
                     self.size = Some(n as u8);
                     self.stones.clear();
-                    self.cpu.new_game();
+                    self.search.clear();
                     say(out, "OK");
                 }
                 _ => say(
@@ -105,7 +117,7 @@ impl Session {
                     {
                         self.size = Some(*w as u8);
                         self.stones.clear();
-                        self.cpu.new_game();
+                        self.search.clear();
                         say(out, "OK");
                     }
                     _ => say(
@@ -119,7 +131,7 @@ impl Session {
                     say(out, "ERROR RESTART before START");
                 } else {
                     self.stones.clear();
-                    self.cpu.new_game();
+                    self.search.clear();
                     say(out, "OK");
                 }
             }
@@ -148,7 +160,7 @@ impl Session {
                     say(out, "ERROR BOARD before START");
                 } else {
                     self.stones.clear();
-                    self.cpu.new_game();
+                    self.search.clear();
                     self.reading_board = true;
                 }
             }
@@ -280,6 +292,24 @@ impl Session {
         Duration::from_millis(ms.saturating_sub(30).max(5))
     }
 
+    /// The search settings of the next move: level 6's, bound by the clock (see the module
+    /// doc).
+    pub fn config(&self) -> Config {
+        let t = self.movetime();
+        let mut eval = GomokuEval::for_level(6, self.seed);
+        eval.depth = 0;
+        eval.nodes = (t.as_millis() as u64)
+            .saturating_mul(2_000)
+            .clamp(300_000, 2_000_000);
+        eval.spend = SPEND;
+        eval.lmr = true;
+        eval.config(&Limits {
+            time: Some(t),
+            depth: None,
+            nodes: None,
+        })
+    }
+
     fn think(&mut self, out: &mut dyn Write) {
         let pos = match self.position() {
             Ok(p) => p,
@@ -295,11 +325,10 @@ impl Session {
         let stop = Arc::new(AtomicBool::new(false));
         self.seed = self.seed.wrapping_add(1);
         let mut last: Option<SearchInfo> = None;
+        self.search.cfg = self.config();
         let r = self
-            .cpu
-            .choose(&pos, self.movetime(), &stop, self.seed, &mut |i| {
-                last = Some(i.clone())
-            });
+            .search
+            .think(&pos, &stop, &mut |i| last = Some(i.clone()));
         if let Some(i) = last {
             let score = if i.score > MATE_BOUND {
                 "win".to_string()
@@ -423,5 +452,22 @@ mod tests {
             "END",
         ]);
         assert!(out[1] == "2,3" || out[1] == "7,3", "{out:?}");
+    }
+
+    #[test]
+    fn the_clock_bounds_the_search() {
+        let mut s = Session::new();
+        let mut out = Vec::new();
+        s.handle("INFO timeout_turn 1000", &mut out);
+        let c = s.config();
+        assert_eq!(c.depth, None);
+        assert_eq!(c.time, Some(Duration::from_millis(820)));
+        assert_eq!(c.nodes, Some(1_640_000));
+        assert_eq!(c.spend, SPEND);
+        assert!(c.lmr);
+        s.handle("INFO timeout_turn 50", &mut out);
+        assert_eq!(s.config().nodes, Some(300_000));
+        s.handle("INFO timeout_turn 100000", &mut out);
+        assert_eq!(s.config().nodes, Some(2_000_000));
     }
 }

@@ -128,6 +128,9 @@ pub struct GomokuEval {
     /// self-play against the shape evaluation; 1: the shape evaluation (match setting
     /// `shapes=1`).
     pub eval_kind: u8,
+    /// The share of the move time (percent) after which no new depth starts (match setting
+    /// `spend=<percent>`).
+    pub spend: u32,
 }
 
 impl GomokuEval {
@@ -165,6 +168,7 @@ impl GomokuEval {
             seed,
             lmr: false,
             eval_kind: 0,
+            spend: 40,
         }
     }
 
@@ -198,6 +202,7 @@ impl GomokuEval {
             noise: self.noise,
             seed: self.seed,
             lmr: self.lmr,
+            spend: self.spend,
         }
     }
 }
@@ -313,9 +318,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "threats" => eval.threats = v > 0,
             "shapes" => eval.eval_kind = v.min(1) as u8,
             "lmr" => eval.lmr = v > 0,
+            "spend" => eval.spend = v.clamp(1, 100) as u32,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, lmr)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, lmr, spend)"
                 ));
             }
         }

@@ -159,6 +159,9 @@ pub struct Config {
     pub seed: u64,
     /// Late-move reductions for quiet moves (match setting `lmr=1`; no level uses them yet).
     pub lmr: bool,
+    /// Iterative deepening starts no new depth after this share of the move time (percent);
+    /// an unfinished depth still counts for the moves it has searched.
+    pub spend: u32,
 }
 
 impl Default for Config {
@@ -178,6 +181,7 @@ impl Default for Config {
             noise: 0,
             seed: 0,
             lmr: false,
+            spend: 40,
         }
     }
 }
@@ -245,6 +249,11 @@ impl Search {
             order_buf: Vec::with_capacity(256),
             node_limit: u64::MAX,
         }
+    }
+
+    /// Empties the transposition table (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
     }
 
     /// Starts the clock and clears the per-search tables.

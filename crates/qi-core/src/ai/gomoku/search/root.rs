@@ -165,7 +165,7 @@ impl Search {
                 break;
             }
             if let Some(t) = self.cfg.time
-                && self.start.elapsed() > t.mul_f64(0.4)
+                && self.start.elapsed() > t.mul_f64(self.cfg.spend as f64 / 100.0)
             {
                 break;
             }
