@@ -150,6 +150,7 @@ pub mod board;
 pub mod candidates;
 mod mcts;
 pub mod playout;
+mod prior;
 pub mod time;
 
 use std::sync::Arc;
