@@ -1,7 +1,8 @@
 //! The playout policy: answer the last move (capture it when it is in atari, save own chains it
-//! put in atari), then the last good reply to it (learnt from the playouts won, forgotten when
-//! it loses), then the Mogo-style 3×3 shape patterns around it, otherwise a random move
-//! that fills no own eye and puts no chain of two or more stones into atari.
+//! put in atari; then, nine times in ten, the two-liberty answers of [`two_lib_answers`]), then
+//! the last good reply to it (learnt from the playouts won, forgotten when it loses), then the
+//! Mogo-style 3×3 shape patterns around it, otherwise a random move that fills no own eye and
+//! puts no chain of two or more stones into atari.
 
 use std::sync::OnceLock;
 
@@ -296,6 +297,62 @@ pub(crate) fn two_lib_answers(b: &Board, out: &mut Vec<u16>) {
     }
 }
 
+/// The vital point of a three-point eye space next to the last move: an empty region of
+/// exactly three points walled in by one colour (and the edge) whose middle point touches the
+/// other two. The owner makes two eyes there, the other side kills by taking it first
+/// (Pachi's nakade check, for the three-point shapes only). `PASS` when there is none.
+pub(crate) fn nakade_point(b: &Board) -> Move {
+    if b.last == PASS {
+        return PASS;
+    }
+    let l = b.last as usize;
+    for e in neighbors(l) {
+        if b.color[e] != EMPTY {
+            continue;
+        }
+        // the empty region through e, given up past three points
+        let mut region = [0usize; 4];
+        let mut n = 1;
+        region[0] = e;
+        let mut i = 0;
+        let mut wall = 0u8;
+        while i < n && n <= 3 {
+            let p = region[i];
+            for q in neighbors(p) {
+                match b.color[q] {
+                    EMPTY => {
+                        if !region[..n].contains(&q) {
+                            if n == 4 {
+                                n = 5;
+                                break;
+                            }
+                            region[n] = q;
+                            n += 1;
+                        }
+                    }
+                    BORDER => {}
+                    c => wall |= c,
+                }
+            }
+            i += 1;
+        }
+        if n != 3 || (wall != 1 && wall != 2) {
+            continue;
+        }
+        for k in 0..3 {
+            let m = region[k];
+            let touches = neighbors(m)
+                .into_iter()
+                .filter(|q| region[..3].contains(q))
+                .count();
+            if touches == 2 && b.legal(m) {
+                return m as Move;
+            }
+        }
+    }
+    PASS
+}
+
 /// Pattern moves around the last move (its eight neighbours), into `out`.
 pub(crate) fn pattern_answers(b: &Board, out: &mut Vec<u16>) {
     out.clear();
@@ -337,6 +394,12 @@ pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>, replies: &[u
             two_lib_answers(b, buf);
             if !buf.is_empty() {
                 return buf[rng.below(buf.len() as u32) as usize];
+            }
+        }
+        if nakade_on() && rng.below(10) < 8 {
+            let m = nakade_point(b);
+            if m != PASS {
+                return m;
             }
         }
         // the last good reply to the last move
@@ -385,6 +448,13 @@ pub(crate) fn replies_on() -> bool {
 pub(crate) fn two_libs_on() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("QI_GO_NO_2LIB").is_none())
+}
+
+/// Whether the playouts take the vital point of three-point eye spaces ([`nakade_point`]):
+/// only with `QI_GO_NAKADE=1`, an experiment not yet measured in matches.
+pub(crate) fn nakade_on() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("QI_GO_NAKADE").is_some())
 }
 
 /// Where the reply of `colour` to the move `prev` is kept in a last-good-reply table (two
@@ -566,6 +636,19 @@ mod tests {
         for m in ["F5", "E4"] {
             assert!(!out.contains(&g.parse_move(m).unwrap()), "{m} in {out:?}");
         }
+    }
+
+    #[test]
+    fn the_vital_point_of_a_three_point_eye_space_is_found() {
+        // White walls in A1-B1-C1 with D1 last: B1 kills (and would live for White)
+        let (g, b) = board_after(&["J9", "A2", "J8", "B2", "J7", "C2", "J6", "D1"]);
+        assert_eq!(nakade_point(&b), g.parse_move("B1").unwrap());
+        // four empty points: no three-point shape
+        let (_, b) = board_after(&["J9", "A2", "J8", "B2", "J7", "C2", "J6", "D2", "J5", "E1"]);
+        assert_eq!(nakade_point(&b), PASS);
+        // a wall of both colours is no eye space
+        let (_, b) = board_after(&["J9", "A2", "J8", "B2", "D1", "C2"]);
+        assert_eq!(nakade_point(&b), PASS);
     }
 
     /// Every move of the policy is legal by the real rules (simple ko aside from positional
