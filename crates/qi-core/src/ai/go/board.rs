@@ -151,6 +151,12 @@ impl Board {
         (self.lsum[h] / self.libs[h] as u32) as usize
     }
 
+    /// Stones in the chain with head `h`.
+    #[inline(always)]
+    pub(crate) fn chain_size(&self, h: usize) -> u16 {
+        self.size_of[h]
+    }
+
     /// Stones of the chain through `p`.
     pub(crate) fn for_chain(&self, p: usize, mut f: impl FnMut(usize)) {
         let mut s = p;
@@ -250,15 +256,6 @@ impl Board {
             }
         }
         n
-    }
-
-    /// Whether `p` would capture something for `c`.
-    #[inline]
-    pub(crate) fn captures_at(&self, p: usize, c: u8) -> bool {
-        let opp = 3 - c;
-        neighbors(p)
-            .into_iter()
-            .any(|q| self.color[q] == opp && self.atari(self.head[q] as usize))
     }
 
     #[inline(always)]

@@ -3,9 +3,10 @@
 //! playouts of [`super::playout`], and reuse of the subtree of the position actually reached.
 
 use super::board::{Board, Fast};
-use super::playout::{self, bad_self_atari, matches_pattern};
+use super::playout;
+use super::prior;
 use crate::game::Game;
-use crate::go::{Go, Move, PASS, POINTS, STRIDE, neighbors};
+use crate::go::{Go, Move, PASS, POINTS};
 
 /// RAVE equivalence: the number of real games at which a child's AMAF value weighs as much as
 /// its own.
@@ -229,73 +230,23 @@ impl Tree {
         let mut tactical = Vec::new();
         playout::tactical_answers(b, &mut tactical);
         let stones = (size * size) - b.empties().len();
-        let opening = stones * 5 < size * size;
+        let ctx = prior::Context {
+            tactical: &tactical,
+            opening: stones * 5 < size * size,
+        };
+        let moves: Vec<u16> = b
+            .empties()
+            .iter()
+            .copied()
+            .filter(|&p| {
+                let p = p as usize;
+                b.legal(p) && !b.is_eye(p, me) && root_pos.is_none_or(|g| g.is_legal_point(p))
+            })
+            .collect();
+        let mut pri = Vec::with_capacity(moves.len());
+        prior::priors(b, &moves, &ctx, &mut pri);
         let mut count = 0u16;
-        for &p in b.empties() {
-            let p = p as usize;
-            if !b.legal(p) || b.is_eye(p, me) {
-                continue;
-            }
-            if let Some(g) = root_pos
-                && !g.is_legal_point(p)
-            {
-                continue;
-            }
-            let (mut n, mut w) = (10.0f32, 5.0f32);
-            let mut prior = |pn: f32, rate: f32| {
-                n += pn;
-                w += pn * rate;
-            };
-            let captures = b.captures_at(p, me);
-            // saves an own chain in atari (the point is its liberty and the stone gets out)
-            let saves = neighbors(p)
-                .into_iter()
-                .any(|q| b.color[q] == me && b.atari(b.head_of(q)))
-                && b.libs_after(p, me) >= 3;
-            if tactical.contains(&(p as u16)) {
-                prior(20.0, 0.9);
-            } else if captures || saves {
-                prior(20.0, 0.85);
-            }
-            if !captures && bad_self_atari(b, p, me) {
-                prior(20.0, 0.05);
-            } else if !captures && b.libs_after(p, me) == 1 {
-                prior(10.0, 0.2);
-            }
-            if b.last != PASS {
-                let l = b.last as usize;
-                let dx = (l % STRIDE).abs_diff(p % STRIDE);
-                let dy = (l / STRIDE).abs_diff(p / STRIDE);
-                if dx <= 1 && dy <= 1 && matches_pattern(b, p) {
-                    prior(10.0, 0.8);
-                }
-            }
-            // the edge lines in an empty area
-            let (x, y) = (p % STRIDE - 1, p / STRIDE - 1);
-            let line = x.min(y).min(size - 1 - x).min(size - 1 - y);
-            if size >= 9 && empty_around(b, p, 2) {
-                match line {
-                    0 => prior(30.0, 0.0),
-                    1 if size >= 13 => prior(50.0, 0.05),
-                    1 => prior(20.0, 0.3),
-                    2 if size >= 13 && opening => prior(20.0, 0.8),
-                    3 if size >= 13 && opening => prior(20.0, 0.65),
-                    _ => {}
-                }
-                // corners first: the 3-3, 3-4 and 4-4 points of an empty corner
-                let near_x = x.min(size - 1 - x);
-                let near_y = y.min(size - 1 - y);
-                if size >= 13
-                    && opening
-                    && (2..=3).contains(&near_x)
-                    && (2..=3).contains(&near_y)
-                    && empty_around(b, p, 3)
-                {
-                    prior(30.0, 0.9);
-                }
-            } else if line == 0 && size >= 9 && empty_around(b, p, 1) {
-                prior(20.0, 0.1);
-            }
+        for (&p, &(n, w)) in moves.iter().zip(&pri) {
             // the prior knowledge counts as virtual games in the AMAF statistics too, or the
             // AMAF values (which dominate a young node) would wash it out at once
             self.nodes.push(Node {
@@ -514,22 +465,4 @@ impl Tree {
         }
         pv
     }
-}
-
-/// Whether no stone lies within Manhattan distance `d` of `p`.
-fn empty_around(b: &Board, p: usize, d: i32) -> bool {
-    let s = STRIDE as i32;
-    for dy in -d..=d {
-        let r = d - dy.abs();
-        for dx in -r..=r {
-            let q = (p as i32 + dy * s + dx) as usize;
-            if q < POINTS {
-                let c = b.color[q];
-                if c == 1 || c == 2 {
-                    return false;
-                }
-            }
-        }
-    }
-    true
 }

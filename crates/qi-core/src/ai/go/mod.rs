@@ -2,16 +2,19 @@
 //!
 //! - **Search**: UCT with RAVE (all-moves-as-first values blended in with weight
 //!   `β = ñ / (ñ + n + n·ñ/3000)`), no exploration term; new children start with prior
-//!   knowledge as virtual games (captures and escapes near the last move, 3×3 shape patterns,
-//!   self-ataris and the first and second lines of empty areas discouraged, the third and fourth
-//!   lines encouraged in the opening of 13×13 and 19×19). Own eyes are never filled, in the tree
-//!   or in the playouts.
+//!   knowledge as virtual games from a move model ([`prior`]: each point's weight from its
+//!   features — captures, escapes, self-atari, atari, 3×3 shapes, distance to the last two
+//!   moves, edge lines — turned into `K·√p` virtual wins as Pachi does with its pattern
+//!   probabilities; self-ataris and the first and second lines of empty areas also get
+//!   virtual losses). Own eyes are never filled, in the tree or in the playouts.
 //! - **Playouts** ([`playout`]) run on a light board ([`board::Board`]: simple ko, pseudo
 //!   liberties with the atari test `sum² = count·squares`, an incremental empty-point list):
-//!   capture the last move's chain in atari, save own chains it put in atari, play the last
-//!   good reply to it (learnt from won playouts, forgotten when it loses; a one-thread search
-//!   keeps its table from move to move, the threads of a shared tree start each search
-//!   afresh), the Mogo 3×3 patterns around it, otherwise a random move that fills no own eye
+//!   capture the last move's chain in atari, save own chains it put in atari, nine times in
+//!   ten put the last move's chain in atari when it has two liberties and no miai or extend an
+//!   own two-liberty chain next to it, play the last good reply to it (learnt from won
+//!   playouts, forgotten when it loses; a one-thread search keeps its table from move to
+//!   move, the threads of a shared tree start each search afresh), the Mogo 3×3 patterns
+//!   around it, otherwise a random move that fills no own eye
 //!   and puts no chain of two or more stones in atari. Positional superko is enforced at the root with the real rules.
 //! - **Threads**: one tree; with more threads ([`GoCpu::set_threads`], GTP `qi-threads`) they
 //!   share it, each walking down and backing up under a lock with virtual losses on its path
@@ -128,7 +131,9 @@
 //!   about 5-10 s a move on this machine.
 //!
 //! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment),
-//! `QI_GO_NO_LGR=1` to play the playouts without last good replies, and
+//! `QI_GO_NO_LGR=1` to play the playouts without last good replies, `QI_GO_NO_2LIB=1` without
+//! the two-liberty answers, `QI_GO_NAKADE=1` with the vital point of three-point eye spaces
+//! (eight times in ten, after the two-liberty answers; not yet measured), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, and
 //! `QI_GO_DEBUG=1` to print the tree sizes and the most visited root moves of each search on
 //! stderr.
 //!
@@ -150,6 +155,7 @@ pub mod board;
 pub mod candidates;
 mod mcts;
 pub mod playout;
+mod prior;
 pub mod time;
 
 use std::sync::Arc;

@@ -1,7 +1,8 @@
 //! The playout policy: answer the last move (capture it when it is in atari, save own chains it
-//! put in atari), then the last good reply to it (learnt from the playouts won, forgotten when
-//! it loses), then the Mogo-style 3×3 shape patterns around it, otherwise a random move
-//! that fills no own eye and puts no chain of two or more stones into atari.
+//! put in atari; then, nine times in ten, the two-liberty answers of [`two_lib_answers`]), then
+//! the last good reply to it (learnt from the playouts won, forgotten when it loses), then the
+//! Mogo-style 3×3 shape patterns around it, otherwise a random move that fills no own eye and
+//! puts no chain of two or more stones into atari.
 
 use std::sync::OnceLock;
 
@@ -215,6 +216,143 @@ pub(crate) fn tactical_answers(b: &Board, out: &mut Vec<u16>) {
     }
 }
 
+/// Whether the chain through `g` (colour `c`, two liberties `l0` and `l1`) is safe from an
+/// atari that matters: it can connect to a friendly chain with more liberties at one liberty
+/// and connect or get out at the other (Pachi's `miai_2lib`).
+fn miai_2lib(b: &Board, g: usize, c: u8, l0: usize, l1: usize) -> bool {
+    let hg = b.head_of(g);
+    let (mut can_connect, mut can_pull_out) = (false, false);
+    for q in neighbors(l0) {
+        let cq = b.color[q];
+        if cq == EMPTY && q != l1 {
+            can_pull_out = true;
+        } else if cq == c && b.head_of(q) != hg && !short(b, q) {
+            can_connect = true;
+        }
+    }
+    for q in neighbors(l1) {
+        if q == l0 {
+            continue;
+        }
+        let cq = b.color[q];
+        if cq == EMPTY && can_connect {
+            return true;
+        }
+        if cq == c && b.head_of(q) != hg && !short(b, q) {
+            return can_connect || can_pull_out;
+        }
+    }
+    false
+}
+
+/// Whether the chain through `q` is in atari (Pachi asks for more than one liberty).
+fn short(b: &Board, q: usize) -> bool {
+    b.atari(b.head_of(q))
+}
+
+/// Moves about chains with two liberties next to the last move, into `out`: an atari on the
+/// last move's chain when it has two liberties and no miai to live by (from a point that is
+/// no self-atari), and for own chains next to it with two liberties the liberty that gives
+/// three or more (Pachi's `local_2lib_check`, simplified).
+pub(crate) fn two_lib_answers(b: &Board, out: &mut Vec<u16>) {
+    out.clear();
+    if b.last == PASS {
+        return;
+    }
+    let me = b.to_move;
+    let l = b.last as usize;
+    let mut libs = [0u16; 4];
+    if b.color[l] == 3 - me && b.chain_libs(l, &mut libs, 3) == 2 {
+        let (l0, l1) = (libs[0] as usize, libs[1] as usize);
+        if !miai_2lib(b, l, 3 - me, l0, l1) {
+            for x in [l0, l1] {
+                if b.legal(x) && b.libs_after(x, me) >= 2 && !b.is_eye(x, me) {
+                    out.push(x as u16);
+                }
+            }
+        }
+    }
+    let mut seen = [0usize; 4];
+    let mut k = 0;
+    for q in neighbors(l) {
+        if b.color[q] != me {
+            continue;
+        }
+        let h = b.head_of(q);
+        if seen[..k].contains(&h) {
+            continue;
+        }
+        seen[k] = h;
+        k += 1;
+        let mut libs = [0u16; 4];
+        if b.chain_libs(q, &mut libs, 3) != 2 {
+            continue;
+        }
+        for &x in &libs[..2] {
+            let x = x as usize;
+            if b.legal(x) && b.libs_after(x, me) >= 3 && !out.contains(&(x as u16)) {
+                out.push(x as u16);
+            }
+        }
+    }
+}
+
+/// The vital point of a three-point eye space next to the last move: an empty region of
+/// exactly three points walled in by one colour (and the edge) whose middle point touches the
+/// other two. The owner makes two eyes there, the other side kills by taking it first
+/// (Pachi's nakade check, for the three-point shapes only). `PASS` when there is none.
+pub(crate) fn nakade_point(b: &Board) -> Move {
+    if b.last == PASS {
+        return PASS;
+    }
+    let l = b.last as usize;
+    for e in neighbors(l) {
+        if b.color[e] != EMPTY {
+            continue;
+        }
+        // the empty region through e, given up past three points
+        let mut region = [0usize; 4];
+        let mut n = 1;
+        region[0] = e;
+        let mut i = 0;
+        let mut wall = 0u8;
+        while i < n && n <= 3 {
+            let p = region[i];
+            for q in neighbors(p) {
+                match b.color[q] {
+                    EMPTY => {
+                        if !region[..n].contains(&q) {
+                            if n == 4 {
+                                n = 5;
+                                break;
+                            }
+                            region[n] = q;
+                            n += 1;
+                        }
+                    }
+                    BORDER => {}
+                    c => wall |= c,
+                }
+            }
+            i += 1;
+        }
+        if n != 3 || (wall != 1 && wall != 2) {
+            continue;
+        }
+        for k in 0..3 {
+            let m = region[k];
+            let touches = neighbors(m)
+                .into_iter()
+                .filter(|q| region[..3].contains(q))
+                .count();
+            if touches == 2 && b.legal(m) {
+                return m as Move;
+            }
+        }
+    }
+    PASS
+}
+
 /// Pattern moves around the last move (its eight neighbours), into `out`.
 pub(crate) fn pattern_answers(b: &Board, out: &mut Vec<u16>) {
     out.clear();
@@ -251,6 +389,18 @@ pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>, replies: &[u
         tactical_answers(b, buf);
         if !buf.is_empty() {
             return buf[rng.below(buf.len() as u32) as usize];
+        }
+        if two_libs_on() && rng.below(10) < 9 {
+            two_lib_answers(b, buf);
+            if !buf.is_empty() {
+                return buf[rng.below(buf.len() as u32) as usize];
+            }
+        }
+        if nakade_on() && rng.below(10) < 8 {
+            let m = nakade_point(b);
+            if m != PASS {
+                return m;
+            }
         }
         // the last good reply to the last move
         if let Some(&r) = replies.get(reply_index(me, b.last)) {
@@ -291,6 +441,20 @@ pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>, replies: &[u
 pub(crate) fn replies_on() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("QI_GO_NO_LGR").is_none())
+}
+
+/// Whether the playouts answer two-liberty chains ([`two_lib_answers`]; `QI_GO_NO_2LIB=1`
+/// switches it off, for matches against the policy without it).
+pub(crate) fn two_libs_on() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("QI_GO_NO_2LIB").is_none())
+}
+
+/// Whether the playouts take the vital point of three-point eye spaces ([`nakade_point`]):
+/// only with `QI_GO_NAKADE=1`, an experiment not yet measured in matches.
+pub(crate) fn nakade_on() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("QI_GO_NAKADE").is_some())
 }
 
 /// Where the reply of `colour` to the move `prev` is kept in a last-good-reply table (two
@@ -419,6 +583,125 @@ mod tests {
             let mv = choose(&b, &mut rng, &mut buf, &r);
             // no capture or escape to play: the reply comes before the patterns
             assert_eq!(mv, d4);
+        }
+    }
+
+    fn board_after(moves: &[&str]) -> (crate::go::Go, Board) {
+        let mut g = crate::go::Go::new(9, 7.0).unwrap();
+        let mut last = PASS;
+        for m in moves {
+            let mv = g.parse_move(m).unwrap();
+            g.make(mv);
+            last = mv;
+        }
+        let b = Board::from_go(&g, last);
+        (g, b)
+    }
+
+    #[test]
+    fn a_two_liberty_chain_is_put_in_atari_and_an_own_one_extended() {
+        // White's E5 (last move) has two liberties, F5 and E4, and nothing to connect to
+        let (g, b) = board_after(&["D5", "A1", "E6", "E5"]);
+        let mut out = Vec::new();
+        two_lib_answers(&b, &mut out);
+        let mut got: Vec<u16> = out.clone();
+        got.sort();
+        let mut want = vec![g.parse_move("F5").unwrap(), g.parse_move("E4").unwrap()];
+        want.sort();
+        assert_eq!(got, want);
+        // Black's chain D5-E5 with two liberties (D4, E4) after White's D6: both extend it
+        // to three liberties
+        let (g, b) = board_after(&["D5", "E6", "E5", "F5", "A9", "C5", "A8", "D6"]);
+        two_lib_answers(&b, &mut out);
+        assert!(!out.is_empty());
+        for &x in &out {
+            assert!(g.is_legal(x));
+            assert!(
+                b.libs_after(x as usize, b.to_move) >= 3,
+                "{}",
+                g.move_to_text(x)
+            );
+        }
+        assert!(out.contains(&g.parse_move("D4").unwrap()), "{out:?}");
+        assert!(out.contains(&g.parse_move("E4").unwrap()), "{out:?}");
+        // a chain with a miai of connections is not put in atari: White's E5 (liberties F5
+        // and E4) connects to White's safe G5/F4 at F5 and to E3 at E4
+        let (g, b) = board_after(&[
+            "D5", "E3", "E6", "G5", "A1", "F4", "A2", "E7", "A3", "D3", "A4", "E5",
+        ]);
+        two_lib_answers(&b, &mut out);
+        let l = b.last as usize;
+        let mut libs = [0u16; 4];
+        assert_eq!(b.chain_libs(l, &mut libs, 3), 2);
+        for m in ["F5", "E4"] {
+            assert!(!out.contains(&g.parse_move(m).unwrap()), "{m} in {out:?}");
+        }
+    }
+
+    #[test]
+    fn the_vital_point_of_a_three_point_eye_space_is_found() {
+        // White walls in A1-B1-C1 with D1 last: B1 kills (and would live for White)
+        let (g, b) = board_after(&["J9", "A2", "J8", "B2", "J7", "C2", "J6", "D1"]);
+        assert_eq!(nakade_point(&b), g.parse_move("B1").unwrap());
+        // four empty points: no three-point shape
+        let (_, b) = board_after(&["J9", "A2", "J8", "B2", "J7", "C2", "J6", "D2", "J5", "E1"]);
+        assert_eq!(nakade_point(&b), PASS);
+        // a wall of both colours is no eye space
+        let (_, b) = board_after(&["J9", "A2", "J8", "B2", "D1", "C2"]);
+        assert_eq!(nakade_point(&b), PASS);
+    }
+
+    /// Every move of the policy is legal by the real rules (simple ko aside from positional
+    /// superko) and never a self-atari of two or more stones that captures nothing, over
+    /// playouts from random positions on three sizes.
+    #[test]
+    fn the_policy_plays_legal_moves_and_no_big_self_atari() {
+        let mut rng = Fast::new(99);
+        let mut buf = Vec::new();
+        let mut moves = Vec::new();
+        for (game, size) in [9u8, 9, 9, 13, 19, 7].into_iter().enumerate() {
+            let mut g = crate::go::Go::new(size, 7.0).unwrap();
+            let mut b = Board::from_go(&g, PASS);
+            let mut replies = vec![0u16; 2 * crate::go::POINTS];
+            for ply in 0..(size as usize).pow(2) * 2 {
+                if g.is_over() {
+                    break;
+                }
+                // a random move now and then, so that the positions vary
+                let mv = if rng.below(4) == 0 {
+                    g.legal_moves(&mut moves);
+                    moves[rng.below(moves.len() as u32) as usize]
+                } else {
+                    let mv = choose(&b, &mut rng, &mut buf, &replies);
+                    if mv != PASS {
+                        let p = mv as usize;
+                        assert!(
+                            g.is_legal(mv) || g.liberties_after(p) > 0,
+                            "game {game} ply {ply}: {} illegal",
+                            g.move_to_text(mv)
+                        );
+                        let captures = neighbors(p)
+                            .into_iter()
+                            .any(|q| b.color[q] == 3 - b.to_move && b.atari(b.head_of(q)));
+                        assert!(
+                            captures || !bad_self_atari(&b, p, b.to_move),
+                            "game {game} ply {ply}: {} is a self-atari",
+                            g.move_to_text(mv)
+                        );
+                        assert!(!b.is_eye(p, b.to_move), "fills an own eye");
+                    }
+                    if !g.is_legal(mv) {
+                        break; // superko: the light board does not know it
+                    }
+                    mv
+                };
+                // learn some replies as the playouts would
+                if ply % 7 == 0 && mv != PASS {
+                    replies[reply_index(3 - b.to_move, mv)] = 0;
+                }
+                g.make(mv);
+                b.play(mv);
+            }
         }
     }
 }

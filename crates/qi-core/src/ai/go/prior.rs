@@ -1,0 +1,329 @@
+//! Tree priors from a move model: each legal point gets a weight `γ`, the product of the
+//! factors of its features (in the manner of Coulom's "Computing Elo ratings of move patterns
+//! in the game of Go", 2007, whose published weights the factors below follow where it has
+//! one), the weights are normalised to probabilities `p`, and a new child starts with
+//! [`EVEN`] virtual games at one half plus `K·√p` virtual wins (as Pachi turns its pattern
+//! probabilities into priors), so that the likely moves are searched first and the unlikely
+//! ones wait for the AMAF values to call them.
+//!
+//! Features: capturing (the last move's chain, or a chain next to an own chain in atari,
+//! weighs most), escaping from atari to three or more liberties, self-atari (strongly against
+//! for a chain of two or more stones), putting a chain of the opponent in atari, the Mogo 3×3
+//! shapes, the distance to the last move and to the move before it (`dx + dy + max(dx, dy)`,
+//! Coulom's measure), and the edge lines of empty areas (the first line against, the second
+//! a little against; on 13×13 and 19×19 the third and fourth lines and the 3-3/3-4/4-4 points of
+//! empty corners for in the opening).
+//!
+//! The weights are set by hand from the paper and matches, not learnt: there is no training
+//! data here.
+
+use super::board::{BORDER, Board, EMPTY};
+use super::playout::{bad_self_atari, matches_pattern};
+use crate::go::{PASS, POINTS, STRIDE, neighbors};
+
+/// Virtual games at one half every child starts with.
+pub(crate) const EVEN: f32 = 10.0;
+
+/// Virtual wins for a move of probability 1 (scaled by `√p`; `QI_GO_PRIOR_K` sets it for
+/// experiments). Pachi's pattern prior, from a much better model, uses 210 on 9×9 and 300 on
+/// larger boards; this model is trusted less.
+pub(crate) fn prior_weight(size: u8) -> f32 {
+    static K: std::sync::OnceLock<Option<f32>> = std::sync::OnceLock::new();
+    if let Some(k) = *K.get_or_init(|| {
+        std::env::var("QI_GO_PRIOR_K")
+            .ok()
+            .and_then(|s| s.parse().ok())
+    }) {
+        return k;
+    }
+    if size <= 9 { 100.0 } else { 150.0 }
+}
+
+/// Factor for the distance `dx + dy + max(dx, dy)` to the last move (index = distance; 2 is
+/// a neighbour), after Coulom's table.
+const LAST: [f32; 18] = [
+    1.0, 1.0, 4.3, 2.8, 2.2, 1.6, 1.35, 1.2, 1.05, 0.95, 0.85, 0.75, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3,
+];
+/// The same for the move before the last.
+const LAST2: [f32; 18] = [
+    1.0, 1.0, 3.1, 2.4, 2.3, 1.8, 1.5, 1.3, 1.2, 1.1, 1.0, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.66,
+];
+
+fn distance(a: usize, b: usize) -> usize {
+    let dx = (a % STRIDE).abs_diff(b % STRIDE);
+    let dy = (a / STRIDE).abs_diff(b / STRIDE);
+    (dx + dy + dx.max(dy)).min(17)
+}
+
+/// What the weights of one position share.
+pub(crate) struct Context<'a> {
+    /// The answers to the last move ([`super::playout::tactical_answers`]).
+    pub tactical: &'a [u16],
+    /// Few stones on the board yet (under a fifth of the points).
+    pub opening: bool,
+}
+
+/// The weight of the legal point `p` for `me` (the side to move of `b`), and the virtual
+/// games and wins that speak against it (self-atari, the edge of an empty area): a small
+/// weight only withholds virtual wins, these bring the value under one half.
+pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f32) {
+    let (mut bad_n, mut bad_w) = (0.0f32, 0.0f32);
+    let mut against = |n: f32, rate: f32| {
+        bad_n += n;
+        bad_w += n * rate;
+    };
+    let size = b.size as usize;
+    let opp = 3 - me;
+    let mut g = 1.0f32;
+    let mut captures = false;
+    let mut captured = 0u16;
+    let mut escapes = false;
+    let mut ataris = false;
+    let mut seen = [0usize; 4];
+    let mut k = 0;
+    for q in neighbors(p) {
+        let c = b.color[q];
+        if c == EMPTY || c == BORDER {
+            continue;
+        }
+        let h = b.head_of(q);
+        if seen[..k].contains(&h) {
+            continue;
+        }
+        seen[k] = h;
+        k += 1;
+        if b.atari(h) {
+            if c == opp {
+                captures = true;
+                captured += b.chain_size(h);
+            } else {
+                escapes = true;
+            }
+        } else if c == opp {
+            let mut l = [0u16; 4];
+            if b.chain_libs(q, &mut l, 3) == 2 {
+                ataris = true;
+            }
+        }
+    }
+    let libs = b.libs_after(p, me);
+    if ctx.tactical.contains(&(p as u16)) {
+        g *= 30.0;
+    } else if captures {
+        g *= if captured >= 3 { 40.0 } else { 15.0 };
+    } else if escapes {
+        g *= match libs {
+            0 | 1 => 1.0, // the self-atari below
+            2 => 1.5,     // a ladder, likely
+            _ => 12.0,
+        };
+    }
+    if !captures {
+        if bad_self_atari(b, p, me) {
+            g *= 0.03;
+            against(20.0, 0.05);
+        } else if libs == 1 {
+            g *= 0.3;
+            against(10.0, 0.2);
+        }
+    }
+    if ataris && libs >= 2 {
+        g *= 2.0;
+    }
+    if b.last != PASS {
+        let l = b.last as usize;
+        let d = distance(p, l);
+        g *= LAST[d];
+        if d <= 3 && matches_pattern(b, p) {
+            g *= 3.0;
+        }
+    } else if matches_pattern(b, p) {
+        g *= 1.5;
+    }
+    if b.last2 != PASS {
+        g *= LAST2[distance(p, b.last2 as usize)];
+    }
+    // the edge lines of empty areas
+    let (x, y) = (p % STRIDE - 1, p / STRIDE - 1);
+    let line = x.min(y).min(size - 1 - x).min(size - 1 - y);
+    if size >= 9 && empty_around(b, p, 2) {
+        match line {
+            0 => {
+                g *= 0.05;
+                against(30.0, 0.0);
+            }
+            1 if size >= 13 => {
+                g *= 0.2;
+                against(50.0, 0.05);
+            }
+            1 => {
+                g *= 0.6;
+                against(20.0, 0.3);
+            }
+            2 if size >= 13 && ctx.opening => g *= 3.0,
+            3 if size >= 13 && ctx.opening => g *= 2.0,
+            _ => {}
+        }
+        let near_x = x.min(size - 1 - x);
+        let near_y = y.min(size - 1 - y);
+        if size >= 13
+            && ctx.opening
+            && (2..=3).contains(&near_x)
+            && (2..=3).contains(&near_y)
+            && empty_around(b, p, 3)
+        {
+            g *= 4.0;
+        }
+    } else if line == 0 && size >= 9 && empty_around(b, p, 1) {
+        g *= 0.3;
+        against(20.0, 0.1);
+    }
+    (g, bad_n, bad_w)
+}
+
+/// The priors of the points `moves` (legal for the side to move of `b`): `(games, wins)` for
+/// each, in order.
+pub(crate) fn priors(b: &Board, moves: &[u16], ctx: &Context, out: &mut Vec<(f32, f32)>) {
+    out.clear();
+    let me = b.to_move;
+    let mut sum = 0.0f32;
+    let mut against = Vec::with_capacity(moves.len());
+    for &p in moves {
+        let (g, n, w) = gamma(b, p as usize, me, ctx);
+        sum += g;
+        out.push((g, 0.0));
+        against.push((n, w));
+    }
+    let k = prior_weight(b.size);
+    for (o, (n, w)) in out.iter_mut().zip(against) {
+        let v = k * (o.0 / sum.max(1e-9)).sqrt();
+        *o = (EVEN + v + n, EVEN * 0.5 + v + w);
+    }
+}
+
+/// Whether no stone lies within Manhattan distance `d` of `p`.
+pub(crate) fn empty_around(b: &Board, p: usize, d: i32) -> bool {
+    let s = STRIDE as i32;
+    for dy in -d..=d {
+        let r = d - dy.abs();
+        for dx in -r..=r {
+            let q = (p as i32 + dy * s + dx) as usize;
+            if q < POINTS {
+                let c = b.color[q];
+                if c == 1 || c == 2 {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::go::{Go, Move};
+
+    /// The point of `mv` (not a pass).
+    fn at(mv: Move) -> usize {
+        mv as usize
+    }
+
+    fn board(moves: &[&str]) -> (Go, Board) {
+        let mut g = Go::new(9, 7.0).unwrap();
+        let mut last = PASS;
+        for m in moves {
+            let mv = g.parse_move(m).unwrap();
+            g.make(mv);
+            last = mv;
+        }
+        let b = Board::from_go(&g, last);
+        (g, b)
+    }
+
+    fn weights(g: &Go, b: &Board) -> Vec<(usize, f32)> {
+        let mut tactical = Vec::new();
+        super::super::playout::tactical_answers(b, &mut tactical);
+        let ctx = Context {
+            tactical: &tactical,
+            opening: false,
+        };
+        let moves: Vec<u16> = b
+            .empties()
+            .iter()
+            .copied()
+            .filter(|&p| g.is_legal_point(p as usize))
+            .collect();
+        let mut out = Vec::new();
+        priors(b, &moves, &ctx, &mut out);
+        moves
+            .iter()
+            .zip(&out)
+            .map(|(&p, &(n, w))| {
+                assert!(n >= EVEN && w <= n && w >= 0.0, "{n} {w}");
+                (p as usize, w / n)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_capture_gets_the_highest_prior() {
+        // White's E5 in atari (Black D5, F5, E6): E4 captures
+        let (g, b) = board(&["D5", "E5", "F5", "A1", "E6", "J1"]);
+        let w = weights(&g, &b);
+        let best = w.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        assert_eq!(best.0, at(g.parse_move("E4").unwrap()));
+        assert!(best.1 > 0.8, "{}", best.1);
+    }
+
+    #[test]
+    fn the_escape_beats_the_rest_and_self_atari_is_last() {
+        // Black's E5 in atari (White D5, F5, E6) with Black to move: E4 escapes
+        let (g, b) = board(&["E5", "D5", "A9", "F5", "J9", "E6"]);
+        let w = weights(&g, &b);
+        let of = |m: &str| {
+            let p = at(g.parse_move(m).unwrap());
+            w.iter().find(|x| x.0 == p).unwrap().1
+        };
+        let best = w.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        assert_eq!(best.0, at(g.parse_move("E4").unwrap()));
+        // Black's B1 with White on A2, B2 and C2: A1 makes a two-stone chain with one liberty
+        let (g2, b2) = board(&["B1", "A2", "J9", "B2", "J8", "C2"]);
+        let w2 = weights(&g2, &b2);
+        let of2 = |m: &str| {
+            let p = at(g2.parse_move(m).unwrap());
+            w2.iter().find(|x| x.0 == p).unwrap().1
+        };
+        assert!(
+            bad_self_atari(&b2, at(g2.parse_move("A1").unwrap()), b2.to_move),
+            "A1 is a self-atari"
+        );
+        assert!(
+            of2("A1") < 0.5 && of2("A1") < of2("G5"),
+            "{} {}",
+            of2("A1"),
+            of2("G5")
+        );
+        assert!(of("E4") > of("H2"));
+    }
+
+    #[test]
+    fn the_priors_are_probabilities_that_sum_right() {
+        let (g, b) = board(&["E5", "C3", "G7"]);
+        let w = weights(&g, &b);
+        // every value is between 0 and 1, and a point of the open centre is worth at least
+        // one half
+        for &(_, v) in &w {
+            assert!((0.0..=1.0).contains(&v), "{v}");
+        }
+        let p = at(g.parse_move("E3").unwrap());
+        assert!(w.iter().find(|x| x.0 == p).unwrap().1 >= 0.5);
+        // a neighbour of the last move weighs more than a far first-line point
+        let of = |m: &str| {
+            let p = at(g.parse_move(m).unwrap());
+            w.iter().find(|x| x.0 == p).unwrap().1
+        };
+        assert!(of("G6") > of("A1"));
+    }
+}
