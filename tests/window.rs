@@ -104,6 +104,11 @@ fn new_game_by_keys_then_a_clicked_ataxx_move_and_the_cpu_reply() {
     assert!(line.contains("2-1-2"), "the blocked layout: {line}");
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(30));
     qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    // a click before the first frame of the board can be lost on a loaded machine
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu None",
+        Duration::from_secs(30),
+    );
     // Red owns g1: pick it up, then jump to e1.
     qi.click_square(GameKind::Ataxx, (7, 7), Square::new(6, 0));
     qi.wait_for_log("selected g1", Duration::from_secs(20));
@@ -153,6 +158,11 @@ fn one_clicked_move_in_reversi_gomoku_and_go() {
         );
         qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
         qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+        // a click before the first frame of the board can be lost on a loaded machine
+        qi.wait_for_log(
+            "qi: drawn screen Playing menu None",
+            Duration::from_secs(30),
+        );
         let kind: GameKind = game.parse().unwrap();
         qi.click_square(kind, size, sq);
         qi.wait_for_log(expect, Duration::from_secs(30));
@@ -181,6 +191,11 @@ fn save_in_slot_3_quit_restart_and_load_it() {
     );
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
     qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    // a click before the first frame of the board can be lost on a loaded machine
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu None",
+        Duration::from_secs(30),
+    );
     qi.click_square(GameKind::Reversi, (8, 8), Square::new(3, 2));
     qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
     qi.wait_for_log("qi: board at rest at ply 1", Duration::from_secs(30));
@@ -240,6 +255,11 @@ fn load_from_the_pause_menu_shows_the_board_and_clicks_play() {
     );
     qi.wait_for_log("qi: screen Playing menu None", Duration::from_secs(240));
     qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    // a click before the first frame of the board can be lost on a loaded machine
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu None",
+        Duration::from_secs(30),
+    );
     qi.click_square(GameKind::Reversi, (8, 8), Square::new(3, 2));
     qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
     qi.keys(&["Escape"]);
@@ -386,6 +406,11 @@ fn a_go_game_in_chinese_from_the_main_menu_to_the_game_over_panel() {
     let line = qi.wait_for_log("qi: new game go", Duration::from_secs(30));
     assert!(line.contains("[Human, Human]"), "two players: {line}");
     qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    // a click before the first frame of the board can be lost on a loaded machine
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu None",
+        Duration::from_secs(30),
+    );
     qi.click_square(GameKind::Go, (19, 19), Square::new(3, 3));
     qi.wait_for_log("qi: move 1 Black D4", Duration::from_secs(30));
     qi.wait_for_log("qi: board at rest at ply 1", Duration::from_secs(30));
@@ -498,6 +523,11 @@ fn an_online_game_hosted_in_the_window() {
     });
     qi.wait_for_log("qi: online playing against Tester", Duration::from_secs(30));
     qi.wait_for_log("qi: board at rest at ply 0", Duration::from_secs(30));
+    // a click before the first frame of the board can be lost on a loaded machine
+    qi.wait_for_log(
+        "qi: drawn screen Playing menu None",
+        Duration::from_secs(30),
+    );
     // the window plays d3 for Black: it reaches the opponent
     qi.click_square(GameKind::Reversi, (8, 8), Square::new(3, 2));
     qi.wait_for_log("qi: move 1 Black d3", Duration::from_secs(30));
