@@ -208,7 +208,9 @@ const fn rays(dirs: [(i32, i32); 4]) -> [[u64; 64]; 4] {
 }
 
 /// The discs of `o` that a disc played on `sq` by `p` turns over (the same as
-/// [`crate::reversi::flips`], by ray scans).
+/// [`crate::reversi::flips`], by ray scans). Branch-free: in each direction the first square of
+/// the ray that is not the opponent's is isolated (lowest bit going up, highest going down) and
+/// the discs before it are kept only if that square is the player's.
 #[inline(always)]
 pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
     let sq = sq as usize;
@@ -218,19 +220,16 @@ pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
         let r = rays[sq];
         let b = r & not_o;
         let first = b & b.wrapping_neg();
-        if first & p != 0 {
-            f |= (first - 1) & r;
-        }
+        let keep = ((first & p != 0) as u64).wrapping_neg();
+        f |= first.wrapping_sub(1) & r & keep;
     }
     for rays in &RAYS_DOWN {
         let r = rays[sq];
-        let b = r & not_o;
-        if b != 0 {
-            let first = 1u64 << (63 - b.leading_zeros());
-            if first & p != 0 {
-                f |= r & !((first << 1).wrapping_sub(1));
-            }
-        }
+        // with no such square, bit 0 stands in: it is either off the ray or the opponent's
+        let b = (r & not_o) | 1;
+        let first = 1u64 << (63 - b.leading_zeros());
+        let keep = ((first & p & r != 0) as u64).wrapping_neg();
+        f |= (first.wrapping_neg() << 1) & r & keep;
     }
     f
 }
@@ -907,6 +906,24 @@ impl Solver {
         &self.table.buckets[((table_hash(p, o) as u128 * n as u128) >> 64) as usize]
     }
 
+    /// Starts loading the position's bucket into the cache, so that a probe soon after does
+    /// not wait for memory.
+    #[inline(always)]
+    fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b: *const Bucket = self.bucket(p, o);
+            // SAFETY: a prefetch is only a hint; the address is that of a live bucket
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    b as *const i8,
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
+    }
+
     /// The table's bounds for a position, if it is there.
     #[inline(always)]
     fn probe(&self, p: u64, o: u64) -> Option<Entry> {
@@ -975,6 +992,9 @@ impl Solver {
             return self.shallow(p, o, alpha, beta, &list, n, parity, passed);
         }
         let use_tt = empties >= self.options.tt_min;
+        if use_tt {
+            self.prefetch(p, o);
+        }
         self.nodes += 1;
         self.stats[empties as usize][0] += 1;
         self.check();
@@ -1051,6 +1071,10 @@ impl Solver {
             let searched = best > -65;
             if empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
+                // (all the children's buckets are requested first, so that the misses overlap)
+                for c in &list[..n] {
+                    self.prefetch(o & !c.flips, p | c.flips | (1u64 << c.sq));
+                }
                 for c in &list[..n] {
                     let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
                     if let Some(e) = self.probe(no, np) {
