@@ -208,28 +208,111 @@ const fn rays(dirs: [(i32, i32); 4]) -> [[u64; 64]; 4] {
 }
 
 /// The discs of `o` that a disc played on `sq` by `p` turns over (the same as
-/// [`crate::reversi::flips`], by ray scans). Branch-free: in each direction the first square of
-/// the ray that is not the opponent's is isolated (lowest bit going up, highest going down) and
-/// the discs before it are kept only if that square is the player's.
+/// [`crate::reversi::flips`], by ray scans): a call through a table of 64 functions, one a
+/// square, in which the rays are constants and directions too short to flip anything are left
+/// out.
 #[inline(always)]
 pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
-    let sq = sq as usize;
+    FLIPS[sq as usize & 63](p, o)
+}
+
+/// The flip functions by square.
+static FLIPS: [fn(u64, u64) -> u64; 64] = [
+    flips_at::<0>,
+    flips_at::<1>,
+    flips_at::<2>,
+    flips_at::<3>,
+    flips_at::<4>,
+    flips_at::<5>,
+    flips_at::<6>,
+    flips_at::<7>,
+    flips_at::<8>,
+    flips_at::<9>,
+    flips_at::<10>,
+    flips_at::<11>,
+    flips_at::<12>,
+    flips_at::<13>,
+    flips_at::<14>,
+    flips_at::<15>,
+    flips_at::<16>,
+    flips_at::<17>,
+    flips_at::<18>,
+    flips_at::<19>,
+    flips_at::<20>,
+    flips_at::<21>,
+    flips_at::<22>,
+    flips_at::<23>,
+    flips_at::<24>,
+    flips_at::<25>,
+    flips_at::<26>,
+    flips_at::<27>,
+    flips_at::<28>,
+    flips_at::<29>,
+    flips_at::<30>,
+    flips_at::<31>,
+    flips_at::<32>,
+    flips_at::<33>,
+    flips_at::<34>,
+    flips_at::<35>,
+    flips_at::<36>,
+    flips_at::<37>,
+    flips_at::<38>,
+    flips_at::<39>,
+    flips_at::<40>,
+    flips_at::<41>,
+    flips_at::<42>,
+    flips_at::<43>,
+    flips_at::<44>,
+    flips_at::<45>,
+    flips_at::<46>,
+    flips_at::<47>,
+    flips_at::<48>,
+    flips_at::<49>,
+    flips_at::<50>,
+    flips_at::<51>,
+    flips_at::<52>,
+    flips_at::<53>,
+    flips_at::<54>,
+    flips_at::<55>,
+    flips_at::<56>,
+    flips_at::<57>,
+    flips_at::<58>,
+    flips_at::<59>,
+    flips_at::<60>,
+    flips_at::<61>,
+    flips_at::<62>,
+    flips_at::<63>,
+];
+
+/// [`flips`] for the square `SQ`. Branch-free: in each direction the first square of the ray
+/// that is not the opponent's is isolated (lowest bit going up, highest going down) and the
+/// discs before it are kept only if that square is the player's.
+#[inline(never)]
+fn flips_at<const SQ: usize>(p: u64, o: u64) -> u64 {
     let mut f = 0u64;
     let not_o = !o;
-    for rays in &RAYS_UP {
-        let r = rays[sq];
-        let b = r & not_o;
-        let first = b & b.wrapping_neg();
-        let keep = ((first & p != 0) as u64).wrapping_neg();
-        f |= first.wrapping_sub(1) & r & keep;
+    let mut d = 0;
+    while d < 4 {
+        let r = RAYS_UP[d][SQ];
+        if r.count_ones() >= 2 {
+            let b = r & not_o;
+            let first = b & b.wrapping_neg();
+            let keep = ((first & p != 0) as u64).wrapping_neg();
+            f |= first.wrapping_sub(1) & r & keep;
+        }
+        d += 1;
     }
-    for rays in &RAYS_DOWN {
-        let r = rays[sq];
-        // with no such square, bit 0 stands in: it is either off the ray or the opponent's
-        let b = (r & not_o) | 1;
-        let first = 1u64 << (63 - b.leading_zeros());
-        let keep = ((first & p & r != 0) as u64).wrapping_neg();
-        f |= (first.wrapping_neg() << 1) & r & keep;
+    let mut d = 0;
+    while d < 4 {
+        let r = RAYS_DOWN[d][SQ];
+        if r.count_ones() >= 2 {
+            // with no such square, bit 0 stands in: it is either off the ray or the opponent's
+            let b = (r & not_o) | 1;
+            let first = 1u64 << (63 - b.leading_zeros());
+            let keep = ((first & p & r != 0) as u64).wrapping_neg();
+            f |= (first.wrapping_neg() << 1) & r & keep;
+        }
+        d += 1;
     }
     f
 }
