@@ -100,11 +100,15 @@
 //! costs about 2.5 times the hand-made one (a quarter of the time when ordering from 12
 //! empties, hence ordering searches only above 16).
 
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::reversi::{PASS, Reversi, mobility};
+use crate::reversi::{PASS, Reversi};
+
+mod simd;
+use simd::moves as mobility;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -208,11 +212,16 @@ const fn rays(dirs: [(i32, i32); 4]) -> [[u64; 64]; 4] {
 }
 
 /// The discs of `o` that a disc played on `sq` by `p` turns over (the same as
-/// [`crate::reversi::flips`], by ray scans): a call through a table of 64 functions, one a
-/// square, in which the rays are constants and directions too short to flip anything are left
-/// out.
+/// [`crate::reversi::flips`], by ray scans): [`simd::flips_avx2`] where the processor has
+/// AVX2, else a call through a table of 64 functions, one a square, in which the rays are
+/// constants and directions too short to flip anything are left out.
 #[inline(always)]
 pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if simd::has_avx2() {
+        // SAFETY: the processor has AVX2
+        return unsafe { simd::flips_avx2(p, o, sq as usize) };
+    }
     FLIPS[sq as usize & 63](p, o)
 }
 
@@ -630,6 +639,15 @@ fn select_best(list: &mut [Candidate], i: usize) -> Candidate {
     list[i]
 }
 
+/// `list` without its entry `i`, the later ones moved down (the list taken as one word).
+#[inline(always)]
+fn remove_at(list: &[u8; 8], i: usize) -> [u8; 8] {
+    let w = u64::from_le_bytes(*list);
+    let low = w & ((1u64 << (8 * i)) - 1);
+    let high = (w >> (8 * i)) >> 8;
+    (low | (high << (8 * i))).to_le_bytes()
+}
+
 /// The empty squares in square-priority order, and their parity (a bit per quadrant with an
 /// odd number of empties).
 #[inline(always)]
@@ -826,8 +844,9 @@ impl Solver {
                 score: s,
             });
         }
-        let mut list = [Candidate::default(); 36];
-        let n = self.order_moves(p, o, moves, None, &mut list);
+        let mut buf = [MaybeUninit::uninit(); 36];
+        let list = self.order_moves(p, o, moves, None, &mut buf);
+        let n = list.len();
         list[..n].sort_by_key(|c| -c.score);
         let mut best = list[0].sq;
         let mut a = alpha;
@@ -874,16 +893,17 @@ impl Solver {
     }
 
     /// Fills `out` with the moves of `p` (given by the bitboard `moves`) with their flips and
-    /// ordering scores (higher first; not sorted); returns their number.
+    /// ordering scores (higher first; not sorted); returns them (the start of `out`, left
+    /// uninitialised beyond: no clearing of the whole list at every node).
     #[inline(always)]
-    fn order_moves(
+    fn order_moves<'a>(
         &self,
         p: u64,
         o: u64,
         mut moves: u64,
         hash_move: Option<u8>,
-        out: &mut [Candidate; 36],
-    ) -> usize {
+        out: &'a mut [MaybeUninit<Candidate>; 36],
+    ) -> &'a mut [Candidate] {
         let empties = 64 - (p | o).count_ones();
         let mut parity = 0u8;
         let mut e = !(p | o);
@@ -934,14 +954,16 @@ impl Solver {
                 }
                 s
             };
-            out[n] = Candidate {
+            out[n] = MaybeUninit::new(Candidate {
                 score,
                 sq,
                 flips: f,
-            };
+            });
             n += 1;
         }
-        n
+        // SAFETY: the first n entries were written just above, and MaybeUninit<Candidate> has
+        // the layout of Candidate
+        unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut Candidate, n) }
     }
 
     /// The leaf evaluation of the ordering searches with the pattern evaluation.
@@ -1149,8 +1171,9 @@ impl Solver {
                     }
                 }
             }
-            let mut list = [Candidate::default(); 36];
-            let n = self.order_moves(p, o, rest, None, &mut list);
+            let mut buf = [MaybeUninit::uninit(); 36];
+            let list = self.order_moves(p, o, rest, None, &mut buf);
+            let n = list.len();
             let searched = best > -65;
             if empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
@@ -1402,9 +1425,7 @@ impl Solver {
                     continue;
                 }
                 let (np, no) = (p | f | (1u64 << sq), o & !f);
-                let mut child = [0u8; 8];
-                child[..i].copy_from_slice(&list[..i]);
-                child[i..n - 1].copy_from_slice(&list[i + 1..n]);
+                let child = remove_at(list, i);
                 let s = -self.shallow(
                     no,
                     np,
@@ -1899,6 +1920,10 @@ mod tests {
                     if (p | o) & (1u64 << sq) == 0 {
                         assert_eq!(flips(p, o, sq), crate::reversi::flips(p, o, sq));
                         assert_eq!(flips(o, p, sq), crate::reversi::flips(o, p, sq));
+                        // the scalar functions, whatever the processor
+                        let f = FLIPS[sq as usize];
+                        assert_eq!(f(p, o), crate::reversi::flips(p, o, sq));
+                        assert_eq!(f(o, p), crate::reversi::flips(o, p, sq));
                     }
                 }
                 pos.legal_moves(&mut v);
@@ -1907,6 +1932,16 @@ mod tests {
                 }
                 pos.make(v[rng.below(v.len() as u64) as usize]);
             }
+        }
+    }
+
+    #[test]
+    fn remove_at_drops_one_entry() {
+        let list = [11u8, 22, 33, 44, 55, 66, 77, 88];
+        for i in 0..8 {
+            let mut v = list.to_vec();
+            v.remove(i);
+            assert_eq!(&remove_at(&list, i)[..7], &v[..], "{i}");
         }
     }
 
