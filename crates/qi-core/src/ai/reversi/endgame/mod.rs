@@ -225,6 +225,29 @@ pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
     FLIPS[sq as usize & 63](p, o)
 }
 
+/// [`flips`] with the choice of routine made by the caller (`AVX` only where the processor
+/// has AVX2): inside the solver's AVX2 functions the AVX2 routine is inlined.
+#[inline(always)]
+fn flips_g<const AVX: bool>(p: u64, o: u64, sq: u8) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if AVX {
+        // SAFETY: AVX is only set where the processor has AVX2
+        return unsafe { simd::flips_avx2(p, o, sq as usize) };
+    }
+    FLIPS[sq as usize & 63](p, o)
+}
+
+/// The legal moves, as [`flips_g`] chooses.
+#[inline(always)]
+fn moves_g<const AVX: bool>(p: u64, o: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if AVX {
+        // SAFETY: AVX is only set where the processor has AVX2
+        return unsafe { simd::mobility_avx2(p, o) };
+    }
+    crate::reversi::mobility(p, o)
+}
+
 /// The flip functions by square.
 static FLIPS: [fn(u64, u64) -> u64; 64] = [
     flips_at::<0>,
@@ -845,7 +868,7 @@ impl Solver {
             });
         }
         let mut buf = [MaybeUninit::uninit(); 36];
-        let list = self.order_moves(p, o, moves, None, &mut buf);
+        let list = self.order_moves::<false>(p, o, moves, None, &mut buf);
         let n = list.len();
         list[..n].sort_by_key(|c| -c.score);
         let mut best = list[0].sq;
@@ -896,7 +919,7 @@ impl Solver {
     /// ordering scores (higher first; not sorted); returns them (the start of `out`, left
     /// uninitialised beyond: no clearing of the whole list at every node).
     #[inline(always)]
-    fn order_moves<'a>(
+    fn order_moves<'a, const AVX: bool>(
         &self,
         p: u64,
         o: u64,
@@ -915,7 +938,7 @@ impl Solver {
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
-            let f = flips(p, o, sq);
+            let f = flips_g::<AVX>(p, o, sq);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
             let score = if Some(sq) == hash_move {
                 1 << 30
@@ -936,14 +959,14 @@ impl Solver {
                     -sort_search(no, np, d, -INF_SORT, INF_SORT)
                 };
                 if self.options.sort_mobility != 0 {
-                    let m = mobility(no, np);
+                    let m = moves_g::<AVX>(no, np);
                     let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
                     v - self.options.sort_mobility * wm
                 } else {
                     v
                 }
             } else {
-                let m = mobility(no, np);
+                let m = moves_g::<AVX>(no, np);
                 let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
                 let pot = (neighbours(np) & !(np | no)).count_ones() as i32;
                 let mut s = (36 - wm) << 15;
@@ -1089,12 +1112,60 @@ impl Solver {
         b.e[j].save(&e);
     }
 
-    /// The value of the position with `p` to move against `o`, within `(alpha, beta)`.
-    fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+    /// The value of the position with `p` to move against `o`, within `(alpha, beta)`: the
+    /// AVX2 build of the search where the processor allows.
+    #[inline(always)]
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        if simd::has_avx2() {
+            self.search_d::<true>(p, o, alpha, beta, passed)
+        } else {
+            self.search_d::<false>(p, o, alpha, beta, passed)
+        }
+    }
+
+    /// [`Solver::search`] with the routines chosen (`AVX` only where the processor has AVX2).
+    #[inline(always)]
+    fn search_d<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            // SAFETY: AVX is only set where the processor has AVX2
+            return unsafe { self.search_avx2(p, o, alpha, beta, passed) };
+        }
+        self.search_scalar(p, o, alpha, beta, passed)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn search_avx2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.search_g::<true>(p, o, alpha, beta, passed)
+    }
+
+    #[inline(never)]
+    fn search_scalar(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.search_g::<false>(p, o, alpha, beta, passed)
+    }
+
+    /// The search itself, from 7 empties (see [`Solver::search`]).
+    #[inline(always)]
+    fn search_g<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+    ) -> i32 {
         let empties = 64 - (p | o).count_ones();
         if empties <= self.options.shallow.min(7) {
             let (list, n, parity) = empty_list(!(p | o));
-            return self.shallow(p, o, alpha, beta, &list, n, parity, passed);
+            return self.shallow_d::<AVX>(p, o, alpha, beta, &list, n, parity, passed);
         }
         let use_tt = empties >= self.options.tt_min;
         if use_tt {
@@ -1117,12 +1188,12 @@ impl Solver {
                 beta = upper;
             }
         }
-        let moves = mobility(p, o);
+        let moves = moves_g::<AVX>(p, o);
         if moves == 0 {
             if passed {
                 return final_score(p, o);
             }
-            return -self.search(o, p, -beta, -alpha, true);
+            return -self.search_d::<AVX>(o, p, -beta, -alpha, true);
         }
         let mut hash_move = None;
         if use_tt && let Some(e) = self.probe(p, o) {
@@ -1146,16 +1217,16 @@ impl Solver {
         if moves & (moves - 1) == 0 {
             // a single move: no ordering needed
             let sq = moves.trailing_zeros() as u8;
-            let f = flips(p, o, sq);
-            best = -self.search(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
+            let f = flips_g::<AVX>(p, o, sq);
+            best = -self.search_d::<AVX>(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
             best_move = sq;
         } else {
             let mut rest = moves;
             if let Some(hm) = hash_move.filter(|&m| m < 64 && moves >> m & 1 != 0) {
                 // the table's move first, before the others are generated and ordered: a cut
                 // here saves the ordering
-                let f = flips(p, o, hm);
-                best = -self.search(o & !f, p | f | (1u64 << hm), -beta, -alpha, false);
+                let f = flips_g::<AVX>(p, o, hm);
+                best = -self.search_d::<AVX>(o & !f, p | f | (1u64 << hm), -beta, -alpha, false);
                 if self.stopped {
                     return 0;
                 }
@@ -1172,7 +1243,7 @@ impl Solver {
                 }
             }
             let mut buf = [MaybeUninit::uninit(); 36];
-            let list = self.order_moves(p, o, rest, None, &mut buf);
+            let list = self.order_moves::<AVX>(p, o, rest, None, &mut buf);
             let n = list.len();
             let searched = best > -65;
             if empties >= self.options.etc_min {
@@ -1215,11 +1286,11 @@ impl Solver {
                 let c = select_best(&mut list[..n], i);
                 let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
                 let s = if i == 0 && !searched {
-                    -self.search(no, np, -beta, -alpha, false)
+                    -self.search_d::<AVX>(no, np, -beta, -alpha, false)
                 } else {
-                    let s = -self.search(no, np, -alpha - 1, -alpha, false);
+                    let s = -self.search_d::<AVX>(no, np, -alpha - 1, -alpha, false);
                     if s > alpha && s < beta && !self.stopped {
-                        -self.search(no, np, -beta, -alpha, false)
+                        -self.search_d::<AVX>(no, np, -beta, -alpha, false)
                     } else {
                         s
                     }
@@ -1367,9 +1438,66 @@ impl Solver {
         }
     }
 
-    /// Few empties: walk the list of empty squares in parity order, no table.
+    /// [`Solver::shallow_g`] with the routines chosen (`AVX` only where the processor has
+    /// AVX2).
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn shallow(
+    fn shallow_d<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            // SAFETY: AVX is only set where the processor has AVX2
+            return unsafe { self.shallow_avx2(p, o, alpha, beta, list, n, parity, passed) };
+        }
+        self.shallow_scalar(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_avx2(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        self.shallow_g::<true>(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_scalar(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        self.shallow_g::<false>(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    /// Few empties: walk the list of empty squares in parity order, no table.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_g<const AVX: bool>(
         &mut self,
         p: u64,
         o: u64,
@@ -1383,8 +1511,8 @@ impl Solver {
         match n {
             0 => return final_score(p, o),
             1 => return last1(p, o, list[0]),
-            2 => return self.last2(p, o, alpha, beta, list[0], list[1]),
-            3 => return self.last3(p, o, alpha, beta, [list[0], list[1], list[2]], passed),
+            2 => return self.last2::<AVX>(p, o, alpha, beta, list[0], list[1]),
+            3 => return self.last3::<AVX>(p, o, alpha, beta, [list[0], list[1], list[2]], passed),
             4 => {
                 // odd quadrants first, square priority within each
                 let mut sq = [0u8; 4];
@@ -1397,7 +1525,7 @@ impl Solver {
                         }
                     }
                 }
-                return self.last4(p, o, alpha, beta, sq, passed);
+                return self.last4_d::<AVX>(p, o, alpha, beta, sq, passed);
             }
             _ => {}
         }
@@ -1420,13 +1548,13 @@ impl Solver {
                 {
                     continue;
                 }
-                let f = flips(p, o, sq);
+                let f = flips_g::<AVX>(p, o, sq);
                 if f == 0 {
                     continue;
                 }
                 let (np, no) = (p | f | (1u64 << sq), o & !f);
                 let child = remove_at(list, i);
-                let s = -self.shallow(
+                let s = -self.shallow_d::<AVX>(
                     no,
                     np,
                     -beta,
@@ -1452,13 +1580,60 @@ impl Solver {
             if passed {
                 return final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, list, n, parity, true);
+            return -self.shallow_d::<AVX>(o, p, -beta, -alpha, list, n, parity, true);
         }
         best
     }
 
+    /// [`Solver::last4_g`] with the routines chosen (`AVX` only where the processor has AVX2).
+    #[inline(always)]
+    fn last4_d<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            // SAFETY: AVX is only set where the processor has AVX2
+            return unsafe { self.last4_avx2(p, o, alpha, beta, sq, passed) };
+        }
+        self.last4_scalar(p, o, alpha, beta, sq, passed)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn last4_avx2(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
+        self.last4_g::<true>(p, o, alpha, beta, sq, passed)
+    }
+
+    #[inline(never)]
+    fn last4_scalar(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
+        self.last4_g::<false>(p, o, alpha, beta, sq, passed)
+    }
+
     /// Four empties, tried in the order given (no move list), with the stability cut.
-    fn last4(
+    #[inline(always)]
+    fn last4_g<const AVX: bool>(
         &mut self,
         p: u64,
         o: u64,
@@ -1479,10 +1654,16 @@ impl Solver {
             ($x:expr, $rest:expr) => {
                 let x = $x;
                 if NEIGHBOURS[x as usize] & o != 0 {
-                    let f = flips(p, o, x);
+                    let f = flips_g::<AVX>(p, o, x);
                     if f != 0 {
-                        let s =
-                            -self.last3(o & !f, p | f | (1u64 << x), -beta, -alpha, $rest, false);
+                        let s = -self.last3::<AVX>(
+                            o & !f,
+                            p | f | (1u64 << x),
+                            -beta,
+                            -alpha,
+                            $rest,
+                            false,
+                        );
                         if s > best {
                             best = s;
                             if s >= beta {
@@ -1506,12 +1687,12 @@ impl Solver {
         if passed {
             return final_score(p, o);
         }
-        -self.last4(o, p, -beta, -alpha, sq, true)
+        -self.last4_d::<AVX>(o, p, -beta, -alpha, sq, true)
     }
 
     /// Three empties, tried in the order given (no move list).
     #[inline(always)]
-    fn last3(
+    fn last3<const AVX: bool>(
         &mut self,
         p: u64,
         o: u64,
@@ -1526,9 +1707,10 @@ impl Solver {
             ($x:expr, $a:expr, $b:expr) => {
                 let x = $x;
                 if NEIGHBOURS[x as usize] & o != 0 {
-                    let f = flips(p, o, x);
+                    let f = flips_g::<AVX>(p, o, x);
                     if f != 0 {
-                        let s = -self.last2(o & !f, p | f | (1u64 << x), -beta, -alpha, $a, $b);
+                        let s =
+                            -self.last2::<AVX>(o & !f, p | f | (1u64 << x), -beta, -alpha, $a, $b);
                         if s > best {
                             best = s;
                             if s >= beta {
@@ -1551,22 +1733,37 @@ impl Solver {
         if passed {
             return final_score(p, o);
         }
-        -self.last3_pass(o, p, -beta, -alpha, sq)
+        -self.last3_pass::<AVX>(o, p, -beta, -alpha, sq)
     }
 
     /// [`Solver::last3`] after a pass (not inlined, to keep `last3` small).
     #[inline(never)]
-    fn last3_pass(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3]) -> i32 {
-        self.last3(p, o, alpha, beta, sq, true)
+    fn last3_pass<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 3],
+    ) -> i32 {
+        self.last3::<AVX>(p, o, alpha, beta, sq, true)
     }
 
     /// Two empties `a` and `b`.
     #[inline(always)]
-    fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8) -> i32 {
+    fn last2<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u8,
+        b: u8,
+    ) -> i32 {
         self.nodes += 1;
         let mut best = -65;
         let f = if NEIGHBOURS[a as usize] & o != 0 {
-            flips(p, o, a)
+            flips_g::<AVX>(p, o, a)
         } else {
             0
         };
@@ -1577,7 +1774,7 @@ impl Solver {
             }
         }
         let f = if NEIGHBOURS[b as usize] & o != 0 {
-            flips(p, o, b)
+            flips_g::<AVX>(p, o, b)
         } else {
             0
         };
@@ -1591,7 +1788,7 @@ impl Solver {
         // p passes: o chooses the lower score for p
         let mut worst = 65;
         let f = if NEIGHBOURS[a as usize] & p != 0 {
-            flips(o, p, a)
+            flips_g::<AVX>(o, p, a)
         } else {
             0
         };
@@ -1602,7 +1799,7 @@ impl Solver {
             }
         }
         let f = if NEIGHBOURS[b as usize] & p != 0 {
-            flips(o, p, b)
+            flips_g::<AVX>(o, p, b)
         } else {
             0
         };

@@ -50,6 +50,7 @@ static DOWN4: [Rays4; 64] = rays4(&RAYS_DOWN);
 /// The processor must have AVX2 ([`has_avx2`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[inline]
 pub(super) unsafe fn flips_avx2(p: u64, o: u64, sq: usize) -> u64 {
     let sq = sq & 63;
     let pp = _mm256_set1_epi64x(p as i64);
@@ -94,6 +95,7 @@ pub(super) unsafe fn flips_avx2(p: u64, o: u64, sq: usize) -> u64 {
 /// The processor must have AVX2 ([`has_avx2`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[inline]
 pub(super) unsafe fn mobility_avx2(p: u64, o: u64) -> u64 {
     const INNER: u64 = 0x7E7E_7E7E_7E7E_7E7E;
     let inner = (o & INNER) as i64;
