@@ -596,6 +596,9 @@ pub struct Solver {
     /// The flags of the split points this thread works under: any one raised (a cut found by
     /// another thread) ends this thread's part.
     aborts: Vec<Arc<AtomicBool>>,
+    /// The search runs its AVX2 build (the processor has AVX2; the tests turn it off to check
+    /// the other).
+    avx2: bool,
 }
 
 /// What the threads working on one split node share.
@@ -722,6 +725,7 @@ impl Solver {
             stopped: false,
             idle: Arc::new(AtomicIsize::new(0)),
             aborts: Vec::new(),
+            avx2: simd::has_avx2(),
         }
     }
 
@@ -741,6 +745,7 @@ impl Solver {
             stopped: false,
             idle: self.idle.clone(),
             aborts,
+            avx2: self.avx2,
         }
     }
 
@@ -1116,7 +1121,7 @@ impl Solver {
     /// AVX2 build of the search where the processor allows.
     #[inline(always)]
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        if simd::has_avx2() {
+        if self.avx2 {
             self.search_d::<true>(p, o, alpha, beta, passed)
         } else {
             self.search_d::<false>(p, o, alpha, beta, passed)
@@ -2003,6 +2008,8 @@ mod tests {
     #[test]
     fn solver_equals_minimax_on_small_endgames() {
         let mut solver = Solver::new(4);
+        let mut scalar = Solver::new(4);
+        scalar.avx2 = false;
         let mut checked = 0;
         let mut seed = 0;
         while checked < 150 {
@@ -2015,6 +2022,10 @@ mod tests {
             let mut q = pos;
             let exact = minimax(&mut q);
             assert_eq!(sol.score, exact, "{}", pos.to_text());
+            // the build of the search without AVX2 as well
+            scalar.clear();
+            let s = scalar.solve(&pos, None, None).unwrap();
+            assert_eq!(s.score, exact, "scalar: {}", pos.to_text());
             if let Some(m) = sol.best {
                 let mut q = pos;
                 q.play(m).unwrap();
