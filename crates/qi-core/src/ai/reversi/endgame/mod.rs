@@ -81,6 +81,22 @@
 //! version, 34.9 s and 334 M with the hand-made evaluation at the same settings and 40.7 s and
 //! 337 M with the previous settings.
 //!
+//! The speed-per-node work of issue 20 (AVX2 flips and moves, see below) left the trees as
+//! they were (the same nodes to the unit) and was not run on all twenty. `qi-engine ffo
+//! --threads 1` (64 MB table), this build and then the build of main before it, one after the
+//! other at load 8.6-9.3, each process getting a quarter to a half of a core (so both CPU times
+//! are inflated against the table above):
+//!
+//! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | total |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|
+//! | CPU s, this build | 0.53 | 1.07 | 1.24 | 1.93 | 0.99 | 16.11 | 5.70 | 1.56 | 10.54 | 22.17 | 61.8 |
+//! | CPU s, main | 0.79 | 1.50 | 1.92 | 3.09 | 1.52 | 24.36 | 7.23 | 1.92 | 14.18 | 35.25 | 91.8 |
+//!
+//! That is 11.3 M nodes/s against 7.6 M, 1.49 times as fast (a `cargo check` of this branch ran
+//! beside the first three minutes of this build's run, none beside main's). On #50-#52 (load 8.6-9.9, a
+//! build running beside both), the same 899.8 M nodes: this build 65.4, 25.9 and 23.6 s (114.9 s,
+//! 7.8 M nodes/s), main 96.4, 34.5 and 33.6 s (164.5 s, 5.5 M nodes/s), 1.43 times as fast.
+//!
 //! What was tried here, on load-independent counts where the clock was too noisy (the same
 //! binary's CPU time on #40-#44 varied from 10.1 to 13.6 s between runs):
 //! - the last-move count by line look-ups, selection instead of sorting and the disc-count test
