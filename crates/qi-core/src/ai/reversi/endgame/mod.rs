@@ -96,6 +96,8 @@
 //! beside the first three minutes of this build's run, none beside main's). On #50-#52 (load 8.6-9.9, a
 //! build running beside both), the same 899.8 M nodes: this build 65.4, 25.9 and 23.6 s (114.9 s,
 //! 7.8 M nodes/s), main 96.4, 34.5 and 33.6 s (164.5 s, 5.5 M nodes/s), 1.43 times as fast.
+//! #53 alone (load 7.7-8.6, a build beside it): 3.60 G nodes (64 MB table), 310.7 s, 11.6 M
+//! nodes/s; main was not run again.
 //!
 //! What was tried here, on load-independent counts where the clock was too noisy (the same
 //! binary's CPU time on #40-#44 varied from 10.1 to 13.6 s between runs):
