@@ -30,8 +30,18 @@
 //!   the last one by four table look-ups (each line through the square projected on a byte by
 //!   a multiplication, then a table of flip counts by position and byte).
 //!
-//! Flipped discs come from ray tables (one lowest- or highest-bit scan per direction). The
-//! search honours a stop flag and a deadline; a stopped search returns `None`.
+//! Flipped discs come from the rays of the square: where the processor has AVX2 the four
+//! directions of increasing square index in one 256-bit register and the four others in a
+//! second, with a shift count per lane ([`simd`]; move generation the same way), else one
+//! function per square with the rays as constants, called through a table ([`bits`]). The
+//! build targets x86-64-v2, so the choice is made at run time: the search, the shallow search
+//! and the last four empties are built twice (generic over the choice), once with AVX2
+//! enabled so that those routines are inlined there. The search honours a stop flag and a
+//! deadline; a stopped search returns `None`.
+//!
+//! The code: this file has the options, the solver, the null-window driver and the search from
+//! 7 empties; [`last`] the search below; [`table`] the table of bounds; [`order`] the ordering
+//! searches; [`bits`] and [`simd`] the bitboard routines.
 //!
 //! With [`Solver::threads`] above 1 the solve is shared (young brothers wait): at a node with
 //! [`SolverOptions::split_min`] empties or more (and at the root) whose first move did not cut, a
@@ -71,6 +81,24 @@
 //! version, 34.9 s and 334 M with the hand-made evaluation at the same settings and 40.7 s and
 //! 337 M with the previous settings.
 //!
+//! The speed-per-node work of issue 20 (AVX2 flips and moves, see below) left the trees as
+//! they were (the same nodes to the unit) and was not run on all twenty. `qi-engine ffo
+//! --threads 1` (64 MB table), this build and then the build of main before it, one after the
+//! other at load 8.6-9.3, each process getting a quarter to a half of a core (so both CPU times
+//! are inflated against the table above):
+//!
+//! | FFO | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | total |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|
+//! | CPU s, this build | 0.53 | 1.07 | 1.24 | 1.93 | 0.99 | 16.11 | 5.70 | 1.56 | 10.54 | 22.17 | 61.8 |
+//! | CPU s, main | 0.79 | 1.50 | 1.92 | 3.09 | 1.52 | 24.36 | 7.23 | 1.92 | 14.18 | 35.25 | 91.8 |
+//!
+//! That is 11.3 M nodes/s against 7.6 M, 1.49 times as fast (a `cargo check` of this branch ran
+//! beside the first three minutes of this build's run, none beside main's). On #50-#52 (load 8.6-9.9, a
+//! build running beside both), the same 899.8 M nodes: this build 65.4, 25.9 and 23.6 s (114.9 s,
+//! 7.8 M nodes/s), main 96.4, 34.5 and 33.6 s (164.5 s, 5.5 M nodes/s), 1.43 times as fast.
+//! #53 alone (load 7.7-8.6, a build beside it): 3.60 G nodes (64 MB table), 310.7 s, 11.6 M
+//! nodes/s; main was not run again.
+//!
 //! What was tried here, on load-independent counts where the clock was too noisy (the same
 //! binary's CPU time on #40-#44 varied from 10.1 to 13.6 s between runs):
 //! - the last-move count by line look-ups, selection instead of sorting and the disc-count test
@@ -91,6 +119,18 @@
 //!   empties) to 7.8 (at 19-21) every two plies, so the trees are close to minimal for this
 //!   ordering; a perfect first guess of the score saves 5% of the nodes on #45 and 19% on
 //!   #40-#44.
+//! - speed per node (issue 20, `perf` profiles of #43 and #45 with the old build: 49% of the
+//!   time in the search from 7 empties, of which a quarter waiting on the table, 19% at 4 to 1
+//!   empties, 15% at 5 and 6, 9% in the pattern evaluation of the ordering searches; flipping
+//!   discs, spread over all of them, was then 29% once it had a function of its own): the
+//!   branch-free ray scans, then per-square functions (#40-#44 from 8.0-8.8 s of CPU to
+//!   6.6-7.6 s, load 8-9), then AVX2 flips and moves (5.6-5.7 s, load 5), inlined (#45-#46
+//!   21-22 s against 22-24 s); the bucket prefetched at a node's entry and all the children's
+//!   before the transposition cutoff, which spread the wait without removing it (a third of the
+//!   search's time is still the table's). Unchanged by all this: the nodes, to the unit;
+//! - with the per-square flips (the `ffo` example, load 6-8): the table from 9 empties instead
+//!   of 8 (+8% nodes, 6.6-7.2 s of CPU on #40-#44 against 6.8 s) and the list search at 7
+//!   empties (`QI_SHALLOW=7`: +20% nodes, 7.4-7.8 s against 7.9 s): neither kept.
 //!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 28 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
@@ -100,26 +140,25 @@
 //! costs about 2.5 times the hand-made one (a quarter of the time when ordering from 12
 //! empties, hence ordering searches only above 16).
 
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::reversi::{PASS, Reversi, mobility};
+use crate::reversi::{PASS, Reversi};
 
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_B: u64 = FILE_A << 1;
-const FILE_H: u64 = 0x8080_8080_8080_8080;
-const FILE_G: u64 = FILE_H >> 1;
-const RANK_1: u64 = 0xFF;
-const RANK_8: u64 = 0xFF00_0000_0000_0000;
-const NOT_A: u64 = !FILE_A;
-const NOT_H: u64 = !FILE_H;
-const NOT_AB: u64 = !(FILE_A | FILE_B);
-const NOT_GH: u64 = !(FILE_G | FILE_H);
-const NOT_A_TO_D: u64 = !0x0F0F_0F0F_0F0F_0F0F;
-const NOT_E_TO_H: u64 = !0xF0F0_F0F0_F0F0_F0F0;
-const BORDER: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
+mod bits;
+mod last;
+mod order;
+mod simd;
+mod table;
+
+use bits::*;
+pub use bits::{final_score, flips, stable_discs};
+use last::*;
+use order::*;
+use simd::moves as mobility;
+use table::*;
 
 /// Where the solver switches techniques, by number of empty squares. The defaults were
 /// chosen by timing FFO #40-#59 (see the `ffo` example, which reads them from the environment).
@@ -176,288 +215,6 @@ const CHECK_EVERY: u64 = 1 << 16;
 /// The same when several threads solve: a cut found by one thread stops the others sooner.
 const CHECK_EVERY_SPLIT: u64 = 1 << 10;
 
-/// Rays from each square (excluding it) in the four directions of increasing square index:
-/// east (+1), north-west (+7), north (+8), north-east (+9).
-const RAYS_UP: [[u64; 64]; 4] = rays([(1, 0), (-1, 1), (0, 1), (1, 1)]);
-/// Rays in the four directions of decreasing square index: west, south-east, south,
-/// south-west.
-const RAYS_DOWN: [[u64; 64]; 4] = rays([(-1, 0), (1, -1), (0, -1), (-1, -1)]);
-
-const fn rays(dirs: [(i32, i32); 4]) -> [[u64; 64]; 4] {
-    let mut t = [[0u64; 64]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut sq = 0;
-        while sq < 64 {
-            let (mut x, mut y) = ((sq % 8) as i32, (sq / 8) as i32);
-            let mut r = 0u64;
-            loop {
-                x += dirs[d].0;
-                y += dirs[d].1;
-                if x < 0 || x > 7 || y < 0 || y > 7 {
-                    break;
-                }
-                r |= 1 << (y * 8 + x);
-            }
-            t[d][sq] = r;
-            sq += 1;
-        }
-        d += 1;
-    }
-    t
-}
-
-/// The discs of `o` that a disc played on `sq` by `p` turns over (the same as
-/// [`crate::reversi::flips`], by ray scans).
-#[inline(always)]
-pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
-    let sq = sq as usize;
-    let mut f = 0u64;
-    let not_o = !o;
-    for rays in &RAYS_UP {
-        let r = rays[sq];
-        let b = r & not_o;
-        let first = b & b.wrapping_neg();
-        if first & p != 0 {
-            f |= (first - 1) & r;
-        }
-    }
-    for rays in &RAYS_DOWN {
-        let r = rays[sq];
-        let b = r & not_o;
-        if b != 0 {
-            let first = 1u64 << (63 - b.leading_zeros());
-            if first & p != 0 {
-                f |= r & !((first << 1).wrapping_sub(1));
-            }
-        }
-    }
-    f
-}
-
-/// The up to 8 squares around each square: a move there flips nothing unless one of them holds
-/// an opponent's disc.
-const NEIGHBOURS: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let b = 1u64 << sq;
-        let row = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-        let all = b | row;
-        t[sq] = row | (all << 8) | (all >> 8);
-        sq += 1;
-    }
-    t
-};
-
-/// Quadrant bit of each square, for parity.
-const QUADRANT_ID: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (x, y) = (sq % 8, sq / 8);
-        t[sq] = 1 << ((x / 4) + 2 * (y / 4));
-        sq += 1;
-    }
-    t
-};
-
-/// Square classes in the order the shallow search tries them within a parity class: corners
-/// first, then the other edge and inner squares, X- and C-squares last.
-const PRIORITY_MASKS: [u64; 6] = {
-    const PRI: [u8; 64] = [
-        0, 4, 1, 2, 2, 1, 4, 0, //
-        4, 5, 3, 3, 3, 3, 5, 4, //
-        1, 3, 2, 2, 2, 2, 3, 1, //
-        2, 3, 2, 9, 9, 2, 3, 2, //
-        2, 3, 2, 9, 9, 2, 3, 2, //
-        1, 3, 2, 2, 2, 2, 3, 1, //
-        4, 5, 3, 3, 3, 3, 5, 4, //
-        0, 4, 1, 2, 2, 1, 4, 0, //
-    ];
-    let mut t = [0u64; 6];
-    let mut sq = 0;
-    while sq < 64 {
-        let p = PRI[sq] as usize;
-        if p < 6 {
-            t[p] |= 1 << sq;
-        }
-        sq += 1;
-    }
-    t
-};
-
-/// The final score of a finished game (nobody can move), side to move's view.
-#[inline(always)]
-pub fn final_score(p: u64, o: u64) -> i32 {
-    let pc = p.count_ones() as i32;
-    let oc = o.count_ones() as i32;
-    let e = 64 - pc - oc;
-    let d = pc - oc;
-    match d.cmp(&0) {
-        std::cmp::Ordering::Greater => d + e,
-        std::cmp::Ordering::Less => d - e,
-        std::cmp::Ordering::Equal => 0,
-    }
-}
-
-/// Squares on full lines (no empty square on the line) for the direction of a shift by `s`,
-/// with `up` the wrap masks for shifts by s, 2s and 4s towards higher squares and `down` those
-/// towards lower squares.
-#[inline(always)]
-fn full_lines(filled: u64, s: u32, up: [u64; 3], down: [u64; 3]) -> u64 {
-    let e = !filled;
-    let mut a = e;
-    a |= (a << s) & up[0];
-    a |= (a << (2 * s)) & up[1];
-    a |= (a << (4 * s)) & up[2];
-    let mut b = e;
-    b |= (b >> s) & down[0];
-    b |= (b >> (2 * s)) & down[1];
-    b |= (b >> (4 * s)) & down[2];
-    !(a | b)
-}
-
-/// Discs of `o` that can never be turned (a sound underestimate): in each of the four line
-/// directions a disc must sit in a full line, on the edge, or next to a stable disc of its
-/// own colour.
-pub fn stable_discs(o: u64, p: u64) -> u64 {
-    let filled = o | p;
-    // full rows and columns
-    let mut r = filled;
-    r &= r >> 4;
-    r &= r >> 2;
-    r &= r >> 1;
-    let full_h = (r & FILE_A) * 0xFF;
-    let mut c = filled;
-    c &= c >> 32;
-    c &= c >> 16;
-    c &= c >> 8;
-    let full_v = (c & 0xFF) * FILE_A;
-    let full_d1 = full_lines(
-        filled,
-        9,
-        [NOT_A, NOT_AB, NOT_A_TO_D],
-        [NOT_H, NOT_GH, NOT_E_TO_H],
-    );
-    let full_d2 = full_lines(
-        filled,
-        7,
-        [NOT_H, NOT_GH, NOT_E_TO_H],
-        [NOT_A, NOT_AB, NOT_A_TO_D],
-    );
-    let h0 = full_h | FILE_A | FILE_H;
-    let v0 = full_v | RANK_1 | RANK_8;
-    let d10 = full_d1 | BORDER;
-    let d20 = full_d2 | BORDER;
-    let mut st = o & h0 & v0 & d10 & d20;
-    if st == 0 {
-        return 0;
-    }
-    loop {
-        let h = h0 | ((st << 1) & NOT_A) | ((st >> 1) & NOT_H);
-        let v = v0 | (st << 8) | (st >> 8);
-        let d1 = d10 | ((st << 9) & NOT_A) | ((st >> 9) & NOT_H);
-        let d2 = d20 | ((st << 7) & NOT_H) | ((st >> 7) & NOT_A);
-        let next = st | (o & h & v & d1 & d2);
-        if next == st {
-            return st;
-        }
-        st = next;
-    }
-}
-
-/// The least alpha at which computing stability can cut, by number of empties.
-#[inline(always)]
-fn stability_threshold(empties: u32) -> i32 {
-    // an upper bound of 64 - 2 * stable is only below alpha when alpha is high; with few
-    // stable discs in play early, the check is skipped unless alpha is near the top
-    match empties {
-        0..=3 => 99,
-        4..=12 => 2 * empties as i32 - 2,
-        _ => (2 * empties as i32).min(60),
-    }
-}
-
-/// Discs of `p` on corners or on edge squares next to its own corner: cheap stable discs.
-#[inline(always)]
-fn corner_stability(p: u64) -> u32 {
-    let s = (((0x0100_0000_0000_0001 & p) << 1)
-        | ((0x8000_0000_0000_0080 & p) >> 1)
-        | ((0x0000_0000_0000_0081 & p) << 8)
-        | ((0x8100_0000_0000_0000 & p) >> 8)
-        | CORNERS)
-        & p;
-    s.count_ones()
-}
-
-/// Two entries sharing one 64-byte cache line: one memory access per probe. Each entry is
-/// three words written and read without locks by all the solving threads: the position's two
-/// bitboards each XORed with a mix of the data word, and the data word (bounds, move, empties).
-/// A read whose words come from two different writes fails the check of the position (but for
-/// odds of about 2^-64), so a torn entry is never taken for another position's.
-#[derive(Default)]
-#[repr(C, align(64))]
-struct Bucket {
-    e: [SharedEntry; 2],
-}
-
-#[derive(Default)]
-struct SharedEntry {
-    w: [AtomicU64; 3],
-}
-
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-struct Entry {
-    p: u64,
-    o: u64,
-    lower: i8,
-    upper: i8,
-    mv: u8,
-    empties: u8,
-}
-
-#[inline(always)]
-fn mix_data(d: u64) -> (u64, u64) {
-    (
-        d.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        d.wrapping_mul(0xD6E8_FEB8_6659_FD93).rotate_left(17),
-    )
-}
-
-impl SharedEntry {
-    #[inline(always)]
-    fn load(&self) -> Entry {
-        let d = self.w[2].load(Ordering::Relaxed);
-        let (mp, mo) = mix_data(d);
-        Entry {
-            p: self.w[0].load(Ordering::Relaxed) ^ mp,
-            o: self.w[1].load(Ordering::Relaxed) ^ mo,
-            lower: d as u8 as i8,
-            upper: (d >> 8) as u8 as i8,
-            mv: (d >> 16) as u8,
-            empties: (d >> 24) as u8,
-        }
-    }
-
-    #[inline(always)]
-    fn save(&self, e: &Entry) {
-        let d = e.lower as u8 as u64
-            | (e.upper as u8 as u64) << 8
-            | (e.mv as u64) << 16
-            | (e.empties as u64) << 24;
-        let (mp, mo) = mix_data(d);
-        self.w[0].store(e.p ^ mp, Ordering::Relaxed);
-        self.w[1].store(e.o ^ mo, Ordering::Relaxed);
-        self.w[2].store(d, Ordering::Relaxed);
-    }
-}
-
-/// The table of bounds, shared by the threads of a parallel solve.
-struct Table {
-    buckets: Vec<Bucket>,
-}
-
 /// An endgame solver with its own table; reuse it between positions. With
 /// [`Solver::threads`] above 1 the solve is shared between threads (young brothers wait: a
 /// node's first move is searched alone, the others by every thread free at that moment).
@@ -482,6 +239,9 @@ pub struct Solver {
     /// The flags of the split points this thread works under: any one raised (a cut found by
     /// another thread) ends this thread's part.
     aborts: Vec<Arc<AtomicBool>>,
+    /// The search runs its AVX2 build (the processor has AVX2; the tests turn it off to check
+    /// the other).
+    avx2: bool,
 }
 
 /// What the threads working on one split node share.
@@ -492,31 +252,6 @@ struct SplitPoint {
     best: Mutex<(i32, u8)>,
     /// Raised on a cut: the other threads stop their part.
     abort: Arc<AtomicBool>,
-}
-
-/// Asks Linux to back a big table with 2 MB pages: with 4 kB pages nearly every probe of a
-/// 64 MB table misses the TLB as well as the cache.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages<T>(table: &[T]) {
-    const HUGE: usize = 2 << 20;
-    let start = table.as_ptr() as usize;
-    let end = start + std::mem::size_of_val(table);
-    let (a, b) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
-    if b > a {
-        // SAFETY: MADV_HUGEPAGE on whole pages inside our own allocation only changes how the
-        // kernel backs them; the mapping and its contents stay valid, and a failure is harmless.
-        unsafe { libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE) };
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages<T>(_table: &[T]) {}
-
-#[inline(always)]
-fn table_hash(p: u64, o: u64) -> u64 {
-    let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
-    h ^ (h >> 29)
 }
 
 /// An exact result: the best move (`PASS` if the side must pass, `None` if the game is over)
@@ -548,34 +283,6 @@ fn select_best(list: &mut [Candidate], i: usize) -> Candidate {
     list[i]
 }
 
-/// The empty squares in square-priority order, and their parity (a bit per quadrant with an
-/// odd number of empties).
-#[inline(always)]
-fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
-    let mut list = [0u8; 8];
-    let mut n = 0;
-    let mut parity = 0u8;
-    for m in PRIORITY_MASKS {
-        let mut b = empty & m;
-        while b != 0 {
-            let sq = b.trailing_zeros() as u8;
-            b &= b - 1;
-            list[n] = sq;
-            parity ^= QUADRANT_ID[sq as usize];
-            n += 1;
-        }
-    }
-    let mut b = empty & !PRIORITY_MASKS.iter().fold(0, |a, m| a | m);
-    while b != 0 {
-        let sq = b.trailing_zeros() as u8;
-        b &= b - 1;
-        list[n] = sq;
-        parity ^= QUADRANT_ID[sq as usize];
-        n += 1;
-    }
-    (list, n, parity)
-}
-
 impl Solver {
     /// A solver whose table takes about `mb` megabytes (1 to
     /// [`crate::search::tt::MAX_HASH_MB`]; a larger request is cut to that).
@@ -599,6 +306,7 @@ impl Solver {
             stopped: false,
             idle: Arc::new(AtomicIsize::new(0)),
             aborts: Vec::new(),
+            avx2: simd::has_avx2(),
         }
     }
 
@@ -618,6 +326,7 @@ impl Solver {
             stopped: false,
             idle: self.idle.clone(),
             aborts,
+            avx2: self.avx2,
         }
     }
 
@@ -744,8 +453,9 @@ impl Solver {
                 score: s,
             });
         }
-        let mut list = [Candidate::default(); 36];
-        let n = self.order_moves(p, o, moves, None, &mut list);
+        let mut buf = [MaybeUninit::uninit(); 36];
+        let list = self.order_moves::<false>(p, o, moves, None, &mut buf);
+        let n = list.len();
         list[..n].sort_by_key(|c| -c.score);
         let mut best = list[0].sq;
         let mut a = alpha;
@@ -792,16 +502,17 @@ impl Solver {
     }
 
     /// Fills `out` with the moves of `p` (given by the bitboard `moves`) with their flips and
-    /// ordering scores (higher first; not sorted); returns their number.
+    /// ordering scores (higher first; not sorted); returns them (the start of `out`, left
+    /// uninitialised beyond: no clearing of the whole list at every node).
     #[inline(always)]
-    fn order_moves(
+    fn order_moves<'a, const AVX: bool>(
         &self,
         p: u64,
         o: u64,
         mut moves: u64,
         hash_move: Option<u8>,
-        out: &mut [Candidate; 36],
-    ) -> usize {
+        out: &'a mut [MaybeUninit<Candidate>; 36],
+    ) -> &'a mut [Candidate] {
         let empties = 64 - (p | o).count_ones();
         let mut parity = 0u8;
         let mut e = !(p | o);
@@ -813,7 +524,7 @@ impl Solver {
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
-            let f = flips(p, o, sq);
+            let f = flips_g::<AVX>(p, o, sq);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
             let score = if Some(sq) == hash_move {
                 1 << 30
@@ -834,14 +545,14 @@ impl Solver {
                     -sort_search(no, np, d, -INF_SORT, INF_SORT)
                 };
                 if self.options.sort_mobility != 0 {
-                    let m = mobility(no, np);
+                    let m = moves_g::<AVX>(no, np);
                     let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
                     v - self.options.sort_mobility * wm
                 } else {
                     v
                 }
             } else {
-                let m = mobility(no, np);
+                let m = moves_g::<AVX>(no, np);
                 let wm = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
                 let pot = (neighbours(np) & !(np | no)).count_ones() as i32;
                 let mut s = (36 - wm) << 15;
@@ -852,14 +563,16 @@ impl Solver {
                 }
                 s
             };
-            out[n] = Candidate {
+            out[n] = MaybeUninit::new(Candidate {
                 score,
                 sq,
                 flips: f,
-            };
+            });
             n += 1;
         }
-        n
+        // SAFETY: the first n entries were written just above, and MaybeUninit<Candidate> has
+        // the layout of Candidate
+        unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut Candidate, n) }
     }
 
     /// The leaf evaluation of the ordering searches with the pattern evaluation.
@@ -901,80 +614,65 @@ impl Solver {
             || self.aborts.iter().any(|a| a.load(Ordering::Relaxed))
     }
 
+    /// The value of the position with `p` to move against `o`, within `(alpha, beta)`: the
+    /// AVX2 build of the search where the processor allows.
     #[inline(always)]
-    fn bucket(&self, p: u64, o: u64) -> &Bucket {
-        let n = self.table.buckets.len();
-        &self.table.buckets[((table_hash(p, o) as u128 * n as u128) >> 64) as usize]
-    }
-
-    /// The table's bounds for a position, if it is there.
-    #[inline(always)]
-    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        let b = self.bucket(p, o);
-        let e = b.e[0].load();
-        if e.p == p && e.o == o {
-            return Some(e);
-        }
-        let e = b.e[1].load();
-        (e.p == p && e.o == o).then_some(e)
-    }
-
-    /// Records a search result `best` found with the window `(alpha, beta)`.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn store(&self, p: u64, o: u64, alpha: i32, beta: i32, best: i32, mv: u8, empties: u32) {
-        let b = self.bucket(p, o);
-        let (e0, e1) = (b.e[0].load(), b.e[1].load());
-        let (mut e, j) = if e0.p == p && e0.o == o {
-            (e0, 0)
-        } else if e1.p == p && e1.o == o {
-            (e1, 1)
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        if self.avx2 {
+            self.search_d::<true>(p, o, alpha, beta, passed)
         } else {
-            let fresh = Entry {
-                p,
-                o,
-                lower: -64,
-                upper: 64,
-                mv,
-                empties: empties as u8,
-            };
-            if e0.empties as u32 <= empties {
-                // the deeper slot keeps the bigger subtree; the displaced entry moves down
-                b.e[1].save(&e0);
-                (fresh, 0)
-            } else {
-                (fresh, 1)
-            }
-        };
-        if best >= beta {
-            e.lower = e.lower.max(best as i8);
-        } else if best > alpha {
-            e.lower = best as i8;
-            e.upper = best as i8;
-        } else {
-            e.upper = e.upper.min(best as i8);
+            self.search_d::<false>(p, o, alpha, beta, passed)
         }
-        if e.lower > e.upper {
-            // bounds from different windows may cross only through fail-soft values; keep the
-            // newest
-            if best >= beta {
-                e.upper = 64;
-            } else {
-                e.lower = -64;
-            }
-        }
-        e.mv = mv;
-        b.e[j].save(&e);
     }
 
-    /// The value of the position with `p` to move against `o`, within `(alpha, beta)`.
-    fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+    /// [`Solver::search`] with the routines chosen (`AVX` only where the processor has AVX2).
+    #[inline(always)]
+    fn search_d<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            // SAFETY: AVX is only set where the processor has AVX2
+            return unsafe { self.search_avx2(p, o, alpha, beta, passed) };
+        }
+        self.search_scalar(p, o, alpha, beta, passed)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn search_avx2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.search_g::<true>(p, o, alpha, beta, passed)
+    }
+
+    #[inline(never)]
+    fn search_scalar(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.search_g::<false>(p, o, alpha, beta, passed)
+    }
+
+    /// The search itself, from 7 empties (see [`Solver::search`]).
+    #[inline(always)]
+    fn search_g<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+    ) -> i32 {
         let empties = 64 - (p | o).count_ones();
         if empties <= self.options.shallow.min(7) {
             let (list, n, parity) = empty_list(!(p | o));
-            return self.shallow(p, o, alpha, beta, &list, n, parity, passed);
+            return self.shallow_d::<AVX>(p, o, alpha, beta, &list, n, parity, passed);
         }
         let use_tt = empties >= self.options.tt_min;
+        if use_tt {
+            self.prefetch(p, o);
+        }
         self.nodes += 1;
         self.stats[empties as usize][0] += 1;
         self.check();
@@ -992,12 +690,12 @@ impl Solver {
                 beta = upper;
             }
         }
-        let moves = mobility(p, o);
+        let moves = moves_g::<AVX>(p, o);
         if moves == 0 {
             if passed {
                 return final_score(p, o);
             }
-            return -self.search(o, p, -beta, -alpha, true);
+            return -self.search_d::<AVX>(o, p, -beta, -alpha, true);
         }
         let mut hash_move = None;
         if use_tt && let Some(e) = self.probe(p, o) {
@@ -1021,16 +719,16 @@ impl Solver {
         if moves & (moves - 1) == 0 {
             // a single move: no ordering needed
             let sq = moves.trailing_zeros() as u8;
-            let f = flips(p, o, sq);
-            best = -self.search(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
+            let f = flips_g::<AVX>(p, o, sq);
+            best = -self.search_d::<AVX>(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
             best_move = sq;
         } else {
             let mut rest = moves;
             if let Some(hm) = hash_move.filter(|&m| m < 64 && moves >> m & 1 != 0) {
                 // the table's move first, before the others are generated and ordered: a cut
                 // here saves the ordering
-                let f = flips(p, o, hm);
-                best = -self.search(o & !f, p | f | (1u64 << hm), -beta, -alpha, false);
+                let f = flips_g::<AVX>(p, o, hm);
+                best = -self.search_d::<AVX>(o & !f, p | f | (1u64 << hm), -beta, -alpha, false);
                 if self.stopped {
                     return 0;
                 }
@@ -1046,11 +744,16 @@ impl Solver {
                     }
                 }
             }
-            let mut list = [Candidate::default(); 36];
-            let n = self.order_moves(p, o, rest, None, &mut list);
+            let mut buf = [MaybeUninit::uninit(); 36];
+            let list = self.order_moves::<AVX>(p, o, rest, None, &mut buf);
+            let n = list.len();
             let searched = best > -65;
             if empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
+                // (all the children's buckets are requested first, so that the misses overlap)
+                for c in &list[..n] {
+                    self.prefetch(o & !c.flips, p | c.flips | (1u64 << c.sq));
+                }
                 for c in &list[..n] {
                     let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
                     if let Some(e) = self.probe(no, np) {
@@ -1085,11 +788,11 @@ impl Solver {
                 let c = select_best(&mut list[..n], i);
                 let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
                 let s = if i == 0 && !searched {
-                    -self.search(no, np, -beta, -alpha, false)
+                    -self.search_d::<AVX>(no, np, -beta, -alpha, false)
                 } else {
-                    let s = -self.search(no, np, -alpha - 1, -alpha, false);
+                    let s = -self.search_d::<AVX>(no, np, -alpha - 1, -alpha, false);
                     if s > alpha && s < beta && !self.stopped {
-                        -self.search(no, np, -beta, -alpha, false)
+                        -self.search_d::<AVX>(no, np, -beta, -alpha, false)
                     } else {
                         s
                     }
@@ -1236,407 +939,6 @@ impl Solver {
             }
         }
     }
-
-    /// Few empties: walk the list of empty squares in parity order, no table.
-    #[allow(clippy::too_many_arguments)]
-    fn shallow(
-        &mut self,
-        p: u64,
-        o: u64,
-        mut alpha: i32,
-        beta: i32,
-        list: &[u8; 8],
-        n: usize,
-        parity: u8,
-        passed: bool,
-    ) -> i32 {
-        match n {
-            0 => return final_score(p, o),
-            1 => return last1(p, o, list[0]),
-            2 => return self.last2(p, o, alpha, beta, list[0], list[1]),
-            3 => return self.last3(p, o, alpha, beta, [list[0], list[1], list[2]], passed),
-            4 => {
-                // odd quadrants first, square priority within each
-                let mut sq = [0u8; 4];
-                let mut k = 0;
-                for odd in [true, false] {
-                    for &x in &list[..4] {
-                        if (parity & QUADRANT_ID[x as usize] != 0) == odd {
-                            sq[k] = x;
-                            k += 1;
-                        }
-                    }
-                }
-                return self.last4(p, o, alpha, beta, sq, passed);
-            }
-            _ => {}
-        }
-        self.nodes += 1;
-        if n >= 4
-            && alpha >= stability_threshold(n as u32)
-            && 64 - 2 * (o.count_ones() as i32) <= alpha
-        {
-            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
-        }
-        let mut best = -65;
-        for odd in [true, false] {
-            for i in 0..n {
-                let sq = list[i];
-                if (parity & QUADRANT_ID[sq as usize] != 0) != odd
-                    || NEIGHBOURS[sq as usize] & o == 0
-                {
-                    continue;
-                }
-                let f = flips(p, o, sq);
-                if f == 0 {
-                    continue;
-                }
-                let (np, no) = (p | f | (1u64 << sq), o & !f);
-                let mut child = [0u8; 8];
-                child[..i].copy_from_slice(&list[..i]);
-                child[i..n - 1].copy_from_slice(&list[i + 1..n]);
-                let s = -self.shallow(
-                    no,
-                    np,
-                    -beta,
-                    -alpha,
-                    &child,
-                    n - 1,
-                    parity ^ QUADRANT_ID[sq as usize],
-                    false,
-                );
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if s >= beta {
-                            return s;
-                        }
-                    }
-                }
-            }
-        }
-        if best == -65 {
-            // no move
-            if passed {
-                return final_score(p, o);
-            }
-            return -self.shallow(o, p, -beta, -alpha, list, n, parity, true);
-        }
-        best
-    }
-
-    /// Four empties, tried in the order given (no move list), with the stability cut.
-    fn last4(
-        &mut self,
-        p: u64,
-        o: u64,
-        mut alpha: i32,
-        beta: i32,
-        sq: [u8; 4],
-        passed: bool,
-    ) -> i32 {
-        self.nodes += 1;
-        if alpha >= stability_threshold(4) && 64 - 2 * (o.count_ones() as i32) <= alpha {
-            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
-        }
-        let mut best = -65;
-        macro_rules! try_move {
-            ($x:expr, $rest:expr) => {
-                let x = $x;
-                if NEIGHBOURS[x as usize] & o != 0 {
-                    let f = flips(p, o, x);
-                    if f != 0 {
-                        let s =
-                            -self.last3(o & !f, p | f | (1u64 << x), -beta, -alpha, $rest, false);
-                        if s > best {
-                            best = s;
-                            if s >= beta {
-                                return s;
-                            }
-                            if s > alpha {
-                                alpha = s;
-                            }
-                        }
-                    }
-                }
-            };
-        }
-        try_move!(sq[0], [sq[1], sq[2], sq[3]]);
-        try_move!(sq[1], [sq[0], sq[2], sq[3]]);
-        try_move!(sq[2], [sq[0], sq[1], sq[3]]);
-        try_move!(sq[3], [sq[0], sq[1], sq[2]]);
-        if best > -65 {
-            return best;
-        }
-        if passed {
-            return final_score(p, o);
-        }
-        -self.last4(o, p, -beta, -alpha, sq, true)
-    }
-
-    /// Three empties, tried in the order given (no move list).
-    #[inline(always)]
-    fn last3(
-        &mut self,
-        p: u64,
-        o: u64,
-        mut alpha: i32,
-        beta: i32,
-        sq: [u8; 3],
-        passed: bool,
-    ) -> i32 {
-        self.nodes += 1;
-        let mut best = -65;
-        macro_rules! try_move {
-            ($x:expr, $a:expr, $b:expr) => {
-                let x = $x;
-                if NEIGHBOURS[x as usize] & o != 0 {
-                    let f = flips(p, o, x);
-                    if f != 0 {
-                        let s = -self.last2(o & !f, p | f | (1u64 << x), -beta, -alpha, $a, $b);
-                        if s > best {
-                            best = s;
-                            if s >= beta {
-                                return s;
-                            }
-                            if s > alpha {
-                                alpha = s;
-                            }
-                        }
-                    }
-                }
-            };
-        }
-        try_move!(sq[0], sq[1], sq[2]);
-        try_move!(sq[1], sq[0], sq[2]);
-        try_move!(sq[2], sq[0], sq[1]);
-        if best > -65 {
-            return best;
-        }
-        if passed {
-            return final_score(p, o);
-        }
-        -self.last3_pass(o, p, -beta, -alpha, sq)
-    }
-
-    /// [`Solver::last3`] after a pass (not inlined, to keep `last3` small).
-    #[inline(never)]
-    fn last3_pass(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3]) -> i32 {
-        self.last3(p, o, alpha, beta, sq, true)
-    }
-
-    /// Two empties `a` and `b`.
-    #[inline(always)]
-    fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: u8, b: u8) -> i32 {
-        self.nodes += 1;
-        let mut best = -65;
-        let f = if NEIGHBOURS[a as usize] & o != 0 {
-            flips(p, o, a)
-        } else {
-            0
-        };
-        if f != 0 {
-            best = -last1(o & !f, p | f | (1u64 << a), b);
-            if best >= beta {
-                return best;
-            }
-        }
-        let f = if NEIGHBOURS[b as usize] & o != 0 {
-            flips(p, o, b)
-        } else {
-            0
-        };
-        if f != 0 {
-            let s = -last1(o & !f, p | f | (1u64 << b), a);
-            return best.max(s);
-        }
-        if best > -65 {
-            return best;
-        }
-        // p passes: o chooses the lower score for p
-        let mut worst = 65;
-        let f = if NEIGHBOURS[a as usize] & p != 0 {
-            flips(o, p, a)
-        } else {
-            0
-        };
-        if f != 0 {
-            worst = last1(p & !f, o | f | (1u64 << a), b);
-            if worst <= alpha {
-                return worst;
-            }
-        }
-        let f = if NEIGHBOURS[b as usize] & p != 0 {
-            flips(o, p, b)
-        } else {
-            0
-        };
-        if f != 0 {
-            let s = last1(p & !f, o | f | (1u64 << b), a);
-            return worst.min(s);
-        }
-        if worst < 65 {
-            return worst;
-        }
-        final_score(p, o)
-    }
-}
-
-#[inline(always)]
-fn neighbours(bb: u64) -> u64 {
-    let row = ((bb << 1) & NOT_A) | ((bb >> 1) & NOT_H);
-    let all = bb | row;
-    row | (all << 8) | (all >> 8)
-}
-
-/// A cheap evaluation for move ordering: mobility, corner mobility, corners and potential
-/// mobility, side to move's view.
-#[inline(always)]
-fn sort_eval(p: u64, o: u64) -> i32 {
-    let mp = mobility(p, o);
-    let mo = mobility(o, p);
-    let empty = !(p | o);
-    let pot_p = (neighbours(o) & empty).count_ones() as i32;
-    let pot_o = (neighbours(p) & empty).count_ones() as i32;
-    16 * (mp.count_ones() as i32 + (mp & CORNERS).count_ones() as i32
-        - mo.count_ones() as i32
-        - (mo & CORNERS).count_ones() as i32)
-        + 32 * ((p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32)
-        + 4 * (pot_p - pot_o)
-}
-
-/// A shallow alpha-beta with [`sort_eval`] at the leaves.
-fn sort_search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
-    shallow_search(p, o, depth, alpha, beta, sort_eval)
-}
-
-/// [`sort_search`] with the midgame evaluation at the leaves.
-fn sort_search_full(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
-    shallow_search(p, o, depth, alpha, beta, |p, o| {
-        crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o)
-    })
-}
-
-/// A shallow alpha-beta for move ordering with `leaf` at depth 0 (finished games score their
-/// disc difference × 1000).
-fn shallow_search(
-    p: u64,
-    o: u64,
-    depth: u32,
-    mut alpha: i32,
-    beta: i32,
-    leaf: impl Fn(u64, u64) -> i32 + Copy,
-) -> i32 {
-    if depth == 0 {
-        return leaf(p, o);
-    }
-    let mut moves = mobility(p, o);
-    if moves == 0 {
-        if mobility(o, p) == 0 {
-            return final_score(p, o) * 1000;
-        }
-        return -shallow_search(o, p, depth - 1, -beta, -alpha, leaf);
-    }
-    let mut best = -INF_SORT;
-    while moves != 0 {
-        let sq = moves.trailing_zeros() as u8;
-        moves &= moves - 1;
-        let f = flips(p, o, sq);
-        let s = -shallow_search(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha, leaf);
-        if s > best {
-            best = s;
-            if s > alpha {
-                alpha = s;
-                if s >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
-}
-
-/// The lines through each square in the a1-h8 direction (+9) and the a8-h1 direction (+7),
-/// the square included.
-const DIAGONALS: [[u64; 64]; 2] = {
-    let mut t = [[0u64; 64]; 2];
-    let mut sq = 0;
-    while sq < 64 {
-        t[0][sq] = RAYS_UP[3][sq] | RAYS_DOWN[3][sq] | (1u64 << sq);
-        t[1][sq] = RAYS_UP[1][sq] | RAYS_DOWN[1][sq] | (1u64 << sq);
-        sq += 1;
-    }
-    t
-};
-
-/// `COUNT_FLIPS[pos][line]`: the discs turned on a full line of 8 by a disc played at `pos`,
-/// with `line` the player's discs on it (every other square but `pos` the opponent's).
-const COUNT_FLIPS: [[u8; 256]; 8] = {
-    let mut t = [[0u8; 256]; 8];
-    let mut pos = 0;
-    while pos < 8 {
-        let mut line = 0;
-        while line < 256 {
-            let mut n = 0;
-            // towards higher bits
-            let mut i = pos + 1;
-            while i < 8 && line >> i & 1 == 0 {
-                i += 1;
-            }
-            if i < 8 {
-                n += i - pos - 1;
-            }
-            // towards lower bits
-            let mut i = pos as i32 - 1;
-            while i >= 0 && line >> i & 1 == 0 {
-                i -= 1;
-            }
-            if i >= 0 {
-                n += pos - i as usize - 1;
-            }
-            t[pos][line] = n as u8;
-            line += 1;
-        }
-        pos += 1;
-    }
-    t
-};
-
-/// The discs that a disc played on the last empty square `sq` by the player with discs `p`
-/// turns over (every other square holds the opponent's disc): four line look-ups.
-#[inline(always)]
-fn count_last_flips(p: u64, sq: u8) -> i32 {
-    let sq = sq as usize;
-    let (x, y) = (sq & 7, sq >> 3);
-    let row = (p >> (8 * y)) as u8 as usize;
-    // the file projected on a byte, rank k on bit 7 - k
-    let col = ((((p >> x) & FILE_A).wrapping_mul(0x8040_2010_0804_0201)) >> 56) as usize;
-    // a diagonal has one square per file: projected on a byte, file k on bit k
-    let d9 = (((p & DIAGONALS[0][sq]).wrapping_mul(FILE_A)) >> 56) as usize;
-    let d7 = (((p & DIAGONALS[1][sq]).wrapping_mul(FILE_A)) >> 56) as usize;
-    (COUNT_FLIPS[x][row] + COUNT_FLIPS[7 - y][col] + COUNT_FLIPS[x][d9] + COUNT_FLIPS[x][d7]) as i32
-}
-
-/// The exact score with one empty square left, side to move's view.
-#[inline(always)]
-fn last1(p: u64, o: u64, sq: u8) -> i32 {
-    let n = count_last_flips(p, sq);
-    if n != 0 {
-        // p gains n + 1 discs, o loses n; the board is then full
-        return 2 * (p.count_ones() as i32 + n + 1) - 64;
-    }
-    let n = count_last_flips(o, sq);
-    if n != 0 {
-        return 64 - 2 * (o.count_ones() as i32 + n + 1);
-    }
-    final_score(p, o)
 }
 
 #[cfg(test)]
@@ -1678,6 +980,8 @@ mod tests {
     #[test]
     fn solver_equals_minimax_on_small_endgames() {
         let mut solver = Solver::new(4);
+        let mut scalar = Solver::new(4);
+        scalar.avx2 = false;
         let mut checked = 0;
         let mut seed = 0;
         while checked < 150 {
@@ -1690,6 +994,10 @@ mod tests {
             let mut q = pos;
             let exact = minimax(&mut q);
             assert_eq!(sol.score, exact, "{}", pos.to_text());
+            // the build of the search without AVX2 as well
+            scalar.clear();
+            let s = scalar.solve(&pos, None, None).unwrap();
+            assert_eq!(s.score, exact, "scalar: {}", pos.to_text());
             if let Some(m) = sol.best {
                 let mut q = pos;
                 q.play(m).unwrap();
@@ -1750,107 +1058,6 @@ mod tests {
             checked += 1;
         }
         assert!(splits > 0);
-    }
-
-    #[test]
-    fn stable_discs_are_never_turned() {
-        // Over random games, a disc counted stable keeps its colour to the end.
-        for seed in 0..200 {
-            let mut rng = crate::search::Rng::new(seed);
-            let mut pos = Reversi::start();
-            let mut v = Vec::new();
-            let mut watched = [0u64; 2];
-            loop {
-                for (s, w) in watched.iter_mut().enumerate() {
-                    let own = pos.discs[s];
-                    let opp = pos.discs[1 - s];
-                    *w |= stable_discs(own, opp);
-                    assert_eq!(*w & own, *w, "seed {seed}: {}", pos.to_text());
-                }
-                pos.legal_moves(&mut v);
-                if v.is_empty() {
-                    break;
-                }
-                let m = v[rng.below(v.len() as u64) as usize];
-                pos.make(m);
-            }
-        }
-        // a full board is all stable; corners are stable
-        assert_eq!(stable_discs(u64::MAX, 0), u64::MAX);
-        assert_eq!(stable_discs(CORNERS, 0), CORNERS);
-    }
-
-    #[test]
-    fn ray_flips_equal_the_rules() {
-        for seed in 0..300 {
-            let mut rng = crate::search::Rng::new(seed);
-            let mut pos = Reversi::start();
-            let mut v = Vec::new();
-            loop {
-                let (p, o) = (pos.own(), pos.opp());
-                for sq in 0..64u8 {
-                    if (p | o) & (1u64 << sq) == 0 {
-                        assert_eq!(flips(p, o, sq), crate::reversi::flips(p, o, sq));
-                        assert_eq!(flips(o, p, sq), crate::reversi::flips(o, p, sq));
-                    }
-                }
-                pos.legal_moves(&mut v);
-                if v.is_empty() {
-                    break;
-                }
-                pos.make(v[rng.below(v.len() as u64) as usize]);
-            }
-        }
-    }
-
-    #[test]
-    fn last_flip_counts_equal_the_rules() {
-        let mut rng = crate::search::Rng::new(11);
-        for _ in 0..20000 {
-            let sq = rng.below(64) as u8;
-            let p = rng.next_u64() & !(1u64 << sq);
-            let o = !p & !(1u64 << sq);
-            assert_eq!(
-                count_last_flips(p, sq),
-                flips(p, o, sq).count_ones() as i32,
-                "{p:x} {sq}"
-            );
-        }
-    }
-
-    #[test]
-    fn full_lines_match_a_square_walk() {
-        let mut rng = crate::search::Rng::new(7);
-        for _ in 0..2000 {
-            // dense random boards so that some lines are full
-            let filled = !(rng.next_u64() & rng.next_u64() & rng.next_u64());
-            let d1 = full_lines(
-                filled,
-                9,
-                [NOT_A, NOT_AB, NOT_A_TO_D],
-                [NOT_H, NOT_GH, NOT_E_TO_H],
-            );
-            let d2 = full_lines(
-                filled,
-                7,
-                [NOT_H, NOT_GH, NOT_E_TO_H],
-                [NOT_A, NOT_AB, NOT_A_TO_D],
-            );
-            for sq in 0..64usize {
-                let line1 = RAYS_UP[3][sq] | RAYS_DOWN[3][sq] | (1u64 << sq);
-                let line2 = RAYS_UP[1][sq] | RAYS_DOWN[1][sq] | (1u64 << sq);
-                assert_eq!(
-                    d1 >> sq & 1 == 1,
-                    filled & line1 == line1,
-                    "{filled:x} {sq}"
-                );
-                assert_eq!(
-                    d2 >> sq & 1 == 1,
-                    filled & line2 == line2,
-                    "{filled:x} {sq}"
-                );
-            }
-        }
     }
 
     /// A stop flag raised by another thread in the middle of a solve (of the start position,

@@ -1,0 +1,433 @@
+//! The search near the end: 6 and 5 empties by a list of empty squares in parity order, then
+//! functions with the squares unrolled for 4, 3 and 2 empties, and the last move by counting.
+
+use super::*;
+
+/// `list` without its entry `i`, the later ones moved down (the list taken as one word).
+#[inline(always)]
+pub(super) fn remove_at(list: &[u8; 8], i: usize) -> [u8; 8] {
+    let w = u64::from_le_bytes(*list);
+    let low = w & ((1u64 << (8 * i)) - 1);
+    let high = (w >> (8 * i)) >> 8;
+    (low | (high << (8 * i))).to_le_bytes()
+}
+
+/// The empty squares in square-priority order, and their parity (a bit per quadrant with an
+/// odd number of empties).
+#[inline(always)]
+pub(super) fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
+    let mut list = [0u8; 8];
+    let mut n = 0;
+    let mut parity = 0u8;
+    for m in PRIORITY_MASKS {
+        let mut b = empty & m;
+        while b != 0 {
+            let sq = b.trailing_zeros() as u8;
+            b &= b - 1;
+            list[n] = sq;
+            parity ^= QUADRANT_ID[sq as usize];
+            n += 1;
+        }
+    }
+    let mut b = empty & !PRIORITY_MASKS.iter().fold(0, |a, m| a | m);
+    while b != 0 {
+        let sq = b.trailing_zeros() as u8;
+        b &= b - 1;
+        list[n] = sq;
+        parity ^= QUADRANT_ID[sq as usize];
+        n += 1;
+    }
+    (list, n, parity)
+}
+
+impl Solver {
+    /// [`Solver::shallow_g`] with the routines chosen (`AVX` only where the processor has
+    /// AVX2).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shallow_d<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            // SAFETY: AVX is only set where the processor has AVX2
+            return unsafe { self.shallow_avx2(p, o, alpha, beta, list, n, parity, passed) };
+        }
+        self.shallow_scalar(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shallow_avx2(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        self.shallow_g::<true>(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shallow_scalar(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        self.shallow_g::<false>(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    /// Few empties: walk the list of empty squares in parity order, no table.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shallow_g<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        match n {
+            0 => return final_score(p, o),
+            1 => return last1(p, o, list[0]),
+            2 => return self.last2::<AVX>(p, o, alpha, beta, list[0], list[1]),
+            3 => return self.last3::<AVX>(p, o, alpha, beta, [list[0], list[1], list[2]], passed),
+            4 => {
+                // odd quadrants first, square priority within each
+                let mut sq = [0u8; 4];
+                let mut k = 0;
+                for odd in [true, false] {
+                    for &x in &list[..4] {
+                        if (parity & QUADRANT_ID[x as usize] != 0) == odd {
+                            sq[k] = x;
+                            k += 1;
+                        }
+                    }
+                }
+                return self.last4_d::<AVX>(p, o, alpha, beta, sq, passed);
+            }
+            _ => {}
+        }
+        self.nodes += 1;
+        if n >= 4
+            && alpha >= stability_threshold(n as u32)
+            && 64 - 2 * (o.count_ones() as i32) <= alpha
+        {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        let mut best = -65;
+        for odd in [true, false] {
+            for i in 0..n {
+                let sq = list[i];
+                if (parity & QUADRANT_ID[sq as usize] != 0) != odd
+                    || NEIGHBOURS[sq as usize] & o == 0
+                {
+                    continue;
+                }
+                let f = flips_g::<AVX>(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let (np, no) = (p | f | (1u64 << sq), o & !f);
+                let child = remove_at(list, i);
+                let s = -self.shallow_d::<AVX>(
+                    no,
+                    np,
+                    -beta,
+                    -alpha,
+                    &child,
+                    n - 1,
+                    parity ^ QUADRANT_ID[sq as usize],
+                    false,
+                );
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            return s;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            // no move
+            if passed {
+                return final_score(p, o);
+            }
+            return -self.shallow_d::<AVX>(o, p, -beta, -alpha, list, n, parity, true);
+        }
+        best
+    }
+
+    /// [`Solver::last4_g`] with the routines chosen (`AVX` only where the processor has AVX2).
+    #[inline(always)]
+    pub(super) fn last4_d<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            // SAFETY: AVX is only set where the processor has AVX2
+            return unsafe { self.last4_avx2(p, o, alpha, beta, sq, passed) };
+        }
+        self.last4_scalar(p, o, alpha, beta, sq, passed)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn last4_avx2(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
+        self.last4_g::<true>(p, o, alpha, beta, sq, passed)
+    }
+
+    #[inline(never)]
+    pub(super) fn last4_scalar(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
+        self.last4_g::<false>(p, o, alpha, beta, sq, passed)
+    }
+
+    /// Four empties, tried in the order given (no move list), with the stability cut.
+    #[inline(always)]
+    pub(super) fn last4_g<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [u8; 4],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if alpha >= stability_threshold(4) && 64 - 2 * (o.count_ones() as i32) <= alpha {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        let mut best = -65;
+        macro_rules! try_move {
+            ($x:expr, $rest:expr) => {
+                let x = $x;
+                if NEIGHBOURS[x as usize] & o != 0 {
+                    let f = flips_g::<AVX>(p, o, x);
+                    if f != 0 {
+                        let s = -self.last3::<AVX>(
+                            o & !f,
+                            p | f | (1u64 << x),
+                            -beta,
+                            -alpha,
+                            $rest,
+                            false,
+                        );
+                        if s > best {
+                            best = s;
+                            if s >= beta {
+                                return s;
+                            }
+                            if s > alpha {
+                                alpha = s;
+                            }
+                        }
+                    }
+                }
+            };
+        }
+        try_move!(sq[0], [sq[1], sq[2], sq[3]]);
+        try_move!(sq[1], [sq[0], sq[2], sq[3]]);
+        try_move!(sq[2], [sq[0], sq[1], sq[3]]);
+        try_move!(sq[3], [sq[0], sq[1], sq[2]]);
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return final_score(p, o);
+        }
+        -self.last4_d::<AVX>(o, p, -beta, -alpha, sq, true)
+    }
+
+    /// Three empties, tried in the order given (no move list).
+    #[inline(always)]
+    pub(super) fn last3<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [u8; 3],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = -65;
+        macro_rules! try_move {
+            ($x:expr, $a:expr, $b:expr) => {
+                let x = $x;
+                if NEIGHBOURS[x as usize] & o != 0 {
+                    let f = flips_g::<AVX>(p, o, x);
+                    if f != 0 {
+                        let s =
+                            -self.last2::<AVX>(o & !f, p | f | (1u64 << x), -beta, -alpha, $a, $b);
+                        if s > best {
+                            best = s;
+                            if s >= beta {
+                                return s;
+                            }
+                            if s > alpha {
+                                alpha = s;
+                            }
+                        }
+                    }
+                }
+            };
+        }
+        try_move!(sq[0], sq[1], sq[2]);
+        try_move!(sq[1], sq[0], sq[2]);
+        try_move!(sq[2], sq[0], sq[1]);
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return final_score(p, o);
+        }
+        -self.last3_pass::<AVX>(o, p, -beta, -alpha, sq)
+    }
+
+    /// [`Solver::last3`] after a pass (not inlined, to keep `last3` small).
+    #[inline(never)]
+    pub(super) fn last3_pass<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 3],
+    ) -> i32 {
+        self.last3::<AVX>(p, o, alpha, beta, sq, true)
+    }
+
+    /// Two empties `a` and `b`.
+    #[inline(always)]
+    pub(super) fn last2<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u8,
+        b: u8,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = -65;
+        let f = if NEIGHBOURS[a as usize] & o != 0 {
+            flips_g::<AVX>(p, o, a)
+        } else {
+            0
+        };
+        if f != 0 {
+            best = -last1(o & !f, p | f | (1u64 << a), b);
+            if best >= beta {
+                return best;
+            }
+        }
+        let f = if NEIGHBOURS[b as usize] & o != 0 {
+            flips_g::<AVX>(p, o, b)
+        } else {
+            0
+        };
+        if f != 0 {
+            let s = -last1(o & !f, p | f | (1u64 << b), a);
+            return best.max(s);
+        }
+        if best > -65 {
+            return best;
+        }
+        // p passes: o chooses the lower score for p
+        let mut worst = 65;
+        let f = if NEIGHBOURS[a as usize] & p != 0 {
+            flips_g::<AVX>(o, p, a)
+        } else {
+            0
+        };
+        if f != 0 {
+            worst = last1(p & !f, o | f | (1u64 << a), b);
+            if worst <= alpha {
+                return worst;
+            }
+        }
+        let f = if NEIGHBOURS[b as usize] & p != 0 {
+            flips_g::<AVX>(o, p, b)
+        } else {
+            0
+        };
+        if f != 0 {
+            let s = last1(p & !f, o | f | (1u64 << b), a);
+            return worst.min(s);
+        }
+        if worst < 65 {
+            return worst;
+        }
+        final_score(p, o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remove_at_drops_one_entry() {
+        let list = [11u8, 22, 33, 44, 55, 66, 77, 88];
+        for i in 0..8 {
+            let mut v = list.to_vec();
+            v.remove(i);
+            assert_eq!(&remove_at(&list, i)[..7], &v[..], "{i}");
+        }
+    }
+}

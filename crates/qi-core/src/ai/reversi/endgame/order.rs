@@ -1,0 +1,70 @@
+//! The shallow searches that order moves far from the end (and give the first guess).
+
+use super::*;
+
+/// A cheap evaluation for move ordering: mobility, corner mobility, corners and potential
+/// mobility, side to move's view.
+#[inline(always)]
+pub(super) fn sort_eval(p: u64, o: u64) -> i32 {
+    let mp = mobility(p, o);
+    let mo = mobility(o, p);
+    let empty = !(p | o);
+    let pot_p = (neighbours(o) & empty).count_ones() as i32;
+    let pot_o = (neighbours(p) & empty).count_ones() as i32;
+    16 * (mp.count_ones() as i32 + (mp & CORNERS).count_ones() as i32
+        - mo.count_ones() as i32
+        - (mo & CORNERS).count_ones() as i32)
+        + 32 * ((p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32)
+        + 4 * (pot_p - pot_o)
+}
+
+/// A shallow alpha-beta with [`sort_eval`] at the leaves.
+pub(super) fn sort_search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    shallow_search(p, o, depth, alpha, beta, sort_eval)
+}
+
+/// [`sort_search`] with the midgame evaluation at the leaves.
+pub(super) fn sort_search_full(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    shallow_search(p, o, depth, alpha, beta, |p, o| {
+        crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o)
+    })
+}
+
+/// A shallow alpha-beta for move ordering with `leaf` at depth 0 (finished games score their
+/// disc difference × 1000).
+pub(super) fn shallow_search(
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    leaf: impl Fn(u64, u64) -> i32 + Copy,
+) -> i32 {
+    if depth == 0 {
+        return leaf(p, o);
+    }
+    let mut moves = mobility(p, o);
+    if moves == 0 {
+        if mobility(o, p) == 0 {
+            return final_score(p, o) * 1000;
+        }
+        return -shallow_search(o, p, depth - 1, -beta, -alpha, leaf);
+    }
+    let mut best = -INF_SORT;
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as u8;
+        moves &= moves - 1;
+        let f = flips(p, o, sq);
+        let s = -shallow_search(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha, leaf);
+        if s > best {
+            best = s;
+            if s > alpha {
+                alpha = s;
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
