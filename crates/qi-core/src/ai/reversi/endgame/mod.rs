@@ -1060,39 +1060,13 @@ mod tests {
         assert!(splits > 0);
     }
 
-    /// A stop flag raised by another thread in the middle of a solve (of the start position,
-    /// which never ends) ends it within 200 ms (one try in five: at load 9 on two cores a
-    /// thread can wait longer than 50 ms to run, and this failed once that way); a
-    /// deadline two minutes away turns a flag that is not honoured into a failure, not a hang.
-    /// A flag raised before the solve ends it at once.
+    /// A flag raised before the solve ends it at once, and two threads stop at a deadline.
+    /// (A flag raised by another thread in the middle of a solve:
+    /// `tests/ai_reversi.rs::solver_keeps_its_deadline_and_stops`.)
     #[test]
     fn stop_flag_ends_a_solve() {
         use std::time::{Duration, Instant};
         let pos = Reversi::start();
-        let mut times = Vec::new();
-        for _ in 0..5 {
-            let stop = Arc::new(AtomicBool::new(false));
-            let flag = stop.clone();
-            let h = std::thread::spawn(move || {
-                let mut s = Solver::new(1);
-                let far = Instant::now() + Duration::from_secs(120);
-                (s.solve(&pos, Some(&flag), Some(far)), Instant::now())
-            });
-            std::thread::sleep(Duration::from_millis(100));
-            assert!(!h.is_finished(), "the solve ended before the stop");
-            let raised = Instant::now();
-            stop.store(true, Ordering::Relaxed);
-            let (r, ended) = h.join().unwrap();
-            assert_eq!(r, None);
-            times.push(ended.saturating_duration_since(raised));
-            if times.last() <= Some(&Duration::from_millis(200)) {
-                break;
-            }
-        }
-        assert!(
-            times.iter().any(|&t| t <= Duration::from_millis(200)),
-            "stopped {times:?} after the flag"
-        );
         let raised = Arc::new(AtomicBool::new(true));
         let mut s = Solver::new(1);
         assert_eq!(s.solve(&pos, Some(&raised), None), None);
