@@ -27,6 +27,16 @@ pub(crate) struct Node {
     pub aw: f32,
 }
 
+impl Node {
+    /// Whether the real rules forbid this root child (superko; see [`Tree::set_root`]). The
+    /// mark is an infinite game count, which no search reaches: it was once 10⁶ games, tested
+    /// as "at least 10⁵", and level 6's clock-bound searches with their reused trees give the
+    /// best move more games than that, so the best move was dropped as forbidden.
+    pub fn forbidden(&self) -> bool {
+        self.n == f32::INFINITY
+    }
+}
+
 /// A search tree for one thread.
 pub(crate) struct Tree {
     pub nodes: Vec<Node>,
@@ -155,7 +165,7 @@ impl Tree {
             for c in f..f + k {
                 let mv = self.nodes[c].mv;
                 if mv != PASS && !pos.is_legal_point(mv as usize) {
-                    self.nodes[c].n = 1e6;
+                    self.nodes[c].n = f32::INFINITY;
                     self.nodes[c].w = 0.0;
                     self.nodes[c].visits = 0;
                     self.nodes[c].n_children = 0;

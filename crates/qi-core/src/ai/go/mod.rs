@@ -689,7 +689,7 @@ fn stop_now(t: &Tree, n: u64, spent: Duration, mt: &MoveTime) -> bool {
     let children: Vec<(u32, f32)> = t
         .root_children()
         .iter()
-        .filter(|c| c.n < 1e5)
+        .filter(|c| !c.forbidden())
         .map(|c| (c.visits, if c.n > 0.0 { c.w / c.n } else { 0.5 }))
         .collect();
     let p = Progress {
@@ -706,8 +706,8 @@ fn merge_root(trees: &[Tree]) -> Vec<(Move, u32, f32)> {
     let mut out: Vec<(Move, u32, f32, f32)> = Vec::new();
     for t in trees {
         for c in t.root_children() {
-            if c.n >= 1e5 {
-                continue; // forbidden by superko
+            if c.forbidden() {
+                continue; // superko
             }
             match out.iter_mut().find(|m| m.0 == c.mv) {
                 Some(m) => {
@@ -813,8 +813,8 @@ mod tree_tests {
             let nd = t.nodes[i];
             for c in nd.first as usize..(nd.first + nd.n_children as u32) as usize {
                 let ch = t.nodes[c];
-                if ch.n >= 1e5 {
-                    continue; // zeroed by superko
+                if ch.forbidden() {
+                    continue; // superko
                 }
                 if !g.is_legal(ch.mv) {
                     return Err(format!(
@@ -832,6 +832,40 @@ mod tree_tests {
             }
         }
         Ok(checked)
+    }
+
+    /// A root move with more than 100,000 games (a long search, or a reused tree) is still a
+    /// candidate: the superko mark once was "at least 10⁵ games", and level 6 at 2 s a move
+    /// then played its second-best move and lost every game to level 5.
+    #[test]
+    fn a_much_visited_move_is_not_taken_for_a_forbidden_one() {
+        let pos = Go::new(9, 7.0).unwrap();
+        let mut t = Tree::new(3, 100_000);
+        t.set_root(&pos);
+        let root = Board::from_go(&pos, PASS);
+        for _ in 0..50 {
+            t.iterate(&root, 2);
+        }
+        let r = t.nodes[0];
+        let best = (r.first as usize..(r.first + r.n_children as u32) as usize)
+            .find(|&c| t.nodes[c].mv != PASS)
+            .unwrap();
+        let mv = t.nodes[best].mv;
+        t.nodes[best].visits = 250_000;
+        t.nodes[best].n = 250_000.0;
+        t.nodes[best].w = 140_000.0;
+        let merged = merge_root(std::slice::from_ref(&t));
+        let top = merged.iter().max_by_key(|m| m.1).unwrap();
+        assert_eq!(top.0, mv, "{merged:?}");
+        assert!((top.2 - 0.56).abs() < 0.01);
+        // a child the real rules forbid is still left out
+        t.nodes[best].n = f32::INFINITY;
+        assert!(t.nodes[best].forbidden());
+        assert!(
+            merge_root(std::slice::from_ref(&t))
+                .iter()
+                .all(|m| m.0 != mv)
+        );
     }
 
     #[test]
