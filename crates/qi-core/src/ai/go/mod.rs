@@ -211,6 +211,18 @@ pub struct GoCpu {
 /// reach the limit, where they had stopped growing at 2,000,000.
 const MAX_NODES: usize = 4_000_000;
 
+/// [`MAX_NODES`], or `QI_GO_NODES` for experiments.
+fn max_nodes() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| {
+        std::env::var("QI_GO_NODES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .filter(|&n| n >= 10_000)
+            .unwrap_or(MAX_NODES)
+    })
+}
+
 impl GoCpu {
     /// A player at `level` (clamped to 1..=6).
     pub fn new(level: u8) -> GoCpu {
@@ -366,7 +378,7 @@ impl GoCpu {
         let threads = self.threads.max(1);
         // one tree; more threads share it
         if self.trees.is_empty() {
-            self.trees.push(Tree::new(seed ^ 0x9E37_79B9, MAX_NODES));
+            self.trees.push(Tree::new(seed ^ 0x9E37_79B9, max_nodes()));
         }
         self.trees.truncate(1);
         for t in self.trees.iter_mut() {
@@ -457,8 +469,9 @@ impl GoCpu {
         let info = info_of(&self.trees, pos, total, start);
         if std::env::var_os("QI_GO_DEBUG").is_some() {
             eprintln!(
-                "  tree nodes {:?} (cap {MAX_NODES}), reused playouts {}",
+                "  tree nodes {:?} (cap {}), reused playouts {}",
                 self.trees.iter().map(|t| t.nodes.len()).collect::<Vec<_>>(),
+                max_nodes(),
                 self.reused
             );
             let mut v = merged.clone();
