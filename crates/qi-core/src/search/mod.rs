@@ -278,7 +278,7 @@ impl<E: Evaluator> Searcher<E> {
                 (s, m)
             })
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         root = keyed.into_iter().map(|(_, m)| m).collect();
 
         let mut best = root[0];
@@ -286,11 +286,9 @@ impl<E: Evaluator> Searcher<E> {
         let mut depth = 1u32;
         loop {
             let (iter_best, iter_score, complete) = self.root_search(&mut pos, &mut root, depth);
-            if complete || iter_best.is_some() {
-                if let Some(m) = iter_best {
-                    best = m;
-                    best_score = iter_score;
-                }
+            if let Some(m) = iter_best {
+                best = m;
+                best_score = iter_score;
             }
             if complete {
                 // the best move goes first next time
@@ -413,10 +411,10 @@ impl<E: Evaluator> Searcher<E> {
             self.stopped = true;
             return;
         }
-        if let Some(d) = self.deadline {
-            if Instant::now() >= d {
-                self.stopped = true;
-            }
+        if let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            self.stopped = true;
         }
     }
 
