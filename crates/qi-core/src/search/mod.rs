@@ -140,6 +140,27 @@ pub trait Evaluator: Clone + Send + Sync + 'static {
     fn probcut(&self, _depth: i32) -> Option<(i32, i32)> {
         None
     }
+
+    /// ProbCut's gate at a node `depth` plies from the leaves: the upper cut is tried only when
+    /// the static evaluation is at least `beta - gate`, the lower one only when it is at most
+    /// `alpha + gate` (a probe far on the other side would fail). `None` (the default): both
+    /// are always tried.
+    fn probcut_gate(&self, _depth: i32) -> Option<i32> {
+        None
+    }
+
+    /// Move ordering at a node `depth` plies from the leaves (higher first); by default
+    /// [`Evaluator::move_order`]. A game may order by a costlier guess far from the leaves.
+    fn move_order_at(&self, pos: &Self::G, mv: <Self::G as Game>::Move, depth: i32) -> i32 {
+        let _ = depth;
+        self.move_order(pos, mv)
+    }
+
+    /// Iterative deepening starts no new iteration once this share of the move's time is
+    /// spent.
+    fn iteration_share(&self) -> f64 {
+        0.45
+    }
 }
 
 type MoveOf<E> = <<E as Evaluator>::G as Game>::Move;
@@ -257,7 +278,7 @@ impl<E: Evaluator> Searcher<E> {
                 (s, m)
             })
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         root = keyed.into_iter().map(|(_, m)| m).collect();
 
         let mut best = root[0];
@@ -265,11 +286,9 @@ impl<E: Evaluator> Searcher<E> {
         let mut depth = 1u32;
         loop {
             let (iter_best, iter_score, complete) = self.root_search(&mut pos, &mut root, depth);
-            if complete || iter_best.is_some() {
-                if let Some(m) = iter_best {
-                    best = m;
-                    best_score = iter_score;
-                }
+            if let Some(m) = iter_best {
+                best = m;
+                best_score = iter_score;
             }
             if complete {
                 // the best move goes first next time
@@ -291,7 +310,7 @@ impl<E: Evaluator> Searcher<E> {
             }
             if let Some(t) = limits.time.map(|t| t.min(MAX_TIME)) {
                 // a new iteration costs several times the last one: don't start what can't end
-                if self.start.elapsed() > t.mul_f64(0.45) {
+                if self.start.elapsed() > t.mul_f64(self.eval.iteration_share()) {
                     break;
                 }
             }
@@ -392,10 +411,10 @@ impl<E: Evaluator> Searcher<E> {
             self.stopped = true;
             return;
         }
-        if let Some(d) = self.deadline {
-            if Instant::now() >= d {
-                self.stopped = true;
-            }
+        if let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            self.stopped = true;
         }
     }
 
@@ -435,8 +454,18 @@ impl<E: Evaluator> Searcher<E> {
 
         if !is_pv && let Some((d, margin)) = self.eval.probcut(depth) {
             // ProbCut: a shallow search far outside the window predicts the deep one
+            let gate = self.eval.probcut_gate(depth);
+            let stat = gate.map(|_| self.eval.evaluate(pos));
             let hi = beta.saturating_add(margin);
-            if hi < MATE_BOUND {
+            let try_hi = match (gate, stat) {
+                (Some(g), Some(e)) => e >= beta.saturating_sub(g),
+                _ => true,
+            };
+            let try_lo = match (gate, stat) {
+                (Some(g), Some(e)) => e <= alpha.saturating_add(g),
+                _ => true,
+            };
+            if try_hi && hi < MATE_BOUND {
                 let s = self.pvs(pos, d, ply, hi - 1, hi, false);
                 if self.stopped {
                     return 0;
@@ -446,7 +475,7 @@ impl<E: Evaluator> Searcher<E> {
                 }
             }
             let lo = alpha.saturating_sub(margin);
-            if lo > -MATE_BOUND {
+            if try_lo && lo > -MATE_BOUND {
                 let s = self.pvs(pos, d, ply, lo, lo + 1, false);
                 if self.stopped {
                     return 0;
@@ -481,7 +510,8 @@ impl<E: Evaluator> Searcher<E> {
             } else if Some(m) == killers[1] {
                 (1 << 25) - 1
             } else {
-                self.eval.move_order(pos, m) * 1024 + self.history[self.eval.move_key(m)].min(1023)
+                self.eval.move_order_at(pos, m, depth) * 1024
+                    + self.history[self.eval.move_key(m)].min(1023)
             };
             scores.push(s);
         }

@@ -13,9 +13,19 @@
 //!
 //! Level 6 (and the NBoard engine) search with ProbCut ([`ReversiEval::probcut`]): a node
 //! 4 plies or more from the leaves, off the principal variation, is cut when a search about
-//! half as deep (of the same parity) lands beyond the window by 3 discs + a quarter of a disc
-//! per ply. Ordering by the opponent's mobility ([`ReversiEval::order_mobility`], 8 a move)
-//! did not help: 47.5% against level 6 without it (44-7-49, 100 games at 100 ms, seed 3).
+//! half as deep (of the same parity) lands beyond the window by 4.5 discs + a quarter of a disc
+//! per ply ([`PROBCUT_MARGIN`]). They order moves 3 plies or more from the leaves by the pattern
+//! evaluation after the move ([`LEVEL6_ORDER_DEPTH`]) and start new iterations until 70% of
+//! the move's time is spent ([`LEVEL6_ITERATION_SHARE`]). Ordering by the opponent's mobility
+//! ([`ReversiEval::order_mobility`], 8 a move) did not help: 47.5% against level 6 without it
+//! (44-7-49, 100 games at 100 ms, seed 3). Neither did a gate on ProbCut's probes by the static
+//! evaluation ([`ReversiEval::pc_gate`], 300: the upper probe only when the evaluation is at
+//! most 3 discs plus a quarter a ply below beta, the lower one likewise above alpha, as Edax
+//! does): 43-14-43, 50.0%, 100 games at 100 ms (seed 23, load 2.0-2.2), so it is off (0).
+//! Level 6 with these changes against level 5: 38-1-1 in 40 games at 100 ms, 96.2% (2-4
+//! random plies, seed 26, load 2.1-2.4). At 1 s a move against level 6 as it was before
+//! ProbCut (`level=6,probcut=0,iter=45,orderdepth=0`): 62-4-22 in 88 games, 72.7%, Elo
+//! +170 ± 81 (seeds 31 and 32, load 2.0-4.0).
 
 pub mod endgame;
 pub mod patterns;
@@ -185,6 +195,13 @@ pub struct ReversiEval {
     /// ProbCut: a node `depth` plies deep is cut when a search about half as deep is beyond
     /// the window by `probcut + 25 × depth` (hundredths of a disc; 0: no ProbCut).
     pub probcut: i32,
+    /// ProbCut's gate ([`Evaluator::probcut_gate`]): `pc_gate + 25 × depth` (0: no gate).
+    pub pc_gate: i32,
+    /// Ordering by the pattern evaluation of the position after each move at nodes this many
+    /// plies or more from the leaves (0: the square weights everywhere).
+    pub order_depth: i32,
+    /// Percent of the move's time after which no new iteration starts.
+    pub iteration_share: i32,
 }
 
 impl ReversiEval {
@@ -195,22 +212,40 @@ impl ReversiEval {
             seed: 0,
             order_mobility: 0,
             probcut: 0,
+            pc_gate: 0,
+            order_depth: 0,
+            iteration_share: 45,
         }
     }
 }
 
-/// Level 6's ProbCut margin base ([`ReversiEval::probcut`]): at 100 ms a move, level 6 with
-/// it scored 65.5% against level 6 without (61-9-30 in 100 games, 6 random opening plies,
-/// seed 3, load 2.5-4.8); with 150, 58.0% (57-2-41, load 1-8.7). At 1 s a move, with 300
-/// against without: 37-3-20 in 60 games, 64.2%, Elo +101 ± 92 (seed 5, load 8.7-2.3). Level 6
-/// with it against level 5: 54-1-5, 90.8% (60 games, 100 ms, seed 6, load 2.3-3.4).
-pub const PROBCUT_MARGIN: i32 = 300;
+/// Level 6's ProbCut margin base ([`ReversiEval::probcut`]). With 300, at 100 ms a move, level
+/// 6 scored 65.5% against level 6 without ProbCut (61-9-30 in 100 games, 6 random opening
+/// plies, seed 3, load 2.5-4.8); with 150, 58.0% (57-2-41, load 1-8.7); at 1 s a move, with 300
+/// against without: 37-3-20 in 60 games, 64.2%, Elo +101 ± 92 (seed 5, load 8.7-2.3). With 450
+/// against 300 (both with [`LEVEL6_ITERATION_SHARE`]): 52-5-43 in 100 games at 100 ms, 54.5%,
+/// Elo +31 ± 67 (2-4 random plies, seed 24, load 1.9-2.1).
+pub const PROBCUT_MARGIN: i32 = 450;
+
+/// Level 6's share of the move's time (percent) after which it starts no new iteration (45
+/// for the other levels and games). Each iteration's first move is the last one's best, so a
+/// cut iteration still returns a move at least as well searched. Level 6 with 70 against 45:
+/// 53-6-41 in 100 games at 100 ms, 56.0%, Elo +42 ± 67 (2-4 random plies, seed 21, load
+/// 2.3-3.0); its average time a move (endgame included) rose from 0.05 to 0.07 s.
+pub const LEVEL6_ITERATION_SHARE: i32 = 70;
+
+/// Level 6 orders the moves by the pattern evaluation of the position after them at nodes 3
+/// plies or more from the leaves ([`ReversiEval::order_depth`]): 50-6-44 in 100 games at
+/// 100 ms against square-weight ordering, 53.0%, Elo +21 ± 67 (seed 22, load 2.2-3.0).
+pub const LEVEL6_ORDER_DEPTH: i32 = 3;
 
 impl Default for ReversiEval {
     /// The strongest evaluation: the trained patterns, searched with ProbCut.
     fn default() -> ReversiEval {
         ReversiEval {
             probcut: PROBCUT_MARGIN,
+            order_depth: LEVEL6_ORDER_DEPTH,
+            iteration_share: LEVEL6_ITERATION_SHARE,
             ..ReversiEval::new(ReversiWeights::PATTERNS)
         }
     }
@@ -245,6 +280,27 @@ impl Evaluator for ReversiEval {
         } else {
             SQUARE_WEIGHTS[mv as usize]
         }
+    }
+
+    #[inline]
+    fn move_order_at(&self, pos: &Reversi, mv: Move, depth: i32) -> i32 {
+        if self.order_depth > 0 && depth >= self.order_depth && mv != PASS {
+            let (p, o) = (pos.own(), pos.opp());
+            let f = flips(p, o, mv);
+            let (np, no) = (o & !f, p | f | (1u64 << mv));
+            // the opponent's view after the move, turned round
+            (-self.w.evaluate(np, no)).clamp(-30_000, 30_000)
+        } else {
+            self.move_order(pos, mv)
+        }
+    }
+
+    fn iteration_share(&self) -> f64 {
+        self.iteration_share as f64 / 100.0
+    }
+
+    fn probcut_gate(&self, depth: i32) -> Option<i32> {
+        (self.pc_gate > 0).then_some(self.pc_gate + 25 * depth)
     }
 
     fn probcut(&self, depth: i32) -> Option<(i32, i32)> {
@@ -310,6 +366,12 @@ impl Ai for Reversi {
             noise,
             seed,
             probcut: if level >= 6 { PROBCUT_MARGIN } else { 0 },
+            order_depth: if level >= 6 { LEVEL6_ORDER_DEPTH } else { 0 },
+            iteration_share: if level >= 6 {
+                LEVEL6_ITERATION_SHARE
+            } else {
+                45
+            },
             ..ReversiEval::new(w)
         }
     }
@@ -421,10 +483,13 @@ impl crate::engine::matches::Tunable for Reversi {
             "noise" => eval.noise = value,
             "order" => eval.order_mobility = value,
             "probcut" => eval.probcut = value,
+            "pcgate" => eval.pc_gate = value,
+            "orderdepth" => eval.order_depth = value,
+            "iter" => eval.iteration_share = value.clamp(1, 100),
             _ => {
                 return Err(format!(
                     "unknown Reversi setting '{key}' (squares, mobility, potential, corner, \
-                     xsquare, stable, patterns, noise, order, probcut)"
+                     xsquare, stable, patterns, noise, order, probcut, pcgate, orderdepth, iter)"
                 ));
             }
         }
