@@ -116,6 +116,15 @@
 //!   - No fault was found in the tree reuse (re-rooting keeps children together, root
 //!     children the real rules forbid by superko are zeroed, the tree stays legal — a test
 //!     walks it), in the AMAF updates or in the pass handling.
+//!   - Found in session 10: the root children forbidden by superko were marked with 10⁶ games
+//!     and every root move with at least 10⁵ games was then left out as forbidden, so a search
+//!     that gave its best move over 100,000 games (level 6 by the clock with its kept tree, in
+//!     the later middle game and endgame; the 70,000-playout searches above with their kept
+//!     trees) dropped that move and played the second best. The mark is now explicit
+//!     (`Node::forbidden` in `mcts.rs`). After the fix, level 6 at 2 s a move against level 5: 3 won,
+//!     4 jigo, 3 lost (10 games, where the build before lost 8 of 8); level 6 capped at 60,000
+//!     against level 5 at 2 s a move 6-1-1; at 20 s a move 60,000 5-0-1 and 150,000 5-1-0
+//!     (README, "Measured").
 //!
 //!   Since then the priors also seed the AMAF statistics (before, the AMAF values of a young
 //!   node washed them out, and 19×19 openings went to the second line) and the 3-3/3-4/4-4
@@ -133,7 +142,8 @@
 //! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment),
 //! `QI_GO_NO_LGR=1` to play the playouts without last good replies, `QI_GO_NO_2LIB=1` without
 //! the two-liberty answers, `QI_GO_NAKADE=1` with the vital point of three-point eye spaces
-//! (eight times in ten, after the two-liberty answers; not yet measured), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, and
+//! (eight times in ten, after the two-liberty answers; not yet measured), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, `QI_GO_NODES=<n>` to
+//! set the node limit of a tree (4,000,000), and
 //! `QI_GO_DEBUG=1` to print the tree sizes and the most visited root moves of each search on
 //! stderr.
 //!
