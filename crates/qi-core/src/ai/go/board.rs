@@ -137,6 +137,27 @@ impl Board {
         self.head[p] as usize
     }
 
+    /// The distinct chains next to the point `p`: a stone of each and the chain's head, at
+    /// most four, in neighbour order.
+    #[inline(always)]
+    pub(crate) fn chains_around(&self, p: usize) -> ([(usize, usize); 4], usize) {
+        let mut out = [(0usize, 0usize); 4];
+        let mut k = 0;
+        for q in neighbors(p) {
+            let c = self.color[q];
+            if c == EMPTY || c == BORDER {
+                continue;
+            }
+            let h = self.head_of(q);
+            if out[..k].iter().any(|&(_, o)| o == h) {
+                continue;
+            }
+            out[k] = (q, h);
+            k += 1;
+        }
+        (out, k)
+    }
+
     /// Whether the chain with head `h` has exactly one liberty.
     #[inline(always)]
     pub(crate) fn atari(&self, h: usize) -> bool {

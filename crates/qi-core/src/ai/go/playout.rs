@@ -272,18 +272,11 @@ pub(crate) fn two_lib_answers(b: &Board, out: &mut Vec<u16>) {
             }
         }
     }
-    let mut seen = [0usize; 4];
-    let mut k = 0;
-    for q in neighbors(l) {
+    let (chains, k) = b.chains_around(l);
+    for &(q, _) in &chains[..k] {
         if b.color[q] != me {
             continue;
         }
-        let h = b.head_of(q);
-        if seen[..k].contains(&h) {
-            continue;
-        }
-        seen[k] = h;
-        k += 1;
         let mut libs = [0u16; 4];
         if b.chain_libs(q, &mut libs, 3) != 2 {
             continue;

@@ -17,9 +17,9 @@
 //! The weights are set by hand from the paper and matches, not learnt: there is no training
 //! data here.
 
-use super::board::{BORDER, Board, EMPTY};
+use super::board::Board;
 use super::playout::{bad_self_atari, matches_pattern};
-use crate::go::{PASS, POINTS, STRIDE, neighbors};
+use crate::go::{PASS, POINTS, STRIDE};
 
 /// Virtual games at one half every child starts with.
 pub(crate) const EVEN: f32 = 10.0;
@@ -79,19 +79,9 @@ pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f3
     let mut captured = 0u16;
     let mut escapes = false;
     let mut ataris = false;
-    let mut seen = [0usize; 4];
-    let mut k = 0;
-    for q in neighbors(p) {
+    let (chains, k) = b.chains_around(p);
+    for &(q, h) in &chains[..k] {
         let c = b.color[q];
-        if c == EMPTY || c == BORDER {
-            continue;
-        }
-        let h = b.head_of(q);
-        if seen[..k].contains(&h) {
-            continue;
-        }
-        seen[k] = h;
-        k += 1;
         if b.atari(h) {
             if c == opp {
                 captures = true;
