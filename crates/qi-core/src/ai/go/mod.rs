@@ -163,6 +163,7 @@
 
 pub mod board;
 pub mod candidates;
+pub mod features;
 mod mcts;
 pub mod playout;
 mod prior;
@@ -479,10 +480,12 @@ impl GoCpu {
         let info = info_of(&self.trees, pos, total, start);
         if std::env::var_os("QI_GO_DEBUG").is_some() {
             eprintln!(
-                "  tree nodes {:?} (cap {}), reused playouts {}",
+                "  tree nodes {:?} (cap {}), reused playouts {}, playouts {} in {:.2} s",
                 self.trees.iter().map(|t| t.nodes.len()).collect::<Vec<_>>(),
                 max_nodes(),
-                self.reused
+                self.reused,
+                total,
+                self.elapsed.as_secs_f64()
             );
             let mut v = merged.clone();
             v.sort_by_key(|m| std::cmp::Reverse(m.1));

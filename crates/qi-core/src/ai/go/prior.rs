@@ -18,7 +18,8 @@
 //! data here.
 
 use super::board::Board;
-use super::playout::{bad_self_atari, matches_pattern};
+use super::features::{Facts, Features, Model, facts};
+use super::playout::matches_pattern;
 use crate::go::{PASS, POINTS, STRIDE};
 
 /// Virtual games at one half every child starts with.
@@ -49,12 +50,6 @@ const LAST2: [f32; 18] = [
     1.0, 1.0, 3.1, 2.4, 2.3, 1.8, 1.5, 1.3, 1.2, 1.1, 1.0, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.66,
 ];
 
-fn distance(a: usize, b: usize) -> usize {
-    let dx = (a % STRIDE).abs_diff(b % STRIDE);
-    let dy = (a / STRIDE).abs_diff(b / STRIDE);
-    (dx + dy + dx.max(dy)).min(17)
-}
-
 /// What the weights of one position share.
 pub(crate) struct Context<'a> {
     /// The answers to the last move ([`super::playout::tactical_answers`]).
@@ -65,43 +60,33 @@ pub(crate) struct Context<'a> {
 
 /// The weight of the legal point `p` for `me` (the side to move of `b`), and the virtual
 /// games and wins that speak against it (self-atari, the edge of an empty area): a small
-/// weight only withholds virtual wins, these bring the value under one half.
+/// weight only withholds virtual wins, these bring the value under one half. The weight is
+/// the learnt model's ([`features::Model::shipped`]) on 9×9, the hand-set one elsewhere.
 pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f32) {
+    let f = facts(b, p, me, ctx.tactical);
+    let (g, bad_n, bad_w) = hand_gamma(b, p, &f, ctx);
+    match Model::shipped() {
+        Some(m) if b.size == 9 => (m.weight(&Features::of(&f, me)), bad_n, bad_w),
+        _ => (g, bad_n, bad_w),
+    }
+}
+
+/// The hand-set weight of [`gamma`].
+fn hand_gamma(b: &Board, p: usize, f: &Facts, ctx: &Context) -> (f32, f32, f32) {
     let (mut bad_n, mut bad_w) = (0.0f32, 0.0f32);
     let mut against = |n: f32, rate: f32| {
         bad_n += n;
         bad_w += n * rate;
     };
     let size = b.size as usize;
-    let opp = 3 - me;
     let mut g = 1.0f32;
-    let mut captures = false;
-    let mut captured = 0u16;
-    let mut escapes = false;
-    let mut ataris = false;
-    let (chains, k) = b.chains_around(p);
-    for &(q, h) in &chains[..k] {
-        let c = b.color[q];
-        if b.atari(h) {
-            if c == opp {
-                captures = true;
-                captured += b.chain_size(h);
-            } else {
-                escapes = true;
-            }
-        } else if c == opp {
-            let mut l = [0u16; 4];
-            if b.chain_libs(q, &mut l, 3) == 2 {
-                ataris = true;
-            }
-        }
-    }
-    let libs = b.libs_after(p, me);
-    if ctx.tactical.contains(&(p as u16)) {
+    let captures = f.captured > 0;
+    let libs = f.libs;
+    if f.tactical {
         g *= 30.0;
     } else if captures {
-        g *= if captured >= 3 { 40.0 } else { 15.0 };
-    } else if escapes {
+        g *= if f.captured >= 3 { 40.0 } else { 15.0 };
+    } else if f.escapes {
         g *= match libs {
             0 | 1 => 1.0, // the self-atari below
             2 => 1.5,     // a ladder, likely
@@ -109,7 +94,7 @@ pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f3
         };
     }
     if !captures {
-        if bad_self_atari(b, p, me) {
+        if f.bad_self_atari {
             g *= 0.03;
             against(20.0, 0.05);
         } else if libs == 1 {
@@ -117,26 +102,24 @@ pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f3
             against(10.0, 0.2);
         }
     }
-    if ataris && libs >= 2 {
+    if f.ataris && libs >= 2 {
         g *= 2.0;
     }
     if b.last != PASS {
-        let l = b.last as usize;
-        let d = distance(p, l);
-        g *= LAST[d];
-        if d <= 3 && matches_pattern(b, p) {
+        g *= LAST[f.d_last];
+        if f.d_last <= 3 && matches_pattern(b, p) {
             g *= 3.0;
         }
     } else if matches_pattern(b, p) {
         g *= 1.5;
     }
     if b.last2 != PASS {
-        g *= LAST2[distance(p, b.last2 as usize)];
+        g *= LAST2[f.d_last2];
     }
     // the edge lines of empty areas
     let (x, y) = (p % STRIDE - 1, p / STRIDE - 1);
-    let line = x.min(y).min(size - 1 - x).min(size - 1 - y);
-    if size >= 9 && empty_around(b, p, 2) {
+    let line = f.line;
+    if size >= 9 && f.open2 {
         match line {
             0 => {
                 g *= 0.05;
@@ -164,7 +147,7 @@ pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f3
         {
             g *= 4.0;
         }
-    } else if line == 0 && size >= 9 && empty_around(b, p, 1) {
+    } else if line == 0 && size >= 9 && f.open1 {
         g *= 0.3;
         against(20.0, 0.1);
     }
@@ -211,6 +194,7 @@ pub(crate) fn empty_around(b: &Board, p: usize, d: i32) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::playout::bad_self_atari;
     use super::*;
     use crate::game::Game;
     use crate::go::{Go, Move};

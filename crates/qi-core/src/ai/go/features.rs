@@ -1,0 +1,504 @@
+//! The features of a candidate move that the tree priors weigh ([`super::prior`]), and a move
+//! model learnt from game records: one weight `γ` for each value of each feature, a move's
+//! weight the product of its features' weights, fitted by Coulom's minorization-maximization
+//! ("Computing Elo ratings of move patterns in the game of Go", 2007) so that the moves played
+//! in the records are as likely as can be ([`train`]).
+//!
+//! The features of a point `p` for the side to move: its 3×3 neighbourhood (colours relative
+//! to the mover, the same under the eight symmetries), what it captures, whether it saves an
+//! own chain from atari and with how many liberties, self-atari, putting an opponent chain in
+//! atari, whether it answers the last move tactically, the distance to the last move and to
+//! the move before it, and its line from the edge in an empty area.
+//!
+//! The weights shipped with the crate (`data/go-features.txt`, 9×9 only) were trained by
+//! `examples/go_features.rs`, whose module doc gives the data recipe (GNU Go self-play games
+//! from random openings).
+
+use std::sync::OnceLock;
+
+use super::board::{Board, EMPTY};
+use super::playout::{bad_self_atari, code3};
+use super::prior::empty_around;
+use crate::go::{Move, PASS, STRIDE};
+
+/// The feature groups, in the order of [`Features::index`].
+pub const GROUPS: [(&str, u32); 9] = [
+    ("pattern", 1 << 16),
+    ("capture", 4),
+    ("escape", 4),
+    ("self-atari", 3),
+    ("atari", 3),
+    ("tactical", 2),
+    ("last", 18),
+    ("last2", 18),
+    ("edge", 10),
+];
+
+/// Number of feature groups.
+pub const N_GROUPS: usize = GROUPS.len();
+
+/// The first global index of each group.
+fn offsets() -> [u32; N_GROUPS] {
+    let mut o = [0u32; N_GROUPS];
+    let mut s = 0;
+    for (k, g) in GROUPS.iter().enumerate() {
+        o[k] = s;
+        s += g.1;
+    }
+    o
+}
+
+/// The number of feature values over all groups.
+pub fn n_values() -> usize {
+    GROUPS.iter().map(|g| g.1 as usize).sum()
+}
+
+/// What is known of one candidate point: what the hand-set priors read, and the features.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Facts {
+    /// Stones captured.
+    pub captured: u16,
+    /// An own chain next to `p` is in atari (and `p` captures nothing).
+    pub escapes: bool,
+    /// Liberties after the move (3 meaning three or more).
+    pub libs: usize,
+    pub bad_self_atari: bool,
+    /// Puts an opponent chain of two liberties in atari (and keeps two liberties).
+    pub ataris: bool,
+    /// That chain has three or more stones.
+    pub ataris_big: bool,
+    /// One of the tactical answers to the last move.
+    pub tactical: bool,
+    /// Distances to the last move and the one before (0: none).
+    pub d_last: usize,
+    pub d_last2: usize,
+    /// Line from the edge (0 the first).
+    pub line: usize,
+    /// No stone within two points (Manhattan).
+    pub open2: bool,
+    /// No stone next to it.
+    pub open1: bool,
+    /// The 3×3 neighbourhood (absolute colours, [`code3`]).
+    pub code: usize,
+}
+
+/// Coulom's distance `dx + dy + max(dx, dy)`, at most 17.
+pub(crate) fn distance(a: usize, b: usize) -> usize {
+    let dx = (a % STRIDE).abs_diff(b % STRIDE);
+    let dy = (a / STRIDE).abs_diff(b / STRIDE);
+    (dx + dy + dx.max(dy)).min(17)
+}
+
+/// The facts of the legal point `p` for `me` (the side to move of `b`); `tactical` are the
+/// tactical answers to the last move.
+pub(crate) fn facts(b: &Board, p: usize, me: u8, tactical: &[u16]) -> Facts {
+    let size = b.size as usize;
+    let opp = 3 - me;
+    let mut f = Facts::default();
+    let (chains, k) = b.chains_around(p);
+    for &(q, h) in &chains[..k] {
+        let c = b.color[q];
+        if b.atari(h) {
+            if c == opp {
+                f.captured += b.chain_size(h);
+            } else {
+                f.escapes = true;
+            }
+        } else if c == opp {
+            let mut l = [0u16; 4];
+            if b.chain_libs(q, &mut l, 3) == 2 {
+                f.ataris = true;
+                if b.chain_size(h) >= 3 {
+                    f.ataris_big = true;
+                }
+            }
+        }
+    }
+    if f.captured > 0 {
+        f.escapes = false;
+    }
+    f.libs = b.libs_after(p, me);
+    f.bad_self_atari = f.captured == 0 && bad_self_atari(b, p, me);
+    f.tactical = tactical.contains(&(p as u16));
+    if b.last != PASS {
+        f.d_last = distance(p, b.last as usize);
+    }
+    if b.last2 != PASS {
+        f.d_last2 = distance(p, b.last2 as usize);
+    }
+    let (x, y) = (p % STRIDE - 1, p / STRIDE - 1);
+    f.line = x.min(y).min(size - 1 - x).min(size - 1 - y);
+    f.open2 = empty_around(b, p, 2);
+    f.open1 = f.open2 || empty_around(b, p, 1);
+    f.code = code3(b, p);
+    f
+}
+
+/// The value of each group for a candidate: global indices into the weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub index: [u32; N_GROUPS],
+}
+
+impl Features {
+    pub(crate) fn of(f: &Facts, me: u8) -> Features {
+        let o = offsets();
+        let capture = match f.captured {
+            0 => 0,
+            1 => 1,
+            2 | 3 => 2,
+            _ => 3,
+        };
+        let escape = if f.escapes {
+            f.libs.clamp(1, 3) as u32
+        } else {
+            0
+        };
+        let self_atari = if f.bad_self_atari {
+            2
+        } else if f.captured == 0 && f.libs <= 1 {
+            1
+        } else {
+            0
+        };
+        let atari = if f.ataris && f.libs >= 2 {
+            1 + f.ataris_big as u32
+        } else {
+            0
+        };
+        let edge = f.line.min(4) as u32 + if f.open2 { 5 } else { 0 };
+        let vals = [
+            canonical(f.code, me) as u32,
+            capture,
+            escape,
+            self_atari,
+            atari,
+            f.tactical as u32,
+            f.d_last as u32,
+            f.d_last2 as u32,
+            edge,
+        ];
+        let mut index = [0u32; N_GROUPS];
+        for k in 0..N_GROUPS {
+            debug_assert!(vals[k] < GROUPS[k].1, "{k} {}", vals[k]);
+            index[k] = o[k] + vals[k];
+        }
+        Features { index }
+    }
+}
+
+/// The cells of [`code3`] as (row, column) offsets, in coding order.
+const CELLS: [(i32, i32); 8] = [
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, -1),
+    (0, 1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
+/// The canonical code of a neighbourhood: colours relative to the mover (1 own, 2 the
+/// opponent's), the smallest code over the eight symmetries. Index 0: the mover is Black.
+fn canon_tables() -> &'static [Box<[u16]>; 2] {
+    static T: OnceLock<[Box<[u16]>; 2]> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut perms = [[0usize; 8]; 8];
+        for (s, perm) in perms.iter_mut().enumerate() {
+            for (i, &(r, c)) in CELLS.iter().enumerate() {
+                let (mut rr, mut cc) = (r, c);
+                if s & 1 != 0 {
+                    cc = -cc;
+                }
+                if s & 2 != 0 {
+                    rr = -rr;
+                }
+                if s & 4 != 0 {
+                    std::mem::swap(&mut rr, &mut cc);
+                }
+                perm[i] = CELLS.iter().position(|&x| x == (rr, cc)).unwrap();
+            }
+        }
+        let swap = |code: usize| {
+            let mut out = 0;
+            for i in 0..8 {
+                let v = (code >> (2 * i)) & 3;
+                let v = if v == 1 || v == 2 { v ^ 3 } else { v };
+                out |= v << (2 * i);
+            }
+            out
+        };
+        let canon = |code: usize| {
+            let mut best = usize::MAX;
+            for perm in &perms {
+                let mut c2 = 0;
+                for (i, &j) in perm.iter().enumerate() {
+                    c2 |= ((code >> (2 * i)) & 3) << (2 * j);
+                }
+                best = best.min(c2);
+            }
+            best as u16
+        };
+        let black: Vec<u16> = (0..1usize << 16).map(canon).collect();
+        let white: Vec<u16> = (0..1usize << 16).map(|c| canon(swap(c))).collect();
+        [black.into_boxed_slice(), white.into_boxed_slice()]
+    })
+}
+
+/// The canonical neighbourhood code of `code` (absolute colours) for the mover `me`.
+pub(crate) fn canonical(code: usize, me: u8) -> u16 {
+    canon_tables()[(me == 2) as usize][code & 0xFFFF]
+}
+
+/// The learnt weights: one `γ` per feature value.
+pub struct Model {
+    pub gamma: Vec<f32>,
+}
+
+impl Model {
+    /// The weight of a candidate: the product of its features' weights.
+    pub fn weight(&self, f: &Features) -> f32 {
+        f.index.iter().map(|&i| self.gamma[i as usize]).product()
+    }
+
+    /// Reads a model written by [`Model::write`]: lines `<group> <value> <γ>` (# comments);
+    /// values not listed weigh 1.
+    pub fn parse(text: &str) -> Result<Model, String> {
+        let o = offsets();
+        let mut gamma = vec![1.0f32; n_values()];
+        for (k, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let mut it = line.split_whitespace();
+            let bad = || format!("line {}: expected `<group> <value> <weight>`", k + 1);
+            let (Some(g), Some(v), Some(w), None) = (it.next(), it.next(), it.next(), it.next())
+            else {
+                return Err(bad());
+            };
+            let gi = GROUPS
+                .iter()
+                .position(|x| x.0 == g)
+                .ok_or_else(|| format!("line {}: unknown group {g}", k + 1))?;
+            let v: u32 = v.parse().map_err(|_| bad())?;
+            let w: f32 = w.parse().map_err(|_| bad())?;
+            if v >= GROUPS[gi].1 || !(w.is_finite() && w > 0.0) {
+                return Err(bad());
+            }
+            gamma[(o[gi] + v) as usize] = w;
+        }
+        Ok(Model { gamma })
+    }
+
+    /// The model as text ([`Model::parse`] reads it): every value whose weight is not 1.
+    pub fn write(&self) -> String {
+        let o = offsets();
+        let mut s = String::new();
+        for (k, g) in GROUPS.iter().enumerate() {
+            for v in 0..g.1 {
+                let w = self.gamma[(o[k] + v) as usize];
+                if w != 1.0 {
+                    s += &format!("{} {} {:.4}\n", g.0, v, w);
+                }
+            }
+        }
+        s
+    }
+
+    /// The model shipped with the crate (9×9).
+    pub fn shipped() -> Option<&'static Model> {
+        static M: OnceLock<Option<Model>> = OnceLock::new();
+        M.get_or_init(|| {
+            if std::env::var("QI_GO_PRIOR").is_ok_and(|v| v == "hand") {
+                return None; // the hand-set weights, for matches against them
+            }
+            let text = include_str!("../../../data/go-features.txt");
+            Model::parse(text)
+                .ok()
+                .filter(|m| m.gamma.iter().any(|&g| g != 1.0))
+        })
+        .as_ref()
+    }
+}
+
+/// One training position: the features of every candidate, and which was played.
+pub struct Sample {
+    pub candidates: Vec<Features>,
+    pub played: usize,
+}
+
+/// The training positions of one game, `moves` from the empty board of `size` (komi does not
+/// matter here): a sample for every move from `from` on that is not a pass and that the
+/// search would consider (legal, not filling an own eye). `None` if a move is illegal.
+pub fn samples_of_game(size: u8, moves: &[Move], from: usize) -> Option<Vec<Sample>> {
+    use crate::game::Game;
+    let mut g = crate::go::Go::new(size, 7.0).ok()?;
+    let mut b = Board::from_go(&g, PASS);
+    let mut out = Vec::new();
+    let mut tactical = Vec::new();
+    for (k, &mv) in moves.iter().enumerate() {
+        if !g.is_legal(mv) {
+            return None;
+        }
+        if k >= from && mv != PASS {
+            let me = b.to_move;
+            super::playout::tactical_answers(&b, &mut tactical);
+            let mut candidates = Vec::new();
+            let mut played = None;
+            for &p in b.empties() {
+                let p = p as usize;
+                if b.color[p] != EMPTY || !b.legal(p) || b.is_eye(p, me) || !g.is_legal_point(p) {
+                    continue;
+                }
+                if p == mv as usize {
+                    played = Some(candidates.len());
+                }
+                candidates.push(Features::of(&facts(&b, p, me, &tactical), me));
+            }
+            if let Some(played) = played {
+                out.push(Sample { candidates, played });
+            }
+        }
+        g.make(mv);
+        b.play(mv);
+    }
+    Some(out)
+}
+
+/// Fits the weights to `samples` by minorization-maximization, `rounds` passes over the
+/// groups; each value has a prior of one win and one loss against a weight of 1. `report`
+/// hears the log-likelihood per move after each pass.
+pub fn train(samples: &[Sample], rounds: usize, report: &mut dyn FnMut(usize, f64)) -> Model {
+    let n = n_values();
+    let mut gamma = vec![1.0f64; n];
+    let o = offsets();
+    let mut wins = vec![0.0f64; n];
+    for s in samples {
+        for &i in &s.candidates[s.played].index {
+            wins[i as usize] += 1.0;
+        }
+    }
+    let strength = |gamma: &[f64], f: &Features| -> f64 {
+        f.index.iter().map(|&i| gamma[i as usize]).product()
+    };
+    for round in 0..rounds {
+        for gi in 0..N_GROUPS {
+            let lo = o[gi] as usize;
+            let hi = lo + GROUPS[gi].1 as usize;
+            let mut den = vec![0.0f64; hi - lo];
+            for s in samples {
+                let e: f64 = s.candidates.iter().map(|c| strength(&gamma, c)).sum();
+                for c in &s.candidates {
+                    let i = c.index[gi] as usize;
+                    den[i - lo] += strength(&gamma, c) / gamma[i] / e;
+                }
+            }
+            for i in lo..hi {
+                let d = den[i - lo] + 2.0 / (gamma[i] + 1.0);
+                gamma[i] = (wins[i] + 1.0) / d;
+            }
+        }
+        let mut ll = 0.0;
+        for s in samples {
+            let e: f64 = s.candidates.iter().map(|c| strength(&gamma, c)).sum();
+            ll += (strength(&gamma, &s.candidates[s.played]) / e).ln();
+        }
+        report(round, ll / samples.len().max(1) as f64);
+    }
+    // the values never seen keep their prior's fixed point, 1
+    Model {
+        gamma: gamma.iter().map(|&g| g as f32).collect(),
+    }
+}
+
+/// The share of `samples` whose played move has the highest weight under `model`.
+pub fn top1(model: &Model, samples: &[Sample]) -> f64 {
+    let hits = samples
+        .iter()
+        .filter(|s| {
+            let w = model.weight(&s.candidates[s.played]);
+            s.candidates.iter().all(|c| model.weight(c) <= w)
+        })
+        .count();
+    hits as f64 / samples.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::go::Go;
+
+    #[test]
+    fn symmetric_and_colour_swapped_shapes_share_a_code() {
+        // a Black stone north of the point, Black to move; the same shape turned and mirrored,
+        // and with the colours swapped and White to move
+        let north = 1 << 2; // cell (1, 0) Black
+        let east = 1 << 8; // cell (0, 1) Black
+        let south_white = 2 << 12; // cell (-1, 0) White
+        assert_eq!(canonical(north, 1), canonical(east, 1));
+        assert_eq!(canonical(north, 1), canonical(south_white, 2));
+        // an own stone is not an opponent's
+        assert_ne!(canonical(north, 1), canonical(north, 2));
+    }
+
+    #[test]
+    fn samples_come_from_legal_games_only() {
+        let g = Go::new(9, 7.0).unwrap();
+        let mv = |s: &str| g.parse_move(s).unwrap();
+        let game = [mv("E5"), mv("E5")];
+        assert!(samples_of_game(9, &game, 0).is_none());
+        let game = [mv("E5"), mv("C3"), PASS, mv("G7")];
+        let s = samples_of_game(9, &game, 0).unwrap();
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[0].candidates.len(), 81);
+        assert_eq!(s[1].candidates.len(), 80);
+    }
+
+    /// Training on games where one side always captures when it can gives captures a high
+    /// weight; the model written and read back is the same.
+    #[test]
+    fn training_learns_what_the_games_prefer() {
+        // a position with a capture on offer, where the "player" always takes it
+        let g = Go::new(9, 7.0).unwrap();
+        let mv = |s: &str| g.parse_move(s).unwrap();
+        let mut samples = Vec::new();
+        for filler in ["A9", "B9", "C9", "H9", "J9", "A8", "J8", "H1"] {
+            // White's E5 in atari after Black D5, F5, E6; Black captures at E4
+            let game = [
+                mv("D5"),
+                mv("E5"),
+                mv("F5"),
+                mv(filler),
+                mv("E6"),
+                mv("J1"),
+                mv("E4"),
+            ];
+            samples.extend(samples_of_game(9, &game, 6).unwrap());
+        }
+        assert_eq!(samples.len(), 8);
+        let mut lls = Vec::new();
+        let model = train(&samples, 5, &mut |_, ll| lls.push(ll));
+        assert!(lls.last().unwrap() > lls.first().unwrap() || lls[0] > -0.5);
+        let o = offsets();
+        let capture1 = model.gamma[(o[1] + 1) as usize];
+        let none = model.gamma[o[1] as usize];
+        assert!(capture1 > 3.0 * none, "{capture1} {none}");
+        assert!(top1(&model, &samples) > 0.99);
+        let back = Model::parse(&model.write()).unwrap();
+        for (a, b) in back.gamma.iter().zip(&model.gamma) {
+            assert!((a - b).abs() <= 1e-3 * b.max(1.0), "{a} {b}");
+        }
+        assert!(Model::parse("capture 9 1.0").is_err());
+        assert!(Model::parse("nonsense 1 1.0").is_err());
+        assert!(Model::parse("capture 1 -1").is_err());
+    }
+
+    #[test]
+    fn the_shipped_model_reads() {
+        let m = Model::parse(include_str!("../../../data/go-features.txt"));
+        assert!(m.is_ok(), "{:?}", m.err());
+    }
+}
