@@ -7,7 +7,7 @@
 //! the opponent is the only move (searched without using up depth); an open four (or two fours)
 //! of the side to move wins; and when the opponent threatens to make an open four, a four-three
 //! or a three-three, only the defences and the side to move's own fours are searched (with
-//! [`Config::prune`] the exact answers of [`defence`]). At the
+//! [`Config::prune`] the exact answers of the `defence` module). At the
 //! root a VCF is tried first, then a VCT, then the opponent's VCF and VCT are looked for and
 //! only the moves that stop them are searched (each step only where the level's budget for it
 //! is not zero). Black's forbidden points in Renju are never played, and a four of
@@ -164,7 +164,7 @@ pub struct Config {
     /// Iterative deepening starts no new depth after this share of the move time (percent);
     /// an unfinished depth still counts for the moves it has searched.
     pub spend: u32,
-    /// Pruning by threat type ([`defence`]): where the opponent threatens an open four, a
+    /// Pruning by threat type (the `defence` module): where the opponent threatens an open four, a
     /// four-three or a three-three, only the exact answers are searched (else every point
     /// where the opponent would make a three or more, and own fours).
     pub prune: bool,
