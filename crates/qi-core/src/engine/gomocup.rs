@@ -15,7 +15,8 @@
 //! The search is level 6's without its depth cap and with the clock as its bound: a node
 //! budget of 2,000 a millisecond of the move's time (300,000 to 2,000,000) only keeps huge move
 //! times finite; it starts new depths until 75% of the move's time is gone (level 6 in the app:
-//! 40%), and reduces late quiet moves (late-move reductions). Its transposition table (16 MB)
+//! 40%), reduces late quiet moves (late-move reductions) and searches only the exact answers
+//! where the opponent threatens (pruning by threat type). Its transposition table (16 MB)
 //! is kept from move to move within a game.
 //!
 //! Piskvork starts engines as `pbrain-<name>` with no arguments: `qi-engine` copied or linked
@@ -303,6 +304,7 @@ impl Session {
             .clamp(300_000, 2_000_000);
         eval.spend = SPEND;
         eval.lmr = true;
+        eval.prune = true;
         eval.config(&Limits {
             time: Some(t),
             depth: None,

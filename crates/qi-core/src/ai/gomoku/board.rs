@@ -589,37 +589,35 @@ impl Board {
         }
     }
 
-    /// [`Board::line_score`] counted from nothing (the incremental one must equal it).
-    pub fn line_score_scratch(&self, side: Side) -> i32 {
-        const S: [i32; 6] = [0, 1, 10, 100, 1000, 100_000];
-        let n = self.n as i32;
-        let me = side.index() as u8 + 1;
-        let mut total = 0;
-        for &(dx, dy) in &DIRS {
-            for y in 0..n {
-                for x in 0..n {
-                    let (ex, ey) = (x + 4 * dx, y + 4 * dy);
-                    if !self.on(ex, ey) {
-                        continue;
-                    }
-                    let (mut mine, mut theirs) = (0, 0);
-                    for k in 0..5 {
-                        let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
-                        if c == me {
-                            mine += 1;
-                        } else if c != 0 {
-                            theirs += 1;
-                        }
-                    }
-                    if theirs == 0 {
-                        total += S[mine];
-                    } else if mine == 0 {
-                        total -= S[theirs];
-                    }
-                }
-            }
+    /// The shape a stone of `side` on the empty point `t` would make after a stone of the
+    /// other side on the empty point `p`, which changes only the line through both, within
+    /// five points of `t`; `None` when `p` is not on such a line (the shape stays).
+    #[inline]
+    pub fn shape_after_block(&self, side: Side, t: Move, p: Move) -> Option<PointShape> {
+        let (dx, dy) = (
+            (p % STRIDE) as i32 - (t % STRIDE) as i32,
+            (p / STRIDE) as i32 - (t / STRIDE) as i32,
+        );
+        // p = t + k * DIRS[d]
+        let (d, k) = if dy == 0 {
+            (0, dx)
+        } else if dx == 0 {
+            (1, dy)
+        } else if dx == dy {
+            (2, dx)
+        } else if dx == -dy {
+            (3, dx)
+        } else {
+            return None;
+        };
+        if k == 0 || k.abs() > 5 {
+            return None;
         }
-        total
+        let s = side.index();
+        let code = self.codes[t as usize][s][d] + 2 * POW3[digit(k)];
+        let mut sh = self.shapes[t as usize][s];
+        sh.lines[d] = self.tab[s][(code & 0xFFFF) as usize];
+        Some(sh)
     }
 }
 

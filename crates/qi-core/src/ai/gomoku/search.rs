@@ -6,7 +6,8 @@
 //! At every node: a five of the side to move wins; two fives of the opponent lose; one five of
 //! the opponent is the only move (searched without using up depth); an open four (or two fours)
 //! of the side to move wins; and when the opponent threatens to make an open four, a four-three
-//! or a three-three, only the defences and the side to move's own fours are searched. At the
+//! or a three-three, only the defences and the side to move's own fours are searched (with
+//! [`Config::prune`] the exact answers of the `defence` module). At the
 //! root a VCF is tried first, then a VCT, then the opponent's VCF and VCT are looked for and
 //! only the moves that stop them are searched (each step only where the level's budget for it
 //! is not zero). Black's forbidden points in Renju are never played, and a four of
@@ -25,6 +26,7 @@ use crate::search::{
     MATE, MATE_BOUND, MAX_TIME, SearchInfo, deadline_after, from_tt, hash_noise, to_tt,
 };
 
+mod defence;
 mod root;
 mod threats;
 
@@ -162,6 +164,10 @@ pub struct Config {
     /// Iterative deepening starts no new depth after this share of the move time (percent);
     /// an unfinished depth still counts for the moves it has searched.
     pub spend: u32,
+    /// Pruning by threat type (the `defence` module): where the opponent threatens an open four, a
+    /// four-three or a three-three, only the exact answers are searched (else every point
+    /// where the opponent would make a three or more, and own fours).
+    pub prune: bool,
 }
 
 impl Default for Config {
@@ -182,6 +188,7 @@ impl Default for Config {
             seed: 0,
             lmr: false,
             spend: 40,
+            prune: false,
         }
     }
 }
@@ -229,6 +236,8 @@ pub struct Search {
     vct_fail: HashMap<u64, u32, KeyHash>,
     /// The ordering buffer of [`Search::node_moves`].
     order_buf: Vec<(i32, Move)>,
+    /// The opponent's threat points of [`Search::defence_moves`].
+    threat_buf: Vec<Move>,
     /// The search stops when `nodes` reaches this.
     node_limit: u64,
 }
@@ -247,6 +256,7 @@ impl Search {
             vcf_fail: HashMap::default(),
             vct_fail: HashMap::default(),
             order_buf: Vec::with_capacity(256),
+            threat_buf: Vec::with_capacity(16),
             node_limit: u64::MAX,
         }
     }
@@ -389,19 +399,29 @@ impl Search {
         let defend = self.cfg.threats && self.opp_threat(e, ply);
         let mut list = std::mem::take(&mut self.order_buf);
         list.clear();
-        list.extend(
-            self.cands[ply]
-                .iter()
-                .filter(|c| !defend || c.me.fours() > 0 || c.op.max() >= F3)
-                .map(|c| {
-                    let k = if Some(c.mv) == hash_move {
-                        i32::MAX
-                    } else {
-                        c.order
-                    };
-                    (k, c.mv)
-                }),
-        );
+        // the exact answers to the threats, all of them; the wider filter if there are none
+        let mut width = width;
+        if defend && self.cfg.prune {
+            self.defence_moves(e, ply, hash_move, &mut list);
+            if !list.is_empty() {
+                width = usize::MAX;
+            }
+        }
+        if list.is_empty() {
+            list.extend(
+                self.cands[ply]
+                    .iter()
+                    .filter(|c| !defend || c.me.fours() > 0 || c.op.max() >= F3)
+                    .map(|c| {
+                        let k = if Some(c.mv) == hash_move {
+                            i32::MAX
+                        } else {
+                            c.order
+                        };
+                        (k, c.mv)
+                    }),
+            );
+        }
         list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
         let mut taken = 0;
         for &(_, m) in &list {
