@@ -142,10 +142,11 @@
 //! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment),
 //! `QI_GO_NO_LGR=1` to play the playouts without last good replies, `QI_GO_NO_2LIB=1` without
 //! the two-liberty answers, `QI_GO_NAKADE=1` with the vital point of three-point eye spaces
-//! (eight times in ten, after the two-liberty answers; not yet measured), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, `QI_GO_NODES=<n>` to
+//! (eight times in ten, after the two-liberty answers; not yet measured), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, `QI_GO_PRIOR=learned`
+//! for the 9×9 priors of the model learnt from GNU Go games ([`features`]), `QI_GO_NODES=<n>` to
 //! set the node limit of a tree (4,000,000), and
-//! `QI_GO_DEBUG=1` to print the tree sizes and the most visited root moves of each search on
-//! stderr.
+//! `QI_GO_DEBUG=1` to print the tree sizes, playouts, time and the most visited root moves of
+//! each search on stderr.
 //!
 //! ```no_run
 //! use std::sync::{Arc, atomic::AtomicBool};
@@ -412,6 +413,9 @@ impl GoCpu {
             4
         };
         let mut root = Board::from_go(pos, last);
+        if let Some(prev) = self.last_pos.as_ref() {
+            root.last2 = move_before_last(prev, pos);
+        }
         // the tree decides about passes: a finished game is not played out from here
         if root.passes >= 2 {
             root.passes = 1;
@@ -577,10 +581,23 @@ fn last_move(prev: &Go, pos: &Go) -> Move {
     if !(1..=2).contains(&gap) {
         return PASS;
     }
-    let mover = pos.side_to_move().other();
+    new_stone(prev, pos, pos.side_to_move().other())
+}
+
+/// The move before the last when `prev` is two moves before `pos` (the search before, in a
+/// game): the one new stone of the side to move, or a pass.
+fn move_before_last(prev: &Go, pos: &Go) -> Move {
+    if pos.history_len() != prev.history_len() + 2 {
+        return PASS;
+    }
+    new_stone(prev, pos, pos.side_to_move())
+}
+
+/// The one stone of `side` on `pos` that is not on `prev`, or a pass (none, or several).
+fn new_stone(prev: &Go, pos: &Go, side: Side) -> Move {
     let mut found = PASS;
     for p in pos.points() {
-        if pos.stone_at(p) == Some(mover) && prev.stone_at(p) != Some(mover) {
+        if pos.stone_at(p) == Some(side) && prev.stone_at(p) != Some(side) {
             if found != PASS {
                 return PASS;
             }

@@ -29,8 +29,24 @@ const PATTERNS: [&str; 13] = [
     "?OXX.O###", // side: cut
 ];
 
+/// The offset `(row, column)` under symmetry `sym` (0-7: bit 0 mirrors the columns, bit 1 the
+/// rows, bit 2 swaps rows and columns).
+pub(crate) fn turned((r, c): (i32, i32), sym: usize) -> (i32, i32) {
+    let (mut r, mut c) = (r, c);
+    if sym & 1 != 0 {
+        c = -c;
+    }
+    if sym & 2 != 0 {
+        r = -r;
+    }
+    if sym & 4 != 0 {
+        std::mem::swap(&mut r, &mut c);
+    }
+    (r, c)
+}
+
 /// Offsets (row, column) of the eight neighbours in the order they are coded.
-const CELLS: [(i32, i32); 8] = [
+pub(crate) const CELLS: [(i32, i32); 8] = [
     (-1, -1),
     (-1, 0),
     (-1, 1),
@@ -66,17 +82,8 @@ fn table() -> &'static [u64; 1024] {
                 for swap in [false, true] {
                     // the pattern char for each coded cell under this symmetry
                     let mut cells = [b'?'; 8];
-                    for (i, &(r, c)) in CELLS.iter().enumerate() {
-                        let (mut rr, mut cc) = (r, c);
-                        if sym & 1 != 0 {
-                            cc = -cc;
-                        }
-                        if sym & 2 != 0 {
-                            rr = -rr;
-                        }
-                        if sym & 4 != 0 {
-                            std::mem::swap(&mut rr, &mut cc);
-                        }
+                    for (i, &cell) in CELLS.iter().enumerate() {
+                        let (rr, cc) = turned(cell, sym);
                         let ch = g[((rr + 1) * 3 + cc + 1) as usize];
                         cells[i] = if swap {
                             match ch {

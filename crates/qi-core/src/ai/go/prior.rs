@@ -14,8 +14,10 @@
 //! a little against; on 13×13 and 19×19 the third and fourth lines and the 3-3/3-4/4-4 points of
 //! empty corners for in the opening).
 //!
-//! The weights are set by hand from the paper and matches, not learnt: there is no training
-//! data here.
+//! The weights are the hand-set factors below, after the paper and matches. With
+//! `QI_GO_PRIOR=learned`, 9×9 uses the move model learnt from game records instead
+//! ([`super::features`]: GNU Go self-play games, 3×3 shapes and the features above); the
+//! virtual games that speak against self-atari and the first line of empty areas stay.
 
 use super::board::Board;
 use super::features::{Facts, Features, Model, facts};
@@ -61,7 +63,7 @@ pub(crate) struct Context<'a> {
 /// The weight of the legal point `p` for `me` (the side to move of `b`), and the virtual
 /// games and wins that speak against it (self-atari, the edge of an empty area): a small
 /// weight only withholds virtual wins, these bring the value under one half. The weight is
-/// the learnt model's ([`features::Model::shipped`]) on 9×9, the hand-set one elsewhere.
+/// the hand-set one, or the learnt model's ([`Model::shipped`]) on 9×9 when asked for.
 pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f32) {
     let f = facts(b, p, me, ctx.tactical);
     let (g, bad_n, bad_w) = hand_gamma(b, p, &f, ctx);
