@@ -46,7 +46,10 @@ fn main() {
     let (mut train_set, mut held): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
     let (mut games, mut bad) = (0usize, 0usize);
     for f in &files {
-        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| {
+            eprintln!("go_features: cannot read {f}: {e}");
+            std::process::exit(1)
+        });
         for line in text.lines() {
             let Some((head, rest)) = line.split_once(" moves ") else {
                 continue;
@@ -87,6 +90,10 @@ fn main() {
         train_set.len(),
         held.len()
     );
+    if train_set.is_empty() {
+        eprintln!("go_features: no training positions in {files:?}");
+        std::process::exit(1);
+    }
     let model = train(&train_set, rounds, &mut |r, ll| {
         eprintln!("pass {:2}: log-likelihood per move {ll:.4}", r + 1)
     });
@@ -108,7 +115,12 @@ fn main() {
             train_set.len(),
             model.write()
         );
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        // written beside the target first and renamed over it: a failed write keeps the old model
+        let tmp = format!("{path}.tmp");
+        if let Err(e) = std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, &path)) {
+            eprintln!("go_features: cannot write {path}: {e}");
+            std::process::exit(1);
+        }
         eprintln!("wrote {path}");
     }
 }

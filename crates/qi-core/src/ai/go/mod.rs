@@ -848,6 +848,31 @@ mod tree_tests {
     use super::*;
     use crate::Game;
 
+    #[test]
+    fn the_root_knows_the_last_two_moves() {
+        let mut prev = Go::new(9, 7.0).unwrap();
+        for m in ["E5", "C3"] {
+            let mv = prev.parse_move(m).unwrap();
+            prev.make(mv);
+        }
+        let mut pos = prev.clone();
+        let (own, theirs) = (pos.parse_move("G7").unwrap(), pos.parse_move("C7").unwrap());
+        pos.make(own);
+        pos.make(theirs);
+        assert_eq!(last_move(&prev, &pos), theirs);
+        assert_eq!(move_before_last(&prev, &pos), own);
+        // one move apart: no move before the last is known
+        let mut one = prev.clone();
+        one.make(own);
+        assert_eq!(last_move(&prev, &one), own);
+        assert_eq!(move_before_last(&prev, &one), PASS);
+        // a pass is no stone
+        let mut passed = prev.clone();
+        passed.make(PASS);
+        passed.make(theirs);
+        assert_eq!(move_before_last(&prev, &passed), PASS);
+    }
+
     /// Walks a tree from its root position: every child's move must be legal where it is.
     fn check(t: &Tree, pos: &Go) -> Result<usize, String> {
         let mut stack = vec![(0usize, pos.clone())];

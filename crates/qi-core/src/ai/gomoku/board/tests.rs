@@ -161,13 +161,8 @@ fn codes_follow_place_and_remove() {
 fn incremental_state_matches_scratch() {
     // random games on every rule: the kept shapes, neighbour counts and line score equal
     // the ones counted from the stones
-    let mut seed = 12345u64;
-    let mut rnd = move |k: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % k
-    };
+    let mut rng = crate::rng::Rng::new(12345);
+    let mut rnd = move |k: u64| rng.below(k);
     for rule in [
         GomokuRule::Freestyle,
         GomokuRule::Standard,
@@ -248,13 +243,8 @@ fn shape_after_block_matches_a_placed_stone() {
     // random positions on every rule: for every empty point and every empty point on its
     // lines within five, the shape after the other side's stone there equals the one read
     // after placing it; off those lines there is no answer
-    let mut seed = 777u64;
-    let mut rnd = move |k: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % k
-    };
+    let mut rng = crate::rng::Rng::new(777);
+    let mut rnd = move |k: u64| rng.below(k);
     let mut checked = 0;
     for rule in [
         GomokuRule::Freestyle,

@@ -133,13 +133,8 @@ mod tests {
         // random crowded positions on every rule: with the pruning the move is legal (never
         // forbidden for Black under renju), and an open three of the opponent with no four
         // of either side gets one of its exact answers or a four
-        let mut seed = 99u64;
-        let mut rnd = move |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut rng = crate::rng::Rng::new(99);
+        let mut rnd = move |k: u64| rng.below(k);
         let stop = Arc::new(AtomicBool::new(false));
         let mut checked = 0;
         for i in 0..240 {
