@@ -30,6 +30,20 @@ pub const FIVE: u8 = 9;
 const CODES: usize = 59_049; // 3^10
 /// Point indices are moves (`y * 32 + x`); this covers 19 × 19.
 pub const POINTS: usize = 19 * STRIDE as usize;
+/// The per-point arrays have this many slots (a power of two above [`POINTS`]), so that an
+/// index masked by `SLOTS - 1` needs no bounds check.
+const SLOTS: usize = 1024;
+const MASK: usize = SLOTS - 1;
+
+/// A per-point array, indexed by a point masked with [`MASK`].
+type PerPoint<T> = Box<[T; SLOTS]>;
+
+fn per_point<T: Copy>(v: T) -> PerPoint<T> {
+    vec![v; SLOTS]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!())
+}
 /// Index steps of the four directions of [`crate::gomoku::DIRECTIONS`].
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
@@ -169,6 +183,12 @@ impl PointShape {
         ((l[0] as usize * 10 + l[1] as usize) * 10 + l[2] as usize) * 10 + l[3] as usize
     }
 
+    /// The value and all the flags of the point in one look-up (for loops that read several).
+    #[inline]
+    pub fn info(&self) -> PointInfo {
+        POINT_INFO[self.key()]
+    }
+
     /// Fours on this point (lines with a four or an open four).
     #[inline]
     pub fn fours(&self) -> u32 {
@@ -208,16 +228,18 @@ impl PointShape {
 
 /// What the four line shapes of a point add up to: its value and the threat flags.
 #[derive(Clone, Copy)]
-struct PointInfo {
-    value: i32,
-    flags: u8,
+pub struct PointInfo {
+    pub value: i32,
+    pub flags: u8,
 }
 
 /// `flags` & this: the number of fours (0-4).
-const FOURS_MASK: u8 = 7;
-const UNSTOPPABLE: u8 = 8;
-const FOUR_THREE: u8 = 16;
-const DOUBLE_THREE: u8 = 32;
+pub const FOURS_MASK: u8 = 7;
+pub const UNSTOPPABLE: u8 = 8;
+pub const FOUR_THREE: u8 = 16;
+pub const DOUBLE_THREE: u8 = 32;
+/// A five on some line.
+pub const FIVE_FLAG: u8 = 64;
 
 /// [`PointInfo`] of every combination of four line shapes (index [`PointShape::key`]).
 static POINT_INFO: [PointInfo; 10_000] = point_info();
@@ -265,6 +287,9 @@ const fn point_info() -> [PointInfo; 10_000] {
             v += 40;
         }
         let mut flags = fours;
+        if lines[0] == FIVE || lines[1] == FIVE || lines[2] == FIVE || lines[3] == FIVE {
+            flags |= FIVE_FLAG;
+        }
         if unstoppable {
             flags |= UNSTOPPABLE;
         }
@@ -280,28 +305,44 @@ const fn point_info() -> [PointInfo; 10_000] {
     t
 }
 
+/// [`CLASS`] padded to 16 entries, for look-ups by a shape masked by 15.
+const CLASS16: [u16; 16] = {
+    let mut c = [0u16; 16];
+    let mut i = 0;
+    while i < 10 {
+        c[i] = CLASS[i];
+        i += 1;
+    }
+    c
+};
+
 /// Stones, the line codes, and what the search reads at every node kept up to date with them:
 /// each empty point's shapes for both sides, the threat sets and the line-score evaluation.
 #[derive(Clone)]
 pub struct Board {
     pub n: u8,
     /// 0 empty, 1 Black, 2 White.
-    pub cell: Vec<u8>,
-    /// `codes[point][side][dir]`.
-    codes: Vec<[[u32; 4]; 2]>,
+    pub cell: PerPoint<u8>,
+    /// `codes[point][dir]`: the base-3 codes of both sides in one word, Black's in the low 16
+    /// bits and White's in the high 16 (each below 3^10, so adding or taking off a stone never
+    /// carries from one into the other); see [`Board::code`].
+    codes: PerPoint<[u32; 4]>,
     /// `shapes[point][side]`: the table look-ups of `codes`, redone only for the points whose
     /// codes a stone changes.
-    shapes: Vec<[PointShape; 2]>,
+    shapes: PerPoint<[PointShape; 2]>,
     /// `rows[start][dir]`: the stones of each side in the row of five cells from `start` along
     /// `dir` (rows that fit on the board only).
-    rows: Vec<[[u8; 2]; 4]>,
-    /// [`Board::line_score`] for Black, kept up to date row by row.
+    rows: PerPoint<[[u8; 2]; 4]>,
+    /// [`Board::line_score`] for Black, kept up to date row by row while `keep_line_score`.
     line_total: i32,
+    /// `rows` and `line_total` are kept up to date (the default; the search turns it off when
+    /// its evaluation does not read them, which saves a fifth of the work of a move).
+    keep_line_score: bool,
     /// The table each side reads: exactly five (Standard, and Black in Renju) or five or more.
     tab: [&'static Table; 2],
     /// `reach[point][dir]`: how many points (up to five) lie on the board behind and ahead of
     /// the point along `dir`.
-    reach: Vec<[[u8; 2]; 4]>,
+    reach: PerPoint<[[u8; 2]; 4]>,
     /// Stones on each row and each column, for [`Board::span`].
     row_stones: [u8; 19],
     col_stones: [u8; 19],
@@ -313,14 +354,15 @@ pub struct Board {
     /// Each side's empty points by the threat a stone there makes.
     pub threats: [Threats; 2],
     /// `cls[point][side]`: [`class_of`] the point's shape, kept for every point.
-    cls: Vec<[u16; 2]>,
+    cls: PerPoint<[u16; 2]>,
 }
 
 /// The line-score of one row of five cells for Black (report 004), by its Black and White
 /// stone counts: 1, 10, 100, 1000 or 100,000 for 1-5 stones of one side only.
-const ROW_VALUE: [[i32; 6]; 6] = {
+/// (Padded to 8 × 8 so that counts masked by 7 index it without a bounds check.)
+const ROW_VALUE: [[i32; 8]; 8] = {
     const S: [i32; 6] = [0, 1, 10, 100, 1000, 100_000];
-    let mut t = [[0; 6]; 6];
+    let mut t = [[0; 8]; 8];
     let mut b = 0;
     while b < 6 {
         t[b][0] = S[b];
@@ -340,20 +382,21 @@ impl Board {
         let t = tables();
         let mut b = Board {
             n,
-            cell: vec![0; POINTS],
-            codes: vec![[[0; 4]; 2]; POINTS],
-            shapes: vec![[PointShape::default(); 2]; POINTS],
-            rows: vec![[[0; 2]; 4]; POINTS],
+            cell: per_point(0),
+            codes: per_point([0; 4]),
+            shapes: per_point([PointShape::default(); 2]),
+            rows: per_point([[0; 2]; 4]),
             line_total: 0,
+            keep_line_score: true,
             tab: [&t[table[0]], &t[table[1]]],
-            reach: vec![[[0; 2]; 4]; POINTS],
+            reach: per_point([[0; 2]; 4]),
             row_stones: [0; 19],
             col_stones: [0; 19],
             stones: 0,
             occupied: Bits::default(),
             on_board: Bits::default(),
             threats: [Threats::default(); 2],
-            cls: vec![[0; 2]; POINTS],
+            cls: per_point([0; 2]),
         };
         for y in 0..n as i32 {
             for x in 0..n as i32 {
@@ -366,12 +409,11 @@ impl Board {
                         }
                         if !b.on(x + k * dx, y + k * dy) {
                             let w = 2 * POW3[digit(k)];
-                            b.codes[p][0][d] += w;
-                            b.codes[p][1][d] += w;
+                            b.codes[p][d] += w | w << 16;
                         }
                     }
                     for s in 0..2 {
-                        b.shapes[p][s].lines[d] = b.tab[s][b.codes[p][s][d] as usize];
+                        b.shapes[p][s].lines[d] = b.tab[s][b.code(p, s, d)];
                         b.cls[p][s] = class_of(b.shapes[p][s]);
                     }
                     let mut back = 0;
@@ -389,6 +431,14 @@ impl Board {
         b
     }
 
+    /// The code of side `s` (0 Black, 1 White) on point `p` along direction `d`: the digit of
+    /// each of the ten cells around it 0 empty, 1 own stone, 2 the other side's or off the
+    /// board.
+    #[inline]
+    fn code(&self, p: usize, s: usize, d: usize) -> usize {
+        (self.codes[p & MASK][d] >> (16 * s) & 0xFFFF) as usize
+    }
+
     #[inline]
     pub fn on(&self, x: i32, y: i32) -> bool {
         x >= 0 && y >= 0 && x < self.n as i32 && y < self.n as i32
@@ -401,30 +451,54 @@ impl Board {
 
     /// Puts a stone of `side` on the empty point `p`.
     pub fn place(&mut self, p: Move, side: Side) {
-        self.update(p, side, true);
+        self.update::<true>(p, side);
     }
 
     /// Takes the stone of `side` off `p`.
     pub fn remove(&mut self, p: Move, side: Side) {
-        self.update(p, side, false);
+        self.update::<false>(p, side);
     }
 
-    fn update(&mut self, p: Move, side: Side, add: bool) {
+    /// Puts (`ADD`) or takes off a stone of `side` on `p`, and brings everything kept up to
+    /// date.
+    #[inline(always)]
+    fn update<const ADD: bool>(&mut self, p: Move, side: Side) {
+        let add = ADD;
         let s = side.index();
-        let (x, y) = ((p % STRIDE) as i32, (p / STRIDE) as i32);
-        self.cell[p as usize] = if add { s as u8 + 1 } else { 0 };
+        let (x, y) = ((p % STRIDE) as usize, (p / STRIDE) as usize);
+        let pu = p as usize & MASK;
+        self.cell[pu] = if add { s as u8 + 1 } else { 0 };
         if add {
             self.stones += 1;
-            self.row_stones[y as usize] += 1;
-            self.col_stones[x as usize] += 1;
+            self.row_stones[y] += 1;
+            self.col_stones[x] += 1;
         } else {
             self.stones -= 1;
-            self.row_stones[y as usize] -= 1;
-            self.col_stones[x as usize] -= 1;
+            self.row_stones[y] -= 1;
+            self.col_stones[x] -= 1;
         }
         let stride = STRIDE as i32;
         let pi = p as i32;
-        let (w_own, w_other) = if add { (1i32, 2i32) } else { (-1, -2) };
+        // the weight of one stone at offset k (index k + 5) for its own side's codes and the
+        // other side's (digit 1 own, 2 other)
+        // per side of the stone, what it adds to the packed codes of the point k cells behind
+        // it (index k + 5): 1 in its own side's digit, 2 in the other's
+        const DELTA: [[u32; 16]; 2] = {
+            let mut w = [[0; 16]; 2];
+            let mut k = -5i32;
+            while k <= 5 {
+                if k != 0 {
+                    let p = POW3[digit(k)];
+                    w[0][(k + 5) as usize] = p | (2 * p) << 16;
+                    w[1][(k + 5) as usize] = 2 * p | p << 16;
+                }
+                k += 1;
+            }
+            w
+        };
+        let delta = &DELTA[s & 1];
+        let keep_rows = self.keep_line_score;
+        let reach = self.reach[pu];
         let Board {
             cell,
             codes,
@@ -432,66 +506,74 @@ impl Board {
             cls,
             threats,
             tab,
+            rows,
+            line_total,
             ..
         } = self;
         let (t0, t1) = (tab[0], tab[1]);
         for (d, &(dx, dy)) in DIRS.iter().enumerate() {
             let step = dy * stride + dx;
-            let [back, ahead] = self.reach[p as usize][d];
+            let [back, ahead] = reach[d];
             let (back, ahead) = (back as i32, ahead as i32);
             // the points q for which p sits at offset k: q = p - k * step, on the board for
             // -ahead <= k <= back
-            for k in -ahead..=back {
-                if k == 0 {
-                    continue;
-                }
-                let q = (pi - k * step) as usize;
-                let w = POW3[digit(k)] as i32;
-                let c = &mut codes[q];
-                c[s][d] = (c[s][d] as i32 + w_own * w) as u32;
-                c[1 - s][d] = (c[1 - s][d] as i32 + w_other * w) as u32;
-                let (c0, c1) = (c[0][d], c[1][d]);
-                // only empty points keep their shapes up to date (an occupied point's are
-                // redone from its codes when its stone leaves)
-                if cell[q] != 0 {
-                    continue;
-                }
-                let sh = &mut shapes[q];
-                let (n0, n1) = (t0[(c0 & 0xFFFF) as usize], t1[(c1 & 0xFFFF) as usize]);
-                let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
-                sh[0].lines[d] = n0;
-                sh[1].lines[d] = n1;
-                // the threat sets change only when a line's class does
-                for (side, o, n) in [(0, o0, n0), (1, o1, n1)] {
-                    let (co, cn) = (CLASS[o as usize], CLASS[n as usize]);
-                    if co != cn {
-                        let c = &mut cls[q][side];
-                        *c = c.wrapping_sub(co).wrapping_add(cn);
-                        let c = *c;
-                        threats[side].apply(q, c);
+            // the two runs of k (behind p: k > 0; ahead: k < 0), each a plain range
+            for (lo, hi) in [(-ahead, 0), (1, back + 1)] {
+                for k in lo..hi {
+                    let q = (pi - k * step) as usize & MASK;
+                    let w = delta[(k + 5) as usize & 15];
+                    let c = &mut codes[q][d];
+                    *c = if ADD {
+                        c.wrapping_add(w)
+                    } else {
+                        c.wrapping_sub(w)
+                    };
+                    // only empty points keep their shapes up to date (an occupied point's are
+                    // redone from its codes when its stone leaves)
+                    if cell[q] != 0 {
+                        continue;
+                    }
+                    let sh = &mut shapes[q];
+                    let (n0, n1) = (t0[(*c & 0xFFFF) as usize], t1[(*c >> 16) as usize]);
+                    let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
+                    sh[0].lines[d] = n0;
+                    sh[1].lines[d] = n1;
+                    // the threat sets change only when a line's class does
+                    let (co0, cn0) = (CLASS16[o0 as usize & 15], CLASS16[n0 as usize & 15]);
+                    if co0 != cn0 {
+                        let c = &mut cls[q][0];
+                        *c = c.wrapping_sub(co0).wrapping_add(cn0);
+                        threats[0].apply(q, *c);
+                    }
+                    let (co1, cn1) = (CLASS16[o1 as usize & 15], CLASS16[n1 as usize & 15]);
+                    if co1 != cn1 {
+                        let c = &mut cls[q][1];
+                        *c = c.wrapping_sub(co1).wrapping_add(cn1);
+                        threats[1].apply(q, *c);
                     }
                 }
             }
             // the rows of five through p: from p - k * step for k = 0..=4, those whose last
             // point p + (4 - k) * step is on the board
-            for k in (4 - ahead).max(0)..=back.min(4) {
-                let r = &mut self.rows[(pi - k * step) as usize][d];
-                let before = ROW_VALUE[r[0] as usize][r[1] as usize];
+            if !keep_rows {
+                continue;
+            }
+            for k in (4 - ahead).max(0)..back.min(4) + 1 {
+                let r = &mut rows[(pi - k * step) as usize & MASK][d];
+                let before = ROW_VALUE[r[0] as usize & 7][r[1] as usize & 7];
                 if add {
                     r[s] += 1;
                 } else {
                     r[s] -= 1;
                 }
-                self.line_total += ROW_VALUE[r[0] as usize][r[1] as usize] - before;
+                *line_total += ROW_VALUE[r[0] as usize & 7][r[1] as usize & 7] - before;
             }
         }
         // p leaves the threat sets, or rejoins them with its shapes redone from its codes
-        let pu = p as usize;
         if !add {
             for side in 0..2 {
                 for d in 0..4 {
-                    self.shapes[pu][side].lines[d] =
-                        self.tab[side][self.codes[pu][side][d] as usize];
+                    self.shapes[pu][side].lines[d] = self.tab[side][self.code(pu, side, d)];
                 }
                 self.cls[pu][side] = class_of(self.shapes[pu][side]);
             }
@@ -541,10 +623,8 @@ impl Board {
                 }
                 let s = (c - 1) as usize;
                 let t = self.tab[s];
-                let codes = &self.codes[p as usize][s];
-                total[s] += codes
-                    .iter()
-                    .map(|&k| W[t[k as usize] as usize])
+                total[s] += (0..4)
+                    .map(|d| W[t[self.code(p as usize, s, d)] as usize])
                     .sum::<i32>();
             }
         }
@@ -582,11 +662,63 @@ impl Board {
     /// `side`'s rows minus the opponent's. Kept up to date stone by stone.
     #[inline]
     pub fn line_score(&self, side: Side) -> i32 {
-        if side == Side::Black {
+        let black = if self.keep_line_score {
             self.line_total
         } else {
-            -self.line_total
+            self.count_line_total()
+        };
+        if side == Side::Black { black } else { -black }
+    }
+
+    /// Whether the line score is kept up to date move by move (on by default). Turned on, it
+    /// is counted again from the stones.
+    pub fn keep_line_score(&mut self, on: bool) {
+        if on && !self.keep_line_score {
+            self.rows.fill([[0; 2]; 4]);
+            let n = self.n as i32;
+            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                for y in 0..n {
+                    for x in 0..n {
+                        if !self.on(x + 4 * dx, y + 4 * dy) {
+                            continue;
+                        }
+                        let start = (y * STRIDE as i32 + x) as usize;
+                        for k in 0..5 {
+                            let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
+                            if c != 0 {
+                                self.rows[start][d][(c - 1) as usize] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            self.line_total = self.count_line_total();
         }
+        self.keep_line_score = on;
+    }
+
+    /// [`Board::line_score`] for Black counted from the stones.
+    pub(super) fn count_line_total(&self) -> i32 {
+        let n = self.n as i32;
+        let mut total = 0;
+        for &(dx, dy) in &DIRS {
+            for y in 0..n {
+                for x in 0..n {
+                    if !self.on(x + 4 * dx, y + 4 * dy) {
+                        continue;
+                    }
+                    let mut count = [0usize; 2];
+                    for k in 0..5 {
+                        let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
+                        if c != 0 {
+                            count[(c - 1) as usize] += 1;
+                        }
+                    }
+                    total += ROW_VALUE[count[0]][count[1]];
+                }
+            }
+        }
+        total
     }
 
     /// The shape a stone of `side` on the empty point `t` would make after a stone of the
@@ -614,7 +746,7 @@ impl Board {
             return None;
         }
         let s = side.index();
-        let code = self.codes[t as usize][s][d] + 2 * POW3[digit(k)];
+        let code = self.code(t as usize, s, d) as u32 + 2 * POW3[digit(k)];
         let mut sh = self.shapes[t as usize][s];
         sh.lines[d] = self.tab[s][(code & 0xFFFF) as usize];
         Some(sh)

@@ -18,7 +18,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::board::{Board, F3, PointShape};
+use super::board::{
+    Board, DOUBLE_THREE, F3, FIVE_FLAG, FOUR_THREE, FOURS_MASK, PointShape, UNSTOPPABLE,
+};
 use crate::game::{Cell, Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, GomokuUndo, Move, move_at, move_square};
 use crate::search::tt::{Bound, Table};
@@ -314,23 +316,25 @@ impl Search {
             for p in e.b.cands().iter() {
                 let ms = e.b.shape(me, p);
                 let os = e.b.shape(op, p);
-                if ms.five() && sc.my_five.is_none() {
+                // one look-up a side for all the flags and the value
+                let (mi, oi) = (ms.info(), os.info());
+                if mi.flags & FIVE_FLAG != 0 && sc.my_five.is_none() {
                     sc.my_five = Some(p);
                 }
-                if os.five() {
+                if oi.flags & FIVE_FLAG != 0 {
                     sc.opp_fives += 1;
                     sc.opp_five = p;
                 }
-                if ms.fours() > 0 {
+                if mi.flags & FOURS_MASK != 0 {
                     sc.my_fours += 1;
                 }
-                if ms.four_three() || ms.double_three() {
+                if mi.flags & (FOUR_THREE | DOUBLE_THREE) != 0 {
                     sc.my_double += 1;
                 }
-                if os.four_three() || os.double_three() || os.unstoppable() {
+                if oi.flags & (FOUR_THREE | DOUBLE_THREE | UNSTOPPABLE) != 0 {
                     sc.opp_double += 1;
                 }
-                let (mv, ov) = (ms.value(), os.value());
+                let (mv, ov) = (mi.value, oi.value);
                 sc.my_sum += mv;
                 sc.opp_sum += ov;
                 let near_bonus = if adjacent.get(p as usize) { 2 } else { 0 };

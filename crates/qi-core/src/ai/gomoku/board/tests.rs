@@ -158,6 +158,38 @@ fn codes_follow_place_and_remove() {
 }
 
 #[test]
+fn line_score_switched_off_and_on() {
+    // off: counted from the stones; on again: rebuilt, then kept move by move
+    let mut rng = crate::rng::Rng::new(777);
+    for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+        let mut b = Board::new(15, rule);
+        let mut played = Vec::new();
+        for i in 0..90 {
+            if i == 10 {
+                b.keep_line_score(false);
+            }
+            if i == 50 {
+                b.keep_line_score(true);
+            }
+            let p = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
+            if !b.is_empty(p) {
+                continue;
+            }
+            let side = if i % 2 == 0 { Side::Black } else { Side::White };
+            b.place(p, side);
+            played.push((p, side));
+            if i % 5 == 2 {
+                let (q, s) = played.pop().unwrap();
+                b.remove(q, s);
+            }
+            for side in [Side::Black, Side::White] {
+                assert_eq!(b.line_score(side), b.line_score_scratch(side), "move {i}");
+            }
+        }
+    }
+}
+
+#[test]
 fn incremental_state_matches_scratch() {
     // random games on every rule: the kept shapes, neighbour counts and line score equal
     // the ones counted from the stones
@@ -214,8 +246,9 @@ fn incremental_state_matches_scratch() {
                     assert!(inside || !near(2), "{x},{y} near a stone");
                     for side in [Side::Black, Side::White] {
                         let s = side.index();
-                        let c = b.codes[p as usize][s];
-                        let want: Vec<u8> = c.iter().map(|&k| t[which[s]][k as usize]).collect();
+                        let want: Vec<u8> = (0..4)
+                            .map(|d| t[which[s]][b.code(p as usize, s, d)])
+                            .collect();
                         if b.cell[p as usize] == 0 {
                             assert_eq!(b.shape(side, p).lines.to_vec(), want);
                         }
@@ -293,4 +326,26 @@ fn shape_after_block_matches_a_placed_stone() {
         }
     }
     assert!(checked > 10_000, "{checked}");
+}
+
+#[test]
+fn point_info_agrees_with_the_shape_tests() {
+    // the one-look-up flags the candidate scan reads against the per-question methods
+    for k in 0..10_000usize {
+        let s = PointShape {
+            lines: [
+                (k / 1000) as u8,
+                (k / 100 % 10) as u8,
+                (k / 10 % 10) as u8,
+                (k % 10) as u8,
+            ],
+        };
+        let i = s.info();
+        assert_eq!(i.flags & FIVE_FLAG != 0, s.five(), "{k}");
+        assert_eq!((i.flags & FOURS_MASK) as u32, s.fours(), "{k}");
+        assert_eq!(i.flags & UNSTOPPABLE != 0, s.unstoppable(), "{k}");
+        assert_eq!(i.flags & FOUR_THREE != 0, s.four_three(), "{k}");
+        assert_eq!(i.flags & DOUBLE_THREE != 0, s.double_three(), "{k}");
+        assert_eq!(i.value, s.value(), "{k}");
+    }
 }

@@ -10,6 +10,7 @@ impl Search {
             return false;
         };
         let mut e = Engine::new(&g);
+        e.b.keep_line_score(false);
         let mut budget = self.cfg.vcf_defend;
         self.vcf(&mut e, &mut budget, 30).is_some()
     }
@@ -20,6 +21,7 @@ impl Search {
             return false;
         };
         let mut e = Engine::new(&g);
+        e.b.keep_line_score(false);
         let mut budget = self.cfg.vct_defend;
         self.vct(&mut e, &mut budget, VCT_DEPTH).is_some()
     }
@@ -42,6 +44,8 @@ impl Search {
             };
         }
         let mut e = Engine::new(pos);
+        // only the simple evaluation reads the line score
+        e.b.keep_line_score(self.cfg.simple_eval);
         let sc = self.scan(&e, 0);
         let me = e.side();
         // immediate decisions: a five, the block of the opponent's four, an open four, a VCF
