@@ -305,6 +305,23 @@ const fn point_info() -> [PointInfo; 10_000] {
     t
 }
 
+/// `ROW_GAIN[side][black][white]`: what a stone of `side` adds to [`ROW_VALUE`] of a row
+/// holding `black` and `white` stones (one look-up a row instead of two).
+const ROW_GAIN: [[[i32; 8]; 8]; 2] = {
+    let mut g = [[[0; 8]; 8]; 2];
+    let mut b = 0;
+    while b < 5 {
+        let mut w = 0;
+        while w < 5 {
+            g[0][b][w] = ROW_VALUE[b + 1][w] - ROW_VALUE[b][w];
+            g[1][b][w] = ROW_VALUE[b][w + 1] - ROW_VALUE[b][w];
+            w += 1;
+        }
+        b += 1;
+    }
+    g
+};
+
 /// [`CLASS`] padded to 16 entries, for look-ups by a shape masked by 15.
 const CLASS16: [u16; 16] = {
     let mut c = [0u16; 16];
@@ -560,13 +577,13 @@ impl Board {
             }
             for k in (4 - ahead).max(0)..back.min(4) + 1 {
                 let r = &mut rows[(pi - k * step) as usize & MASK][d];
-                let before = ROW_VALUE[r[0] as usize & 7][r[1] as usize & 7];
-                if add {
+                if ADD {
+                    *line_total += ROW_GAIN[s & 1][r[0] as usize & 7][r[1] as usize & 7];
                     r[s] += 1;
                 } else {
                     r[s] -= 1;
+                    *line_total -= ROW_GAIN[s & 1][r[0] as usize & 7][r[1] as usize & 7];
                 }
-                *line_total += ROW_VALUE[r[0] as usize & 7][r[1] as usize & 7] - before;
             }
         }
         // p leaves the threat sets, or rejoins them with its shapes redone from its codes
