@@ -1,0 +1,279 @@
+//! The line shapes of the Gomoku AI's board: the table that turns a line code (the ten cells
+//! around a point, five each way, in base 3) into the shape a stone there would make on that
+//! line, built once per "five" rule, and what the four line shapes of a point add up to
+//! ([`PointShape`], [`POINT_INFO`]).
+
+use std::sync::OnceLock;
+
+/// Line shapes, weakest first. `B` = blocked (one way to grow), `F` = free (two ways).
+pub const NONE: u8 = 0;
+pub const B1: u8 = 1;
+pub const F1: u8 = 2;
+pub const B2: u8 = 3;
+pub const F2: u8 = 4;
+pub const B3: u8 = 5;
+pub const F3: u8 = 6;
+/// A four: one point makes five.
+pub const B4: u8 = 7;
+/// An open four: two or more points make five.
+pub const F4: u8 = 8;
+pub const FIVE: u8 = 9;
+
+pub(super) const CODES: usize = 59_049; // 3^10
+pub(super) const fn pow3() -> [u32; 10] {
+    let mut p = [1u32; 10];
+    let mut i = 1;
+    while i < 10 {
+        p[i] = p[i - 1] * 3;
+        i += 1;
+    }
+    p
+}
+pub(super) const POW3: [u32; 10] = pow3();
+
+/// The digit of the cell at offset `k` (-5..=5, not 0) from the centre.
+#[inline]
+pub(super) const fn digit(k: i32) -> usize {
+    if k < 0 {
+        (k + 5) as usize
+    } else {
+        (k + 4) as usize
+    }
+}
+
+/// The codes' table, padded to 2^16 entries so that a code masked to 16 bits indexes it
+/// without a bounds check.
+pub(super) type Table = [u8; 1 << 16];
+
+pub(super) fn build_table(exact: bool) -> Box<Table> {
+    let mut memo = vec![u8::MAX; CODES];
+    for code in 0..CODES {
+        classify(code, exact, &mut memo);
+    }
+    let mut t = Box::new([0u8; 1 << 16]);
+    t[..CODES].copy_from_slice(&memo);
+    t
+}
+
+pub(super) fn wins(exact: bool, len: u32) -> bool {
+    if exact { len == 5 } else { len >= 5 }
+}
+
+/// The length of the run of own stones through the centre (index 5) of an 11-cell line.
+pub(super) fn run(line: &[u8; 11]) -> u32 {
+    let mut len = 1;
+    let mut i = 4i32;
+    while i >= 0 && line[i as usize] == 1 {
+        len += 1;
+        i -= 1;
+    }
+    let mut j = 6;
+    while j <= 10 && line[j] == 1 {
+        len += 1;
+        j += 1;
+    }
+    len
+}
+
+pub(super) fn classify(code: usize, exact: bool, memo: &mut [u8]) -> u8 {
+    if memo[code] != u8::MAX {
+        return memo[code];
+    }
+    let mut line = [0u8; 11];
+    let mut c = code;
+    for i in 0..10 {
+        let d = (c % 3) as u8;
+        c /= 3;
+        line[if i < 5 { i } else { i + 1 }] = d;
+    }
+    line[5] = 1;
+    let result = if wins(exact, run(&line)) {
+        FIVE
+    } else {
+        let mut fives = 0;
+        for q in 1..=9 {
+            if q != 5 && line[q] == 0 {
+                line[q] = 1;
+                if wins(exact, run(&line)) {
+                    fives += 1;
+                }
+                line[q] = 0;
+            }
+        }
+        match fives {
+            0 => {
+                let mut best = NONE;
+                for q in 1..=9usize {
+                    if q != 5 && line[q] == 0 {
+                        let k = q as i32 - 5;
+                        let child = code + POW3[digit(k)] as usize;
+                        let s = classify(child, exact, memo);
+                        best = best.max(s.saturating_sub(2));
+                    }
+                }
+                best
+            }
+            1 => B4,
+            _ => F4,
+        }
+    };
+    memo[code] = result;
+    result
+}
+
+pub(super) fn tables() -> &'static [Box<Table>; 2] {
+    static T: OnceLock<[Box<Table>; 2]> = OnceLock::new();
+    T.get_or_init(|| [build_table(true), build_table(false)])
+}
+
+/// What a stone of one side on one point would make: the shape on each line, and the sums the
+/// search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PointShape {
+    pub lines: [u8; 4],
+}
+
+impl PointShape {
+    #[inline]
+    pub fn max(&self) -> u8 {
+        self.lines.iter().copied().max().unwrap_or(0)
+    }
+
+    #[inline]
+    pub fn count(&self, at_least: u8) -> u32 {
+        self.lines.iter().filter(|&&l| l >= at_least).count() as u32
+    }
+
+    #[inline]
+    pub fn five(&self) -> bool {
+        self.max() == FIVE
+    }
+
+    /// The index of the four line shapes in [`POINT_INFO`].
+    #[inline]
+    pub(super) fn key(&self) -> usize {
+        let l = self.lines;
+        ((l[0] as usize * 10 + l[1] as usize) * 10 + l[2] as usize) * 10 + l[3] as usize
+    }
+
+    /// The value and all the flags of the point in one look-up (for loops that read several).
+    #[inline]
+    pub fn info(&self) -> PointInfo {
+        POINT_INFO[self.key()]
+    }
+
+    /// Fours on this point (lines with a four or an open four).
+    #[inline]
+    pub fn fours(&self) -> u32 {
+        (POINT_INFO[self.key()].flags & FOURS_MASK) as u32
+    }
+
+    /// An open four or two fours: a win next move unless the opponent already has a four.
+    #[inline]
+    pub fn unstoppable(&self) -> bool {
+        POINT_INFO[self.key()].flags & UNSTOPPABLE != 0
+    }
+
+    /// A four together with an open three.
+    #[inline]
+    pub fn four_three(&self) -> bool {
+        POINT_INFO[self.key()].flags & FOUR_THREE != 0
+    }
+
+    /// Two open threes.
+    #[inline]
+    pub fn double_three(&self) -> bool {
+        POINT_INFO[self.key()].flags & DOUBLE_THREE != 0
+    }
+
+    /// A threat the opponent must answer now: a four, or a move that makes an open four.
+    #[inline]
+    pub fn threat(&self) -> bool {
+        self.max() >= F3
+    }
+
+    /// The value of the point for its side (evaluation and move ordering): one table look-up.
+    #[inline]
+    pub fn value(&self) -> i32 {
+        POINT_INFO[self.key()].value
+    }
+}
+
+/// What the four line shapes of a point add up to: its value and the threat flags.
+#[derive(Clone, Copy)]
+pub struct PointInfo {
+    pub value: i32,
+    pub flags: u8,
+}
+
+/// `flags` & this: the number of fours (0-4).
+pub const FOURS_MASK: u8 = 7;
+pub const UNSTOPPABLE: u8 = 8;
+pub const FOUR_THREE: u8 = 16;
+pub const DOUBLE_THREE: u8 = 32;
+/// A five on some line.
+pub const FIVE_FLAG: u8 = 64;
+
+/// [`PointInfo`] of every combination of four line shapes (index [`PointShape::key`]).
+pub(super) static POINT_INFO: [PointInfo; 10_000] = point_info();
+
+pub(super) const fn point_info() -> [PointInfo; 10_000] {
+    const V: [i32; 10] = [0, 1, 4, 8, 24, 28, 110, 130, 600, 20_000];
+    let mut t = [PointInfo { value: 0, flags: 0 }; 10_000];
+    let mut k = 0;
+    while k < 10_000 {
+        let lines = [
+            (k / 1000) as u8,
+            ((k / 100) % 10) as u8,
+            ((k / 10) % 10) as u8,
+            (k % 10) as u8,
+        ];
+        let (mut v, mut fours, mut f4, mut f3, mut f2up) = (0i32, 0u8, false, 0u32, 0u32);
+        let mut i = 0;
+        while i < 4 {
+            let l = lines[i];
+            v += V[l as usize];
+            if l == B4 || l == F4 {
+                fours += 1;
+            }
+            if l == F4 {
+                f4 = true;
+            }
+            if l == F3 {
+                f3 += 1;
+            }
+            if l >= F2 {
+                f2up += 1;
+            }
+            i += 1;
+        }
+        let unstoppable = f4 || fours >= 2;
+        let four_three = fours >= 1 && f3 >= 1;
+        let double_three = f3 >= 2;
+        if unstoppable {
+            v += 3000;
+        } else if four_three {
+            v += 2000;
+        } else if double_three {
+            v += 900;
+        } else if f2up >= 2 {
+            v += 40;
+        }
+        let mut flags = fours;
+        if lines[0] == FIVE || lines[1] == FIVE || lines[2] == FIVE || lines[3] == FIVE {
+            flags |= FIVE_FLAG;
+        }
+        if unstoppable {
+            flags |= UNSTOPPABLE;
+        }
+        if four_three {
+            flags |= FOUR_THREE;
+        }
+        if double_three {
+            flags |= DOUBLE_THREE;
+        }
+        t[k] = PointInfo { value: v, flags };
+        k += 1;
+    }
+    t
+}
