@@ -99,6 +99,11 @@
 //! #53 alone (load 7.7-8.6, a build beside it): 3.60 G nodes (64 MB table), 310.7 s, 11.6 M
 //! nodes/s; main was not run again.
 //!
+//! All twenty again with this build (session 12, `qi-engine ffo --from 40 --to 59 --threads 1
+//! --hash 256`, load 1.4-3.8): every move and score right, the same 29.85 G nodes, **2,776.7 s
+//! of CPU** (10.7 M nodes/s; #53 307.7 s, #54 335.8 s, #55 1,098.9 s, #56 194.9 s, #57 378.1 s,
+//! #58 290.5 s), 1.48 times as fast as the 4,115 s above; the README has the table.
+//!
 //! What was tried here, on load-independent counts where the clock was too noisy (the same
 //! binary's CPU time on #40-#44 varied from 10.1 to 13.6 s between runs):
 //! - the last-move count by line look-ups, selection instead of sorting and the disc-count test
