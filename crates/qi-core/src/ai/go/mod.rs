@@ -165,6 +165,7 @@
 pub mod board;
 pub mod candidates;
 pub mod features;
+mod ladder;
 mod mcts;
 pub mod playout;
 mod prior;
