@@ -141,13 +141,15 @@
 //!   playouts a move and scored 62.5% (10-6) against level 5. It gets its full budget from
 //!   about 5-10 s a move on this machine.
 //!
-//! # Ladders ([`ladder`], branch `ladder`, not yet a gain)
+//! # Ladders ([`ladder`], off by default: not yet a gain)
 //!
 //! A simple-ladder reader on the light board (board copies, at most 200 moves a reading, an
 //! unread ladder counts as an escape) leaves caught extensions out of the playouts' escapes
 //! and weighs them down in the hand-set priors, where an atari that starts a working ladder
 //! weighs more (2.5, 8 from three stones) and one that only chases less (1.2, was 2).
-//! `QI_GO_LADDER=off|playout|prior` switches the parts. Measured on 9×9, komi 7:
+//! `QI_GO_LADDER=both|playout|prior` turns the parts on (neither by default, which searches as
+//! before apart from the eye fix below). Measured on 9×9, komi 7 (with `both` the default of the
+//! build measured):
 //!
 //! - Speed (8 searches of about 0.76 s from one opening, load average about 4): 17,000-22,900
 //!   playouts a second before (072004c), 12,800-18,000 with ladders in both parts, 12,900-15,500
@@ -161,12 +163,16 @@
 //!   1 jigo, 6 lost (59.4%; far too few games to tell). Both parts, the same openings, stood at
 //!   8 won, 8 lost after the same 16 games.
 //!
+//! The two-liberty answers of the playouts no longer extend a chain into its own eye (the
+//! rest of the policy already kept out of own eyes; a policy test found it on 19×19), ladders or
+//! not.
+//!
 //! Next: a playout check that costs less (an undo on the board instead of copies, or Pachi's
 //! quick shape tests before reading), and the priors-only setting over more games.
 //!
 //! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment),
-//! `QI_GO_LADDER=off|playout|prior` to read ladders nowhere, in the playouts only or in the
-//! tree priors only (both by default), `QI_GO_NO_LGR=1` to play the playouts without last good replies, `QI_GO_NO_2LIB=1` without
+//! `QI_GO_LADDER=both|playout|prior` to read ladders in the playouts and the priors, in the
+//! playouts only or in the tree priors only (nowhere by default), `QI_GO_NO_LGR=1` to play the playouts without last good replies, `QI_GO_NO_2LIB=1` without
 //! the two-liberty answers, `QI_GO_NAKADE=1` with the vital point of three-point eye spaces
 //! (eight times in ten, after the two-liberty answers; not yet measured), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, `QI_GO_PRIOR=learned`
 //! for the 9×9 priors of the model learnt from GNU Go games ([`features`]), `QI_GO_NODES=<n>` to

@@ -467,16 +467,16 @@ pub(crate) fn nakade_on() -> bool {
     *ON.get_or_init(|| std::env::var_os("QI_GO_NAKADE").is_some())
 }
 
-/// Which parts of the search read ladders ([`super::ladder`]): `QI_GO_LADDER=off`,
+/// Which parts of the search read ladders ([`super::ladder`]): `QI_GO_LADDER=both`,
 /// `playout` (the playouts only), `prior` (the tree priors only); anything else or unset:
-/// both.
+/// neither (both parts together measured no gain, see the module doc of [`super`]).
 fn ladder_mode() -> (bool, bool) {
     static MODE: OnceLock<(bool, bool)> = OnceLock::new();
     *MODE.get_or_init(|| match std::env::var("QI_GO_LADDER").as_deref() {
-        Ok("off") => (false, false),
+        Ok("both") => (true, true),
         Ok("playout") => (true, false),
         Ok("prior") => (false, true),
-        _ => (true, true),
+        _ => (false, false),
     })
 }
 
