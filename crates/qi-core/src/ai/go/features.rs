@@ -328,7 +328,7 @@ pub fn samples_of_game(size: u8, moves: &[Move], from: usize) -> Option<Vec<Samp
         }
         if k >= from && mv != PASS {
             let me = b.to_move;
-            super::playout::tactical_answers(&b, &mut tactical);
+            super::playout::tactical_answers(&b, &mut tactical, false);
             let mut candidates = Vec::new();
             let mut played = None;
             for &p in b.empties() {

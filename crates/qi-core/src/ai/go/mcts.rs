@@ -238,11 +238,12 @@ impl Tree {
             None
         };
         let mut tactical = Vec::new();
-        playout::tactical_answers(b, &mut tactical);
+        playout::tactical_answers(b, &mut tactical, playout::ladder_priors_on());
         let stones = (size * size) - b.empties().len();
         let ctx = prior::Context {
             tactical: &tactical,
             opening: stones * 5 < size * size,
+            ladders: playout::ladder_priors_on(),
         };
         let moves: Vec<u16> = b
             .empties()

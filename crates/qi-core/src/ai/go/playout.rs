@@ -162,8 +162,10 @@ pub(crate) fn bad_self_atari(b: &Board, p: usize, c: u8) -> bool {
 }
 
 /// Moves that answer the last move, into `out`: its chain's capture, and escapes for own
-/// chains next to it in atari (captures of their attackers, or extensions to two liberties).
-pub(crate) fn tactical_answers(b: &Board, out: &mut Vec<u16>) {
+/// chains next to it in atari (captures of their attackers, or extensions to two liberties;
+/// with `ladders`, not an extension to two liberties that a ladder catches,
+/// [`super::ladder::escape_caught`]).
+pub(crate) fn tactical_answers(b: &Board, out: &mut Vec<u16>, ladders: bool) {
     out.clear();
     if b.last == PASS {
         return;
@@ -217,8 +219,12 @@ pub(crate) fn tactical_answers(b: &Board, out: &mut Vec<u16>) {
             }
         });
         let lib = b.atari_lib(h);
-        if b.legal(lib) && b.libs_after(lib, me) >= 2 && !out.contains(&(lib as u16)) {
-            out.push(lib as u16);
+        if b.legal(lib) && !out.contains(&(lib as u16)) {
+            let libs = b.libs_after(lib, me);
+            // escape_caught is false for an extension that captures
+            if libs >= 3 || (libs == 2 && !(ladders && super::ladder::escape_caught(b, lib))) {
+                out.push(lib as u16);
+            }
         }
     }
 }
@@ -290,7 +296,11 @@ pub(crate) fn two_lib_answers(b: &Board, out: &mut Vec<u16>) {
         }
         for &x in &libs[..2] {
             let x = x as usize;
-            if b.legal(x) && b.libs_after(x, me) >= 3 && !out.contains(&(x as u16)) {
+            if b.legal(x)
+                && b.libs_after(x, me) >= 3
+                && !b.is_eye(x, me)
+                && !out.contains(&(x as u16))
+            {
                 out.push(x as u16);
             }
         }
@@ -386,7 +396,7 @@ pub(crate) fn pattern_answers(b: &Board, out: &mut Vec<u16>) {
 pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>, replies: &[u16]) -> Move {
     let me = b.to_move;
     if b.last != PASS {
-        tactical_answers(b, buf);
+        tactical_answers(b, buf, ladder_playouts_on());
         if !buf.is_empty() {
             return buf[rng.below(buf.len() as u32) as usize];
         }
@@ -455,6 +465,29 @@ pub(crate) fn two_libs_on() -> bool {
 pub(crate) fn nakade_on() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("QI_GO_NAKADE").is_some())
+}
+
+/// Which parts of the search read ladders ([`super::ladder`]): `QI_GO_LADDER=both`,
+/// `playout` (the playouts only), `prior` (the tree priors only); anything else or unset:
+/// neither (both parts together measured no gain, see the module doc of [`super`]).
+fn ladder_mode() -> (bool, bool) {
+    static MODE: OnceLock<(bool, bool)> = OnceLock::new();
+    *MODE.get_or_init(|| match std::env::var("QI_GO_LADDER").as_deref() {
+        Ok("both") => (true, true),
+        Ok("playout") => (true, false),
+        Ok("prior") => (false, true),
+        _ => (false, false),
+    })
+}
+
+/// Whether the playouts leave out escapes into a ladder that catches them.
+pub(crate) fn ladder_playouts_on() -> bool {
+    ladder_mode().0
+}
+
+/// Whether the tree priors weigh ladders (caught escapes against, working ladders for).
+pub(crate) fn ladder_priors_on() -> bool {
+    ladder_mode().1
 }
 
 /// Where the reply of `colour` to the move `prev` is kept in a last-good-reply table (two

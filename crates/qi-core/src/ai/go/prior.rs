@@ -58,6 +58,9 @@ pub(crate) struct Context<'a> {
     pub tactical: &'a [u16],
     /// Few stones on the board yet (under a fifth of the points).
     pub opening: bool,
+    /// Read ladders ([`super::ladder`]): an escape into a ladder that catches it is weighed
+    /// like a self-atari, an atari that starts a working ladder nearly like a capture.
+    pub ladders: bool,
 }
 
 /// The weight of the legal point `p` for `me` (the side to move of `b`), and the virtual
@@ -91,7 +94,16 @@ fn hand_gamma(b: &Board, p: usize, f: &Facts, ctx: &Context) -> (f32, f32, f32) 
     } else if f.escapes {
         g *= match libs {
             0 | 1 => 1.0, // the self-atari below
-            2 => 1.5,     // a ladder, likely
+            2 if ctx.ladders => {
+                if super::ladder::escape_caught(b, p) {
+                    // runs into a ladder that catches it: more stones lost
+                    against(15.0, 0.1);
+                    0.05
+                } else {
+                    3.0
+                }
+            }
+            2 => 1.5, // a ladder, likely
             _ => 12.0,
         };
     }
@@ -105,7 +117,15 @@ fn hand_gamma(b: &Board, p: usize, f: &Facts, ctx: &Context) -> (f32, f32, f32) 
         }
     }
     if f.ataris && libs >= 2 {
-        g *= 2.0;
+        if !ctx.ladders {
+            g *= 2.0;
+        } else if super::ladder::atari_catches(b, p) {
+            // a working ladder: a capture to come (weighed below a capture now: a lone stone
+            // caught on the edge is often not worth a move)
+            g *= if f.ataris_big { 8.0 } else { 2.5 };
+        } else {
+            g *= 1.2; // an atari that only chases
+        }
     }
     if b.last != PASS {
         g *= LAST[f.d_last];
@@ -220,10 +240,11 @@ mod tests {
 
     fn weights(g: &Go, b: &Board) -> Vec<(usize, f32)> {
         let mut tactical = Vec::new();
-        super::super::playout::tactical_answers(b, &mut tactical);
+        super::super::playout::tactical_answers(b, &mut tactical, true);
         let ctx = Context {
             tactical: &tactical,
             opening: false,
+            ladders: true,
         };
         let moves: Vec<u16> = b
             .empties()
