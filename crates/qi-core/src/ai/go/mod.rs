@@ -141,15 +141,14 @@
 //!   playouts a move and scored 62.5% (10-6) against level 5. It gets its full budget from
 //!   about 5-10 s a move on this machine.
 //!
-//! # Ladders ([`ladder`], off by default: not yet a gain)
+//! # Ladders ([`ladder`], in the tree priors by default)
 //!
 //! A simple-ladder reader on the light board (board copies, at most 200 moves a reading, an
 //! unread ladder counts as an escape) leaves caught extensions out of the playouts' escapes
 //! and weighs them down in the hand-set priors, where an atari that starts a working ladder
 //! weighs more (2.5, 8 from three stones) and one that only chases less (1.2, was 2).
-//! `QI_GO_LADDER=both|playout|prior` turns the parts on (neither by default, which searches as
-//! before apart from the eye fix below). Measured on 9×9, komi 7 (with `both` the default of the
-//! build measured):
+//! `QI_GO_LADDER=both|playout|off` picks the parts (the priors only by default). Measured on
+//! 9×9, komi 7 (with `both` the default of the build measured):
 //!
 //! - Speed (8 searches of about 0.76 s from one opening, load average about 4): 17,000-22,900
 //!   playouts a second before (072004c), 12,800-18,000 with ladders in both parts, 12,900-15,500
@@ -161,7 +160,11 @@
 //! - Priors only (`QI_GO_LADDER=prior`, same binary, settings and seed), stopped after 16 of
 //!   40 games for lack of time, load average 0.7 at the start and 1.0-1.2 at the end: 9 won,
 //!   1 jigo, 6 lost (59.4%; far too few games to tell). Both parts, the same openings, stood at
-//!   8 won, 8 lost after the same 16 games.
+//!   8 won, 8 lost after the same 16 games. Then 32 games with `--seed 42` (the build with the
+//!   Gomoku work of session 12, whose Go search is the same), load 1.0-3.2: 21 won, 2 jigo, 9
+//!   lost (68.8%, Elo +137 ± 134); with the first 16, 30-3-15 in 48 games (65.6%). So the
+//!   priors read ladders by default; the playouts do not (their reading costs a quarter of the
+//!   playouts).
 //!
 //! The two-liberty answers of the playouts no longer extend a chain into its own eye (the
 //! rest of the policy already kept out of own eyes; a policy test found it on 19×19), ladders or
@@ -171,8 +174,8 @@
 //! quick shape tests before reading), and the priors-only setting over more games.
 //!
 //! Set `QI_GO_NO_REUSE=1` to start every search with empty trees (an experiment),
-//! `QI_GO_LADDER=both|playout|prior` to read ladders in the playouts and the priors, in the
-//! playouts only or in the tree priors only (nowhere by default), `QI_GO_NO_LGR=1` to play the playouts without last good replies, `QI_GO_NO_2LIB=1` without
+//! `QI_GO_LADDER=both|playout|off` to read ladders in the playouts and the priors, in the
+//! playouts only or nowhere (in the tree priors only by default), `QI_GO_NO_LGR=1` to play the playouts without last good replies, `QI_GO_NO_2LIB=1` without
 //! the two-liberty answers, `QI_GO_NAKADE=1` with the vital point of three-point eye spaces
 //! (eight times in ten, after the two-liberty answers; not yet measured), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, `QI_GO_PRIOR=learned`
 //! for the 9×9 priors of the model learnt from GNU Go games ([`features`]), `QI_GO_NODES=<n>` to

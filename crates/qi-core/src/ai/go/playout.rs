@@ -468,15 +468,15 @@ pub(crate) fn nakade_on() -> bool {
 }
 
 /// Which parts of the search read ladders ([`super::ladder`]): `QI_GO_LADDER=both`,
-/// `playout` (the playouts only), `prior` (the tree priors only); anything else or unset:
-/// neither (both parts together measured no gain, see the module doc of [`super`]).
+/// `playout` (the playouts only), `off`; anything else or unset: the tree priors only (the
+/// setting that won its matches, see the module doc of [`super`]).
 fn ladder_mode() -> (bool, bool) {
     static MODE: OnceLock<(bool, bool)> = OnceLock::new();
     *MODE.get_or_init(|| match std::env::var("QI_GO_LADDER").as_deref() {
         Ok("both") => (true, true),
         Ok("playout") => (true, false),
-        Ok("prior") => (false, true),
-        _ => (false, false),
+        Ok("off") => (false, false),
+        _ => (false, true),
     })
 }
 
