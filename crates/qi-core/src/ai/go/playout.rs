@@ -584,6 +584,15 @@ mod tests {
     use crate::game::Game;
 
     #[test]
+    fn ladders_are_read_in_the_priors_only_by_default() {
+        // the setting the matches chose (priors 65.6% in 48 games; both parts 46.2%)
+        if std::env::var_os("QI_GO_LADDER").is_none() {
+            assert_eq!(ladder_mode(), (false, true));
+            assert!(ladder_priors_on() && !ladder_playouts_on());
+        }
+    }
+
+    #[test]
     fn good_replies_are_learnt_and_forgotten() {
         let mut r = vec![0u16; 2 * crate::go::POINTS];
         // Black 30, White 31, Black 32, White 33; Black wins
