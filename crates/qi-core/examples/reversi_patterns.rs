@@ -242,7 +242,7 @@ fn train(args: &[String]) {
             };
             let sample = Sample::new(p, o, s, if exact { 1.0 } else { game_weight });
             line_no += 1;
-            if line_no % 10 == 0 {
+            if line_no.is_multiple_of(10) {
                 held.push(sample);
             } else {
                 fit.push(sample);

@@ -57,7 +57,7 @@ impl FastRng {
     }
 
     #[inline(always)]
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -69,7 +69,7 @@ impl FastRng {
     /// Uniform in `0..n` (`n` > 0).
     #[inline(always)]
     pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next() >> 32) * n as u64) >> 32) as u32
+        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
     }
 }
 
@@ -92,7 +92,7 @@ mod tests {
         let mut f = FastRng::new(9);
         let mut g = FastRng::new(9);
         for _ in 0..100 {
-            assert_eq!(f.next(), g.next());
+            assert_eq!(f.next_u64(), g.next_u64());
             assert!(f.below(10) < 10);
             g.below(10);
         }

@@ -551,7 +551,7 @@ pub fn parse_opening<G: Game>(line: &str, base: &G) -> Result<Opening<G>, String
         None => (t, None),
     };
     let (start, moves_text) = match G::from_text(head) {
-        Ok(p) if head != "" => (p, tail.unwrap_or("")),
+        Ok(p) if !head.is_empty() => (p, tail.unwrap_or("")),
         _ if tail.is_none() => (base.clone(), head),
         Err(e) => return Err(format!("'{head}' is not a position: {e}")),
         Ok(_) => unreachable!(),
@@ -581,10 +581,10 @@ pub fn random_moves<G: Game>(base: &G, plies: u32, rng: &mut Rng) -> Opening<G> 
         let mut legal = Vec::new();
         for _ in 0..plies {
             pos.legal_moves(&mut legal);
-            if legal.len() > 1 {
-                if let Some(pass) = pos.pass_move() {
-                    legal.retain(|&m| m != pass);
-                }
+            if legal.len() > 1
+                && let Some(pass) = pos.pass_move()
+            {
+                legal.retain(|&m| m != pass);
             }
             if legal.is_empty() {
                 continue 'retry;

@@ -185,7 +185,7 @@ impl AtaxxSearcher {
                 info,
             };
         }
-        root.sort_by(|a, b| b.0.cmp(&a.0));
+        root.sort_by_key(|a| std::cmp::Reverse(a.0));
         let mut root: Vec<Move> = root.into_iter().map(|(_, m)| m).collect();
         let mut best = root[0];
         let mut best_score = 0;
@@ -219,12 +219,11 @@ impl AtaxxSearcher {
             if super::is_decided(best_score) && depth as i32 > MATE - best_score.abs() + 2 {
                 break;
             }
-            if depth >= min_depth {
-                if let Some(s) = soft {
-                    if self.start.elapsed() > s {
-                        break;
-                    }
-                }
+            if depth >= min_depth
+                && let Some(s) = soft
+                && self.start.elapsed() > s
+            {
+                break;
             }
             depth += 1;
         }
@@ -335,10 +334,10 @@ impl AtaxxSearcher {
             self.stopped = true;
             return;
         }
-        if let Some(h) = self.hard {
-            if Instant::now() >= h {
-                self.stopped = true;
-            }
+        if let Some(h) = self.hard
+            && Instant::now() >= h
+        {
+            self.stopped = true;
         }
     }
 

@@ -426,7 +426,7 @@ impl Search {
                     }),
             );
         }
-        list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        list.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
         let mut taken = 0;
         for &(_, m) in &list {
             if taken >= width {

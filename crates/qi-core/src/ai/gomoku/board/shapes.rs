@@ -103,8 +103,8 @@ pub(super) fn classify(code: usize, exact: bool, memo: &mut [u8]) -> u8 {
         match fives {
             0 => {
                 let mut best = NONE;
-                for q in 1..=9usize {
-                    if q != 5 && line[q] == 0 {
+                for (q, &c) in line.iter().enumerate().skip(1).take(9) {
+                    if q != 5 && c == 0 {
                         let k = q as i32 - 5;
                         let child = code + POW3[digit(k)] as usize;
                         let s = classify(child, exact, memo);

@@ -246,8 +246,7 @@ impl Search {
         let mut alpha = -INF;
         let beta = INF;
         let mut best = None;
-        for i in 0..root.len() {
-            let m = root[i];
+        for (i, &m) in root.iter().enumerate() {
             self.nodes += 1;
             let u = e.make(m);
             let score = if i == 0 {

@@ -45,7 +45,7 @@ impl Search {
         if def_fives == 1 {
             fours.retain(|&(_, p)| p == def_five);
         }
-        fours.sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        fours.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
         for &(_, m) in &fours {
             if !e.allowed(m) {
                 continue;
