@@ -318,6 +318,23 @@ fn levels_play_endgames_perfectly() {
     }
 }
 
+/// A small endgame (up to 10 empties, a millisecond's solve) is solved in full even with no
+/// time at all, so that a thread starved by a busy machine still reports the exact score and
+/// not the fallback search's "won" or "lost" (an analysis test caught that under load).
+#[test]
+fn small_endgames_are_solved_exactly_without_time() {
+    let stop = no_stop();
+    let mut cpu = Cpu::<Reversi>::new(6, 2);
+    for (i, pos) in endgames(40, 79, 3..=10).iter().enumerate() {
+        let want = exact(pos);
+        let r = cpu.choose(pos, Duration::ZERO, &stop, i as u64, &mut |_| {});
+        assert_eq!(r.score, want * 100, "{}", pos.to_text());
+        let mut q = *pos;
+        q.play(r.best.unwrap()).unwrap();
+        assert_eq!(-exact(&q), want, "{}", pos.to_text());
+    }
+}
+
 /// Plain negamax with the evaluation and the scoring of finished games the search uses (a
 /// finished game scores `terminal`, moved towards zero by the ply it is found at).
 fn negamax(e: &ReversiEval, pos: &Reversi, depth: u32, ply: i32) -> i32 {

@@ -340,6 +340,10 @@ pub fn empties(pos: &Reversi) -> u32 {
     64 - (pos.discs[0] | pos.discs[1]).count_ones()
 }
 
+/// Positions with this many empties or fewer are solved in full whatever the move time (a few
+/// thousand nodes).
+const ALWAYS_SOLVE: u32 = 10;
+
 /// The most empties at which a level solves the endgame exactly.
 pub fn solve_empties(level: u8) -> u32 {
     match level {
@@ -438,12 +442,13 @@ impl Ai for Reversi {
         } else {
             None
         };
-        let mut solver = Solver::new(16);
-        match solver.solve(
-            pos,
-            Some(stop),
-            Some(crate::search::deadline_after(start, budget)),
-        ) {
+        // up to ALWAYS_SOLVE empties the solve takes about a millisecond: it runs in full (only
+        // the stop flag ends it), so that a thread starved on a busy machine still gets the
+        // exact score, and a small table will do
+        let small = e <= ALWAYS_SOLVE;
+        let mut solver = Solver::new(if small { 1 } else { 16 });
+        let deadline = (!small).then(|| crate::search::deadline_after(start, budget));
+        match solver.solve(pos, Some(stop), deadline) {
             Some(sol) => {
                 let elapsed = start.elapsed();
                 let info = SearchInfo {
