@@ -91,6 +91,9 @@ fn size_options_are_range_checked() {
         &["solve", "gomoku", "--size", "4"],
         &["bench", "ataxx", "--depth", "99999"],
         &["bench", "ataxx", "--positions", "0"],
+        &["bench", "go", "--size", "4"],
+        &["bench", "go", "--size", "20"],
+        &["bench", "go", "--playouts", "10"],
     ] {
         let (code, out, err) = engine(bad);
         assert_eq!(code, 2, "{bad:?}: {err}");
@@ -101,6 +104,52 @@ fn size_options_are_range_checked() {
     let (code, out, err) = engine(&["solve", "reversi", "--fen", fen, "--hash", "1"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().last(), Some("a2 +38"));
+}
+
+/// `qi-engine bench go`: playouts a second last, and the same searches (the same checksum of
+/// their moves and win rates) on every run, so that speed work can show it left the search
+/// as it was.
+#[test]
+fn go_bench_is_repeatable() {
+    let args = [
+        "bench",
+        "go",
+        "--size",
+        "9",
+        "--playouts",
+        "1000",
+        "--positions",
+        "3",
+    ];
+    let checksum = |out: &str| {
+        out.split("checksum ")
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next())
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no checksum in {out}"))
+    };
+    let (code, out, err) = engine(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().last().unwrap().ends_with(" playouts/s"),
+        "{out}"
+    );
+    assert!(out.contains("3 positions: "), "{out}");
+    let (code, again, err) = engine(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(checksum(&out), checksum(&again));
+    // another seed of the searches' positions is another checksum
+    let (_, other, _) = engine(&[
+        "bench",
+        "go",
+        "--size",
+        "9",
+        "--playouts",
+        "1000",
+        "--positions",
+        "4",
+    ]);
+    assert_ne!(checksum(&out), checksum(&other));
 }
 
 /// `qi-engine ffo`, the FFO endgame benchmark: one line per position with its result and

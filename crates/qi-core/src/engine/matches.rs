@@ -1234,6 +1234,57 @@ pub fn bench<G: Ai>(depth: u32, positions: u32, seed: u64) -> (u64, f64) {
     (total, t0.elapsed().as_secs_f64())
 }
 
+/// What [`bench_go`] measured: playouts, seconds, and a checksum of the searches' results
+/// (their moves and win rates), which stays the same as long as the search is the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GoBench {
+    pub playouts: u64,
+    pub seconds: f64,
+    pub checksum: u64,
+}
+
+/// Go search speed: level 6 on one thread, capped at `playouts` a move (with no clock that
+/// binds), from `positions` positions of `size` × `size` reached by random moves (12, 20, 28,
+/// ... plies, no passes), each with a fresh tree.
+pub fn bench_go(size: u8, playouts: u64, positions: u32, seed: u64) -> Result<GoBench, String> {
+    let mut rng = Rng::new(seed);
+    let stop = Arc::new(AtomicBool::new(false));
+    let (mut total, mut checksum) = (0u64, 0u64);
+    let t0 = Instant::now();
+    for i in 0..positions {
+        let mut pos = Go::new(size, 7.0).map_err(|e| e.0)?;
+        let mut moves = Vec::new();
+        for _ in 0..12 + 8 * i {
+            pos.legal_moves(&mut moves);
+            moves.retain(|&m| m != crate::go::PASS);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        let mut cpu = GoCpu::new(6);
+        cpu.set_threads(1);
+        cpu.set_playouts(Some(playouts));
+        let r = cpu.choose(
+            &pos,
+            Duration::from_secs(3600),
+            &stop,
+            i as u64 + 1,
+            &mut |_| {},
+        );
+        total += r.info.nodes;
+        let mv = r.best.map_or(u64::MAX, |m| m as u64);
+        checksum = checksum
+            .rotate_left(7)
+            .wrapping_add(mv.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ r.score as u64);
+    }
+    Ok(GoBench {
+        playouts: total,
+        seconds: t0.elapsed().as_secs_f64(),
+        checksum,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -182,10 +182,17 @@ pub enum Command {
     /// Speak the Gomocup (Piskvork) protocol on stdin/stdout (also when started as
     /// `pbrain-*` with no arguments).
     Gomocup,
-    /// Search speed: fixed-depth searches of a fixed set of positions; nodes/s last.
+    /// Search speed: fixed-depth searches of a fixed set of positions (Go: searches of a fixed
+    /// number of playouts); nodes/s (Go: playouts/s) last.
     Bench {
-        /// ataxx, reversi or gomoku
+        /// ataxx, reversi, gomoku or go
         game: String,
+        /// Go: the board size (5 to 19).
+        #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u8).range(5..=19))]
+        size: u8,
+        /// Go: the playouts a search (1,000 to 10,000,000).
+        #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
+        playouts: u64,
         /// The search depth (1 to 30).
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: u32,
@@ -480,10 +487,22 @@ fn run(cli: Cli) -> Result<(), String> {
         } => analyse::run(&file, budget, write.as_deref()),
         Command::Bench {
             game,
+            size,
+            playouts,
             depth,
             positions,
         } => {
             let kind: GameKind = game.parse().map_err(|e: ParseError| e.0)?;
+            if kind == GameKind::Go {
+                let b = matches::bench_go(size, playouts, positions, 7)?;
+                println!(
+                    "go bench {size}x{size}, {playouts} playouts a search, {positions} positions: \
+                     {} playouts in {:.3} s, checksum {:016x}",
+                    b.playouts, b.seconds, b.checksum
+                );
+                println!("{:.0} playouts/s", b.playouts as f64 / b.seconds.max(1e-9));
+                return Ok(());
+            }
             let (nodes, secs) = match kind {
                 GameKind::Ataxx => matches::bench::<Ataxx>(depth, positions, 7),
                 GameKind::Reversi => matches::bench::<Reversi>(depth, positions, 7),
