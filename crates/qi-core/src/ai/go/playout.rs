@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use super::board::{BORDER, Board, EMPTY, Fast};
+use super::board::{BORDER, Board, EMPTY, Fast, has};
 use crate::go::{Move, PASS, STRIDE, neighbors};
 
 /// The 3×3 shapes (Gelly et al., "Modification of UCT with patterns in Monte-Carlo Go", as
@@ -189,7 +189,7 @@ pub(crate) fn tactical_answers(b: &Board, out: &mut Vec<u16>, ladders: bool) {
                 let h = b.head_of(q);
                 if b.atari(h) {
                     let lib = b.atari_lib(h);
-                    if b.legal(lib) && !out.contains(&(lib as u16)) {
+                    if b.legal(lib) && !has(out, lib as u16) {
                         out.push(lib as u16);
                     }
                 }
@@ -211,7 +211,7 @@ pub(crate) fn tactical_answers(b: &Board, out: &mut Vec<u16>, ladders: bool) {
                     let hr = b.head_of(r);
                     if b.atari(hr) {
                         let lib = b.atari_lib(hr);
-                        if b.legal(lib) && !out.contains(&(lib as u16)) {
+                        if b.legal(lib) && !has(out, lib as u16) {
                             out.push(lib as u16);
                         }
                     }
@@ -219,7 +219,7 @@ pub(crate) fn tactical_answers(b: &Board, out: &mut Vec<u16>, ladders: bool) {
             }
         });
         let lib = b.atari_lib(h);
-        if b.legal(lib) && !out.contains(&(lib as u16)) {
+        if b.legal(lib) && !has(out, lib as u16) {
             let libs = b.libs_after(lib, me);
             // escape_caught is false for an extension that captures
             if libs >= 3 || (libs == 2 && !(ladders && super::ladder::escape_caught(b, lib))) {
@@ -296,11 +296,7 @@ pub(crate) fn two_lib_answers(b: &Board, out: &mut Vec<u16>) {
         }
         for &x in &libs[..2] {
             let x = x as usize;
-            if b.legal(x)
-                && b.libs_after(x, me) >= 3
-                && !b.is_eye(x, me)
-                && !out.contains(&(x as u16))
-            {
+            if b.legal(x) && b.libs_after(x, me) >= 3 && !b.is_eye(x, me) && !has(out, x as u16) {
                 out.push(x as u16);
             }
         }
