@@ -174,6 +174,11 @@
 //! session 13, load 3.1-4.1): 18 won, 22 lost in 40 games, **45%** (Elo −35 ± 112), where the
 //! build before the ladders scored 30% (12-28) and 31.7%.
 //!
+//! On the larger boards (session 13, level 6 on one thread, 5 s a move, load 3.3-4.1, two
+//! matches side by side, both stopped at the session's end): 19×19 against GNU Go level 10, 10
+//! won of 10, by 2-24 points; 13×13 against Pachi, 0 of 5 (by 20-176 points). 13×13 is where
+//! the work is.
+//!
 //! Next: a playout check that costs less (an undo on the board instead of copies, or Pachi's
 //! quick shape tests before reading), and the priors-only setting over more games.
 //!
