@@ -98,6 +98,17 @@ struct Reader {
 }
 
 impl Reader {
+    /// `b` after the move `m`, one move of the budget spent; `None` when it is spent already.
+    fn step(&mut self, b: &Board, m: usize) -> Option<Board> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let mut nb = b.clone();
+        nb.play(m as Move);
+        Some(nb)
+    }
+
     /// The chain through `s` is in atari and its owner to move: does it get out? `None` when
     /// the budget ran out.
     fn defender_escapes(&mut self, b: &Board, s: usize) -> Option<bool> {
@@ -128,12 +139,7 @@ impl Reader {
             if !b.legal(m) {
                 continue;
             }
-            if self.left == 0 {
-                return None;
-            }
-            self.left -= 1;
-            let mut nb = b.clone();
-            nb.play(m as Move);
+            let nb = self.step(b, m)?;
             let mut l = [0u16; 4];
             match nb.chain_libs(s, &mut l, 3) {
                 0 | 1 => {}
@@ -149,12 +155,7 @@ impl Reader {
             match b.libs_after(lib, me) {
                 0 | 1 => {}
                 2 => {
-                    if self.left == 0 {
-                        return None;
-                    }
-                    self.left -= 1;
-                    let mut nb = b.clone();
-                    nb.play(lib as Move);
+                    let nb = self.step(b, lib)?;
                     match self.attacker_catches(&nb, s) {
                         Some(false) => return Some(true),
                         None => unknown = true,
@@ -181,12 +182,7 @@ impl Reader {
             if !b.legal(a) {
                 continue;
             }
-            if self.left == 0 {
-                return None;
-            }
-            self.left -= 1;
-            let mut nb = b.clone();
-            nb.play(a as Move);
+            let nb = self.step(b, a)?;
             if nb.color[s] == EMPTY {
                 return Some(true); // cannot happen with two liberties, but a capture is a capture
             }
