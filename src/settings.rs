@@ -74,6 +74,8 @@ pub struct Settings {
     pub language: crate::i18n::Lang,
     /// Per game, by its name (`ataxx`, `go`, …).
     pub games: BTreeMap<String, GameSettings>,
+    /// The game played last (started or loaded), by its name: New game opens on it.
+    pub last_game: Option<String>,
 }
 
 impl Default for Settings {
@@ -100,11 +102,17 @@ impl Default for Settings {
                     )
                 })
                 .collect(),
+            last_game: None,
         }
     }
 }
 
 impl Settings {
+    /// The game New game opens on: the one played last, or the first of the table.
+    pub fn last_game(&self) -> Option<GameKind> {
+        self.last_game.as_deref().and_then(|n| n.parse().ok())
+    }
+
     pub fn game(&self, kind: GameKind) -> GameSettings {
         self.games
             .get(kind.name())
@@ -182,6 +190,7 @@ struct SettingsOnDisk {
     #[serde(deserialize_with = "some_lang")]
     language: Option<crate::i18n::Lang>,
     games: BTreeMap<String, GameSettings>,
+    last_game: Option<String>,
     /// The old format.
     default_level: Vec<u8>,
     cpu_time_ms: Vec<u32>,
@@ -200,6 +209,7 @@ impl Default for SettingsOnDisk {
             theme: s.theme,
             language: None,
             games: BTreeMap::new(),
+            last_game: None,
             default_level: Vec::new(),
             cpu_time_ms: Vec::new(),
         }
@@ -217,6 +227,8 @@ impl SettingsOnDisk {
             cpu_vs_cpu_delay: self.cpu_vs_cpu_delay,
             theme: self.theme,
             language: self.language.unwrap_or_else(crate::i18n::Lang::from_env),
+            // a name this version does not know is forgotten (New game opens on the first game)
+            last_game: self.last_game.filter(|n| n.parse::<GameKind>().is_ok()),
             ..Settings::default()
         };
         // the old arrays held the first four games of the table, in its order

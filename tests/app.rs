@@ -255,7 +255,7 @@ fn a_move_changes_core_state_entities_and_animates() {
     play(&mut app, "a1");
     app.update();
     assert_eq!(app.world().resource::<Match>().history.ply(), 1);
-    assert!(status(&app).contains("Illegal"), "{}", status(&app));
+    assert_eq!(status(&app), "a1 is not a legal move");
 }
 
 #[test]
@@ -754,6 +754,61 @@ fn settings_are_written_and_read_back_and_a_bad_file_is_kept() {
     assert_eq!(s.cpu_time_ms(GameKind::Go), 800);
 }
 
+/// New game opened on Ataxx whatever was played, and at level 3 whatever the settings said: it
+/// opens on the game played last (after a restart too), at that game's level, and the level
+/// chosen there is the one offered next time.
+#[test]
+fn new_game_opens_on_the_last_game_and_its_level() {
+    let mut app = headless();
+    let dir = app
+        .world()
+        .resource::<qi::saves::Store>()
+        .0
+        .dir()
+        .to_path_buf();
+    app.world_mut()
+        .resource_mut::<Settings>()
+        .game_mut(GameKind::Go)
+        .level = 5;
+    start(
+        &mut app,
+        GameKind::Go,
+        None,
+        [Player::Human, Player::Cpu { level: 5 }],
+    );
+    let open_new_game = |app: &mut App| {
+        app.world_mut()
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Title);
+        app.update();
+        app.update();
+        app.world_mut()
+            .resource_mut::<NextState<Menu>>()
+            .set(Menu::NewGame);
+        app.update();
+        app.update();
+        let m = app.world().resource::<qi::menus::new_game::NewGameModel>();
+        (m.kind, m.level)
+    };
+    assert_eq!(open_new_game(&mut app), (GameKind::Go, 5));
+    // the settings file keeps it for the next start
+    app.update();
+    let mut again = new_app_in(dir);
+    assert_eq!(
+        again.world().resource::<Settings>().last_game(),
+        Some(GameKind::Go)
+    );
+    assert_eq!(open_new_game(&mut again), (GameKind::Go, 5));
+    // another game started counts too; Reversi has its own level
+    start(
+        &mut again,
+        GameKind::Reversi,
+        None,
+        [Player::Human, Player::Human],
+    );
+    assert_eq!(open_new_game(&mut again), (GameKind::Reversi, 3));
+}
+
 /// "Save the record" writes a record named by date, game and players that imports back to the
 /// same moves.
 #[test]
@@ -1040,6 +1095,32 @@ fn a_ko_retake_is_explained_and_marked() {
     app.update();
     assert_eq!(app.world().resource::<Match>().history.ply(), 1);
     assert!(status(&app).contains("ko"), "{}", status(&app));
+    // typed, the same retake gets the same words (it said "Illegal move: D5 is not legal here")
+    let clicked = status(&app);
+    app.world_mut().resource_mut::<StatusLine>().0.clear();
+    play(&mut app, "D5");
+    app.update();
+    assert_eq!(app.world().resource::<Match>().history.ply(), 1);
+    assert_eq!(status(&app), clicked);
+}
+
+/// An illegal move typed in the move box was refused in other words than the same move clicked
+/// ("Illegal move: c5 is not legal here", in English whatever the window's language).
+#[test]
+fn a_typed_illegal_move_is_refused_in_the_words_of_a_click() {
+    let mut app = two_players(GameKind::Reversi);
+    for (text, sq) in [("a1", Square::new(0, 0)), ("d4", Square::new(3, 3))] {
+        app.world_mut().write_message(CellClicked(sq));
+        app.update();
+        app.update();
+        let clicked = status(&app);
+        app.world_mut().resource_mut::<StatusLine>().0.clear();
+        play(&mut app, text);
+        app.update();
+        assert_eq!(app.world().resource::<Match>().history.ply(), 0);
+        assert_eq!(status(&app), clicked, "{text}");
+    }
+    assert_eq!(status(&app), "d4 is taken");
 }
 
 /// Defect 16: "back to move 4" while the HUD said "Move 5": one numbering everywhere.

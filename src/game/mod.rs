@@ -319,7 +319,8 @@ fn apply_move_requests(
             }
             Err(e) => {
                 info!("qi: illegal move {text}: {e}");
-                status.write(Status(t!("status-illegal-move", why = e.to_string())));
+                // the words a click on the square would get, in the window's language
+                status.write(Status(crate::games::refusal(&before, mv)));
                 events.write(GameEvent::Illegal);
             }
         }

@@ -214,6 +214,25 @@ pub trait GameUi: Sync + Send + 'static {
 
 /// A finished game's result as a sentence in the player's language: "Red wins 30-19", "White
 /// wins by 3.5 points", "Black wins by resignation", "Draw 32-32".
+/// Why `mv` (typed, or sent by anything but a click) cannot be played in `pos`, in the same
+/// words a click on its square would give: a stone placed (Reversi, Gomoku, Go) gets the
+/// game's own reason (taken, ko, suicide, forbidden); a piece moved (Ataxx) or a pass, that
+/// the square is taken or the move is not legal.
+pub fn refusal(pos: &AnyPosition, mv: qi_core::any::AnyMove) -> String {
+    let squares = pos.move_squares(mv);
+    let text = pos.move_to_text(mv);
+    match (squares.from, squares.to) {
+        (None, Some(to)) => match ui_of(pos.kind()).click(pos, None, to) {
+            ClickResult::Refuse(why) => why,
+            _ => t!("refuse-not-legal", square = text),
+        },
+        (Some(_), Some(to)) if pos.cell(to) != qi_core::Cell::Empty => {
+            t!("refuse-taken", square = qi_core::game::square_text(to))
+        }
+        _ => t!("refuse-not-legal", square = text),
+    }
+}
+
 pub fn result_text(kind: GameKind, r: &qi_core::GameResult) -> String {
     use qi_core::result::Reason;
     let side = |s: Side| ui_of(kind).side_name(s);

@@ -298,12 +298,29 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
     });
     ui.add_space(8.0);
     ui.label(t!("hud-type-move", notation = v.kind.info().notation));
+    let box_id = egui::Id::new("move_box");
+    let box_has_keys = ui.memory(|m| m.has_focus(box_id));
+    // Enter gives the box the keyboard when nothing else has it (the letters alone are the
+    // board's shortcuts), unless it confirms a Go count or a menu is open over the HUD (which
+    // then is disabled and the Enter is the menu's)
+    let enter_opens = !box_has_keys
+        && ui.is_enabled()
+        && v.scoring.is_none()
+        && ui.memory(|m| m.focused().is_none())
+        && ui.input(|i| i.key_pressed(egui::Key::Enter));
     let edit = ui.add(
         egui::TextEdit::singleline(&mut model.move_text)
-            .hint_text(t!("hud-move-hint"))
+            .hint_text(if box_has_keys {
+                t!("hud-move-hint")
+            } else {
+                t!("hud-move-hint-enter")
+            })
             .desired_width(160.0)
-            .id(egui::Id::new("move_box")),
+            .id(box_id),
     );
+    if enter_opens {
+        edit.request_focus();
+    }
     if model.refocus {
         edit.request_focus();
         model.refocus = false;
@@ -517,10 +534,11 @@ fn draw_hud(
                         requests.write(MoveRequest(mv));
                     }
                     Err(e) => {
+                        info!("qi: cannot read the typed move {text:?}: {e}");
                         status.write(Status(t!(
                             "status-cannot-read-move",
                             text = text.as_str(),
-                            why = e.to_string()
+                            notation = game.kind().info().notation
                         )));
                     }
                 }

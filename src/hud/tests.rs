@@ -73,6 +73,90 @@ fn the_move_box_keeps_the_keyboard_after_enter() {
     );
 }
 
+/// Typing a move did nothing until the move box was clicked: Enter gives it the keyboard (the
+/// letters alone stay the board's shortcuts), and the box says so while it waits.
+#[test]
+fn enter_opens_the_move_box_without_a_click() {
+    let mut h = Harness::new_ui_state(
+        |ui, s: &mut (HudView, HudModel, Vec<HudAction>)| {
+            if let Some(a) = side_panel_ui(ui, &s.0, &mut s.1) {
+                s.2.push(a);
+            }
+        },
+        (go_view(), HudModel::default(), Vec::new()),
+    );
+    h.run();
+    let placeholder = |h: &Harness<'_, (HudView, HudModel, Vec<HudAction>)>| {
+        h.get_by_role(egui::accesskit::Role::TextInput)
+            .accesskit_node()
+            .placeholder()
+            .map(str::to_string)
+    };
+    assert_eq!(placeholder(&h).as_deref(), Some("press Enter to type"));
+    // letters before Enter go nowhere (they are the board's keys)
+    h.event(egui::Event::Text("U".into()));
+    h.run();
+    assert!(h.state().1.move_text.is_empty());
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    assert_eq!(placeholder(&h).as_deref(), Some("move"));
+    h.event(egui::Event::Text("D4".into()));
+    h.run();
+    assert_eq!(h.state().1.move_text, "D4");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    assert_eq!(h.state().2, vec![HudAction::Typed("D4".into())]);
+}
+
+/// While a Go count waits for confirmation, Enter is the board's (it confirms the count) and
+/// does not open the move box.
+#[test]
+fn enter_confirms_a_count_rather_than_opening_the_box() {
+    let mut view = go_view();
+    view.scoring = Some("Black wins by 3.5".into());
+    let mut h = Harness::new_ui_state(
+        |ui, s: &mut (HudView, HudModel, Vec<HudAction>)| {
+            if let Some(a) = side_panel_ui(ui, &s.0, &mut s.1) {
+                s.2.push(a);
+            }
+        },
+        (view, HudModel::default(), Vec::new()),
+    );
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    h.event(egui::Event::Text("D4".into()));
+    h.run();
+    assert!(h.state().1.move_text.is_empty());
+}
+
+/// Under a menu the HUD is disabled and Enter is the menu's: with the move box taking it, the
+/// pause menu's Enter no longer chose Save (the window tests caught it).
+#[test]
+fn enter_under_a_menu_is_the_menus() {
+    let mut h = Harness::new_ui_state(
+        |ui, s: &mut (HudView, HudModel, u32)| {
+            ui.scope(|ui| {
+                ui.disable();
+                side_panel_ui(ui, &s.0, &mut s.1);
+            });
+            // the menu, drawn after the HUD
+            if crate::menus::nav::NavKeys::read(ui).choose {
+                s.2 += 1;
+            }
+        },
+        (go_view(), HudModel::default(), 0),
+    );
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(h.state().2, 1, "the menu saw the Enter");
+    assert_eq!(h.ctx.memory(|m| m.focused()), None);
+}
+
 fn info(score: i32, depth: u32, nodes: u64, nps: u64) -> SearchInfo {
     SearchInfo {
         depth,

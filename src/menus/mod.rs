@@ -117,6 +117,7 @@ fn start_matches(
     mut reset: MessageWriter<BoardReset>,
     mut status: MessageWriter<crate::game::Status>,
     mut shown: ResMut<game_over::GameOverShown>,
+    settings: Option<ResMut<crate::settings::Settings>>,
 ) {
     let new = if let Some(LoadMatch(m)) = loads.read().last() {
         info!(
@@ -162,6 +163,12 @@ fn start_matches(
         None
     };
     let Some(m) = new else { return };
+    // New game opens on the game played last, after a restart too
+    if let Some(mut settings) = settings
+        && settings.last_game() != Some(m.kind())
+    {
+        settings.last_game = Some(m.kind().name().to_string());
+    }
     commands.insert_resource(m);
     if *screen.get() == Screen::Playing {
         // a game replaced from the pause menu: back to the board

@@ -22,10 +22,25 @@ pub fn cpu_name(level: u8) -> String {
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<NewGameModel>().add_systems(
-        EguiPrimaryContextPass,
-        draw_new_game.run_if(in_state(Menu::NewGame)),
-    );
+    app.init_resource::<NewGameModel>()
+        .add_systems(OnEnter(Menu::NewGame), open_on_the_last_game)
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_new_game.run_if(in_state(Menu::NewGame)),
+        );
+}
+
+/// New game opens on the game played last (it always opened on Ataxx), with that game's CPU
+/// level from the settings.
+fn open_on_the_last_game(
+    mut model: ResMut<NewGameModel>,
+    settings: Option<Res<crate::settings::Settings>>,
+) {
+    let Some(settings) = settings else { return };
+    if let Some(kind) = settings.last_game().filter(|k| playable(*k)) {
+        model.kind = kind;
+    }
+    model.level = settings.level(model.kind);
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -437,10 +452,29 @@ fn draw_new_game(
     mut model: ResMut<NewGameModel>,
     mut next: ResMut<NextState<Menu>>,
     mut start: MessageWriter<StartMatch>,
+    settings: Option<ResMut<crate::settings::Settings>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     model.coin = rand_bit();
-    match menu_area(ctx, |ui| new_game_ui(ui, &mut model)).flatten() {
+    let kind = model.kind;
+    let action = menu_area(ctx, |ui| new_game_ui(ui, &mut model)).flatten();
+    if let Some(mut settings) = settings {
+        if model.kind != kind {
+            // another game: its own CPU level
+            model.level = settings.level(model.kind);
+        }
+        if let Some(NewGameAction::Start(setup)) = &action
+            && let Some(level) = setup.players.iter().find_map(|p| match p {
+                crate::game::Player::Cpu { level } => Some(*level),
+                _ => None,
+            })
+            && settings.level(setup.kind) != level
+        {
+            // the level chosen here is the one New game offers next time
+            settings.game_mut(setup.kind).level = level;
+        }
+    }
+    match action {
         Some(NewGameAction::Start(setup)) => {
             start.write(StartMatch(setup));
         }

@@ -177,8 +177,9 @@ hud-resign = Resign
 hud-pause = Pause (Esc)
 hud-type-move = Type a move ({ $notation }) and press Enter:
 hud-move-hint = move
+hud-move-hint-enter = press Enter to type
 status-wait-turn = Wait for your turn
-status-cannot-read-move = Cannot read '{ $text }': { $why }
+status-cannot-read-move = Cannot read '{ $text }' as a move; write it like { $notation }
 eval-wins-in = { $side } wins in { $n ->
         [one] 1 move
        *[other] { $n } moves
@@ -205,7 +206,6 @@ replay-moves = Moves
 status-no-move-passes = { $side } has no move and passes
 status-passes = { $side } passes
 status-played = Move { $n }: { $side } played { $mv }
-status-illegal-move = Illegal move: { $why }
 status-resigns = { $side } resigns: { $result }
 status-resignation-undone = Resignation taken back
 status-nothing-to-undo = Nothing to undo
