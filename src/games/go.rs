@@ -185,6 +185,10 @@ impl GameUi for GoUi {
         5000
     }
 
+    fn score_is_win_rate(&self) -> bool {
+        true // qi_core::ai::go: the side to move's win rate
+    }
+
     fn default_options(&self) -> GameOptions {
         GameOptions {
             variant: 0,

@@ -97,6 +97,12 @@ pub trait GameUi: Sync + Send + 'static {
         1000
     }
 
+    /// Whether the CPU's search score is a win rate (a Monte Carlo search: hundredths of a
+    /// percent minus 5000) rather than a score in hundredths of a unit (pieces, stones).
+    fn score_is_win_rate(&self) -> bool {
+        false
+    }
+
     // ---------------------------------------------------------------- New game
 
     fn default_options(&self) -> GameOptions {

@@ -20,6 +20,18 @@ pub fn eval_text(
     } else {
         -info.score
     };
+    if crate::games::ui_of(kind).score_is_win_rate() {
+        // a Monte Carlo search: Black's chance to win, from the playouts (it read "Black
+        // -24.1", a win rate shown as if it were points)
+        let rate = ((first + 5000) as f32 / 100.0).clamp(0.0, 100.0);
+        let text = t!(
+            "eval-win-rate",
+            side = crate::games::ui_of(kind).side_name(Side::Black),
+            pct = format!("{rate:.0}"),
+            playouts = info.nodes
+        );
+        return Some(((rate - 50.0) / 50.0, text));
+    }
     let text = if qi_core::search::is_decided(first) {
         let plies = (qi_core::search::MATE - first.abs()).max(1);
         let winner = if first > 0 { Side::Black } else { Side::White };

@@ -186,6 +186,7 @@ eval-wins-in = { $side } wins in { $n ->
     }
 eval-score = { $side } { $score } · depth { $depth }
 eval-speed = { $text } · { $knps } kn/s
+eval-win-rate = { $side } { $pct }% to win · { $playouts } playouts
 
 ## Replay
 

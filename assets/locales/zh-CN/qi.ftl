@@ -168,6 +168,7 @@ status-cannot-read-move = 无法把“{ $text }”读作着法；请照 { $notat
 eval-wins-in = { $side } { $n } 手内必胜
 eval-score = { $side } { $score } · 深度 { $depth }
 eval-speed = { $text } · { $knps } 千节点/秒
+eval-win-rate = { $side } 胜率 { $pct }% · 模拟 { $playouts } 局
 
 ## 复盘
 
