@@ -78,6 +78,7 @@ pub fn slots_ui(
     super::nav::step(&mut model.selected, &enabled, keys);
     let mut action = None;
     for (i, info) in slots.iter().enumerate() {
+        let mut why_unreadable = None;
         ui.horizontal(|ui| {
             let label = t!("slot-name", n = info.slot);
             let button = egui::Button::new(egui::RichText::new(label).size(17.0))
@@ -92,13 +93,11 @@ pub fn slots_ui(
                     ui.label(egui::RichText::new(t!("slot-empty")).color(palette::ui().text_weak));
                 }
                 SlotState::Unreadable(why) => {
-                    ui.label(
-                        egui::RichText::new(t!("slot-unreadable", why = why.as_str()))
-                            .color(palette::ui().error),
-                    );
+                    ui.label(egui::RichText::new(t!("slot-unreadable")).color(palette::ui().error));
                     if !saving && ui.small_button(t!("slot-delete")).clicked() {
                         action = Some(SlotAction::Delete(info.slot));
                     }
+                    why_unreadable = Some(why);
                 }
                 SlotState::Ok(sum) => {
                     draw_small_board(
@@ -106,21 +105,37 @@ pub fn slots_ui(
                         &sum.position,
                         (36.0 / sum.position.dimensions().0 as f32).max(2.0),
                     );
-                    ui.label(t!(
-                        "slot-summary",
-                        game = crate::games::ui_of(sum.game).title(),
-                        black = sum.players[0].name.as_str(),
-                        white = sum.players[1].name.as_str(),
-                        score = format!("{}-{}", sum.score[0], sum.score[1]),
-                        moves = sum.move_count,
-                        date = sum.saved_at_text.as_str(),
-                    ));
                     if !saving && ui.small_button(t!("slot-delete")).clicked() {
                         action = Some(SlotAction::Delete(info.slot));
                     }
+                    // last in the row, wrapped to the menu's width (long names ran off it)
+                    ui.add(
+                        egui::Label::new(t!(
+                            "slot-summary",
+                            game = crate::games::ui_of(sum.game).title(),
+                            black = sum.players[0].name.as_str(),
+                            white = sum.players[1].name.as_str(),
+                            score = format!("{}-{}", sum.score[0], sum.score[1]),
+                            moves = sum.move_count,
+                            date = sum.saved_at_text.as_str(),
+                        ))
+                        .wrap(),
+                    );
                 }
             }
         });
+        // why a slot cannot be read, under its row and wrapped: on one line it pushed the
+        // slot's button and Delete off a small window
+        if let Some(why) = why_unreadable {
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(why.as_str())
+                        .color(palette::ui().error)
+                        .size(13.0),
+                )
+                .wrap(),
+            );
+        }
     }
     if keys.choose && enabled.get(model.selected).copied().unwrap_or(false) {
         action = Some(SlotAction::Choose(slots[model.selected].slot));
@@ -218,5 +233,53 @@ fn follow_file_outcomes(
             }
             FileOutcome::Deleted(_) | FileOutcome::Exported(_) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    /// In an 800×600 window a damaged slot's reason, on one line, pushed the slot's button off
+    /// the left of the window and Delete off the right: the reason wraps under the row.
+    #[test]
+    fn a_long_reason_stays_inside_a_small_menu() {
+        let why = "the file is damaged or truncated (1:1-1:8: Expected struct `SaveGame` but \
+                   found `garbage`), and a little more so that it is longer than any window";
+        let slots: Vec<SlotInfo> = (1..=3)
+            .map(|slot| SlotInfo {
+                slot,
+                path: format!("slot-{slot}.ron").into(),
+                state: if slot == 1 {
+                    SlotState::Unreadable(why.into())
+                } else {
+                    SlotState::Empty
+                },
+            })
+            .collect();
+        // the menu's width in an 800-pixel window (menu_area: the window less 60)
+        let width = 740.0;
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(width + 40.0, 500.0))
+            .build_ui_state(
+                |ui, m: &mut SlotsModel| {
+                    ui.set_max_width(width);
+                    slots_ui(ui, &slots, false, m);
+                },
+                SlotsModel::default(),
+            );
+        h.run();
+        let slot = h.get_by_label("Slot 1").rect();
+        let delete = h.get_by_label("Delete").rect();
+        let reason = h.get_by_label_contains("damaged").rect();
+        assert!(slot.left() >= 0.0, "{slot:?}");
+        assert!(delete.right() <= width + 8.0, "{delete:?}");
+        assert!(reason.right() <= width + 8.0, "{reason:?}");
+        assert!(
+            reason.top() >= slot.bottom() - 1.0,
+            "under the row: {reason:?} {slot:?}"
+        );
     }
 }

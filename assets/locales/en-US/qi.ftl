@@ -56,7 +56,7 @@ slots-save-title = Save game
 slots-load-title = Load game
 slot-name = Slot { $n }
 slot-empty = empty
-slot-unreadable = unreadable: { $why }
+slot-unreadable = unreadable
 slot-delete = Delete
 slot-summary = { $game } · { $black } vs { $white } · { $score } · { $moves ->
         [one] 1 move

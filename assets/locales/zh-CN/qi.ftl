@@ -56,7 +56,7 @@ slots-save-title = 保存对局
 slots-load-title = 读取存档
 slot-name = 存档 { $n }
 slot-empty = 空
-slot-unreadable = 无法读取：{ $why }
+slot-unreadable = 无法读取
 slot-delete = 删除
 slot-summary = { $game } · { $black } 对 { $white } · { $score } · { $moves } 手 · { $date }
 
