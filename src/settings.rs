@@ -39,6 +39,9 @@ pub struct GameSettings {
     pub cpu_time_ms: u32,
     /// Move numbers on the pieces (`None`: the game's default).
     pub move_numbers: Option<bool>,
+    /// The options (board size, rule, handicap, komi, layout) the game was last started
+    /// with: New game offers them again.
+    pub options: Option<crate::games::GameOptions>,
 }
 
 impl Default for GameSettings {
@@ -47,6 +50,7 @@ impl Default for GameSettings {
             level: 3,
             cpu_time_ms: 1000,
             move_numbers: None,
+            options: None,
         }
     }
 }
@@ -98,6 +102,7 @@ impl Default for Settings {
                             level: 3,
                             cpu_time_ms: default_cpu_time_ms(k),
                             move_numbers: None,
+                            options: None,
                         },
                     )
                 })
@@ -121,6 +126,7 @@ impl Settings {
                 level: 3,
                 cpu_time_ms: default_cpu_time_ms(kind),
                 move_numbers: None,
+                options: None,
             })
     }
 
@@ -131,6 +137,7 @@ impl Settings {
                 level: 3,
                 cpu_time_ms: default_cpu_time_ms(kind),
                 move_numbers: None,
+                options: None,
             })
     }
 
@@ -163,9 +170,17 @@ impl Settings {
         self.volume = fix(self.volume, 0.0, 1.0, d.volume);
         self.animation_speed = fix(self.animation_speed, 0.0, 3.0, d.animation_speed);
         self.cpu_vs_cpu_delay = fix(self.cpu_vs_cpu_delay, 0.0, 5.0, d.cpu_vs_cpu_delay);
-        for g in self.games.values_mut() {
+        for (name, g) in self.games.iter_mut() {
             g.level = g.level.clamp(1, 6);
             g.cpu_time_ms = g.cpu_time_ms.clamp(100, 60_000);
+            // options that make no game (a size of 7 for Go, a komi of 1e9) are forgotten
+            let kind = name.parse::<GameKind>();
+            if g.options.is_some_and(|o| {
+                kind.as_ref()
+                    .is_ok_and(|k| !crate::games::options_are_valid(*k, &o))
+            }) {
+                g.options = None;
+            }
         }
         for k in GameKind::ALL {
             self.game_mut(k);
@@ -306,6 +321,37 @@ fn write_settings_when_changed(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Options written by hand that make no game are forgotten; good ones are kept.
+    #[test]
+    fn options_that_make_no_game_are_forgotten() {
+        let text = "(games: {\"go\": (level: 4, options: Some((variant: 0, size: 7, handicap: 0, \
+                    komi: 7.5))), \"gomoku\": (options: Some((variant: 1, size: 19, handicap: 0, \
+                    komi: 0.0)))})";
+        let s = settings_from_text(text).unwrap();
+        assert_eq!(s.level(GameKind::Go), 4);
+        assert_eq!(s.game(GameKind::Go).options, None);
+        assert_eq!(s.game(GameKind::Gomoku).options.map(|o| o.size), Some(19));
+        let text = text
+            .replace("komi: 7.5", "komi: 1e9")
+            .replace("size: 7", "size: 9");
+        assert_eq!(
+            settings_from_text(&text)
+                .unwrap()
+                .game(GameKind::Go)
+                .options,
+            None
+        );
+        let text = text.replace("komi: 1e9", "komi: 6.5");
+        assert_eq!(
+            settings_from_text(&text)
+                .unwrap()
+                .game(GameKind::Go)
+                .options
+                .map(|o| o.size),
+            Some(9)
+        );
+    }
 
     #[test]
     fn the_old_format_is_converted() {

@@ -791,7 +791,19 @@ fn new_game_opens_on_the_last_game_and_its_level() {
         (m.kind, m.level)
     };
     assert_eq!(open_new_game(&mut app), (GameKind::Go, 5));
-    // the settings file keeps it for the next start
+    // a 9×9 game started from New game: its options are kept for next time
+    let mut model = app
+        .world()
+        .resource::<qi::menus::new_game::NewGameModel>()
+        .clone();
+    model.options_mut().size = 9;
+    let setup = model.setup();
+    qi::menus::new_game::remember_choices(
+        &mut app.world_mut().resource_mut::<Settings>(),
+        &model,
+        &setup,
+    );
+    // the settings file keeps it all for the next start
     app.update();
     let mut again = new_app_in(dir);
     assert_eq!(
@@ -799,6 +811,17 @@ fn new_game_opens_on_the_last_game_and_its_level() {
         Some(GameKind::Go)
     );
     assert_eq!(open_new_game(&mut again), (GameKind::Go, 5));
+    let go = again
+        .world()
+        .resource::<qi::menus::new_game::NewGameModel>()
+        .setup();
+    assert!(
+        go.start_text
+            .as_deref()
+            .is_some_and(|t| t.starts_with("9 ")),
+        "{:?}",
+        go.start_text
+    );
     // another game started counts too; Reversi has its own level
     start(
         &mut again,

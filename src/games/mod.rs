@@ -39,8 +39,9 @@ pub fn ui_of(kind: GameKind) -> &'static dyn GameUi {
         .expect("every game kind has an entry in games::REGISTRY")
 }
 
-/// The options of New game for one game; each game reads the fields it has.
-#[derive(Clone, Debug, PartialEq)]
+/// The options of New game for one game; each game reads the fields it has. Kept in the
+/// settings file (the last ones a game was started with).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameOptions {
     /// A start layout or a rule, by index into the game's list.
     pub variant: usize,
@@ -50,6 +51,17 @@ pub struct GameOptions {
     pub handicap: u8,
     /// Go: komi.
     pub komi: f32,
+}
+
+/// Whether options read from a file (the settings, edited by hand perhaps) make a game of
+/// `kind`: a board size from the game's table, a handicap of 0-9, a finite komi within 200,
+/// and a start position the game accepts.
+pub fn options_are_valid(kind: GameKind, o: &GameOptions) -> bool {
+    kind.info().board_sizes.contains(&o.size)
+        && o.handicap <= 9
+        && o.komi.is_finite()
+        && o.komi.abs() <= 200.0
+        && ui_of(kind).start_text(o).is_some()
 }
 
 /// What a click on a square means in the position: a move, a selection, or a message.

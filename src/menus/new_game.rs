@@ -31,16 +31,50 @@ pub fn plugin(app: &mut App) {
 }
 
 /// New game opens on the game played last (it always opened on Ataxx), with that game's CPU
-/// level from the settings.
+/// level from the settings; the first time, each game's options are the ones it was last
+/// started with (after that, those chosen while the app runs).
 fn open_on_the_last_game(
     mut model: ResMut<NewGameModel>,
     settings: Option<Res<crate::settings::Settings>>,
+    mut options_read: Local<bool>,
 ) {
     let Some(settings) = settings else { return };
     if let Some(kind) = settings.last_game().filter(|k| playable(*k)) {
         model.kind = kind;
     }
     model.level = settings.level(model.kind);
+    if !std::mem::replace(&mut *options_read, true) {
+        for kind in GameKind::ALL {
+            if let Some(o) = settings.game(kind).options {
+                model.options.insert(kind, o);
+            }
+        }
+    }
+}
+
+/// What New game keeps for next time when a game starts: the CPU's level and the options, for
+/// that game.
+pub fn remember_choices(
+    settings: &mut crate::settings::Settings,
+    model: &NewGameModel,
+    setup: &MatchSetup,
+) {
+    let kind = setup.kind;
+    let level = setup.players.iter().find_map(|p| match p {
+        crate::game::Player::Cpu { level } => Some(*level),
+        _ => None,
+    });
+    let options = model.options.get(&kind).copied();
+    let now = settings.game(kind);
+    if level.is_some_and(|l| l != now.level) || (options.is_some() && options != now.options) {
+        let g = settings.game_mut(kind);
+        if let Some(l) = level {
+            g.level = l;
+        }
+        if options.is_some() {
+            g.options = options;
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -463,15 +497,9 @@ fn draw_new_game(
             // another game: its own CPU level
             model.level = settings.level(model.kind);
         }
-        if let Some(NewGameAction::Start(setup)) = &action
-            && let Some(level) = setup.players.iter().find_map(|p| match p {
-                crate::game::Player::Cpu { level } => Some(*level),
-                _ => None,
-            })
-            && settings.level(setup.kind) != level
-        {
-            // the level chosen here is the one New game offers next time
-            settings.game_mut(setup.kind).level = level;
+        if let Some(NewGameAction::Start(setup)) = &action {
+            // the level and options chosen here are the ones New game offers next time
+            remember_choices(&mut settings, &model, setup);
         }
     }
     match action {
