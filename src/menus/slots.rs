@@ -82,7 +82,8 @@ pub fn slots_ui(
         ui.horizontal(|ui| {
             let label = t!("slot-name", n = info.slot);
             let button = egui::Button::new(egui::RichText::new(label).size(17.0))
-                .selected(i == model.selected)
+                // no highlight on a slot that cannot be chosen (nothing to load in it)
+                .selected(i == model.selected && enabled[i])
                 .min_size(egui::vec2(90.0, 28.0));
             if ui.add_enabled(enabled[i], button).clicked() {
                 model.selected = i;
@@ -240,7 +241,7 @@ fn follow_file_outcomes(
 mod tests {
     use super::*;
     use egui_kittest::Harness;
-    use egui_kittest::kittest::Queryable;
+    use egui_kittest::kittest::{NodeT, Queryable};
 
     /// In an 800×600 window a damaged slot's reason, on one line, pushed the slot's button off
     /// the left of the window and Delete off the right: the reason wraps under the row.
@@ -281,5 +282,13 @@ mod tests {
             reason.top() >= slot.bottom() - 1.0,
             "under the row: {reason:?} {slot:?}"
         );
+        // nothing can be loaded: no slot looks chosen (slot 1 was highlighted)
+        for label in ["Slot 1", "Slot 2", "Slot 3"] {
+            assert_ne!(
+                h.get_by_label(label).accesskit_node().toggled(),
+                Some(egui::accesskit::Toggled::True),
+                "{label}"
+            );
+        }
     }
 }
