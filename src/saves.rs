@@ -397,9 +397,40 @@ pub fn save_error_text(e: &SaveError) -> String {
             count = qi_core::saves::SLOT_COUNT
         ),
         SaveError::Empty => t!("save-error-empty"),
-        SaveError::Unreadable(why) => t!("save-error-unreadable", why = why.as_str()),
+        SaveError::Unreadable(why) => t!("save-error-unreadable", why = unreadable_text(why)),
         SaveError::Occupied { unreadable: false } => t!("save-error-occupied"),
         SaveError::Occupied { unreadable: true } => t!("save-error-occupied-unreadable"),
         SaveError::Io(why) => why.clone(),
+    }
+}
+
+/// Why a file is not a save this version can use, in the player's language (it was the core's
+/// English whatever the window's language); the parser's or the system's detail stays as it is.
+pub fn unreadable_text(u: &qi_core::saves::Unreadable) -> String {
+    use qi_core::saves::Unreadable;
+    match u {
+        Unreadable::File(why) => t!("unreadable-file", why = why.as_str()),
+        Unreadable::Empty => t!("unreadable-empty"),
+        Unreadable::TooBig { bytes, max } => t!("unreadable-too-big", bytes = *bytes, max = *max),
+        Unreadable::Newer { format } => t!(
+            "unreadable-newer",
+            format = *format,
+            max = qi_core::saves::SAVE_VERSION
+        ),
+        Unreadable::Damaged(why) => t!("unreadable-damaged", why = why.as_str()),
+        Unreadable::FormatZero => t!("unreadable-format-zero"),
+        Unreadable::BadStart(why) => t!("unreadable-bad-start", why = why.as_str()),
+        Unreadable::BadMove(m) => t!("unreadable-bad-move", n = m.n, mv = m.text.as_str()),
+        Unreadable::CursorPast { cursor, moves } => {
+            t!("unreadable-cursor", cursor = *cursor, moves = *moves)
+        }
+    }
+}
+
+/// A slot's reason for the list: just why the file cannot be used.
+pub fn slot_reason(e: &SaveError) -> String {
+    match e {
+        SaveError::Unreadable(u) => unreadable_text(u),
+        other => save_error_text(other),
     }
 }

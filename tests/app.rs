@@ -1387,7 +1387,25 @@ fn a_go_game_in_chinese_then_back_in_english() {
         hud_view(&app).result.as_deref(),
         Some("白方中盘胜（对方认输）")
     );
+    // a damaged save says why in Chinese too (the reason was the core's English)
+    let store = app.world().resource::<qi::saves::Store>().0.clone();
+    std::fs::create_dir_all(store.dir()).unwrap();
+    std::fs::write(store.slot_path(2).unwrap(), "(version: 1, game: Chess").unwrap();
+    let reason = match store.slot_info(2).state {
+        qi_core::saves::SlotState::Unreadable(e) => qi::saves::slot_reason(&e),
+        other => panic!("{other:?}"),
+    };
+    assert!(reason.starts_with("文件已损坏或不完整（"), "{reason}");
     app.world_mut().resource_mut::<Settings>().language = Lang::EnUs;
+    app.update();
+    let reason = match store.slot_info(2).state {
+        qi_core::saves::SlotState::Unreadable(e) => qi::saves::slot_reason(&e),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        reason.starts_with("the file is damaged or truncated ("),
+        "{reason}"
+    );
     app.update();
     assert_eq!(
         hud_view(&app).result.as_deref(),

@@ -98,7 +98,7 @@ pub fn slots_ui(
                     if !saving && ui.small_button(t!("slot-delete")).clicked() {
                         action = Some(SlotAction::Delete(info.slot));
                     }
-                    why_unreadable = Some(why);
+                    why_unreadable = Some(crate::saves::slot_reason(why));
                 }
                 SlotState::Ok(sum) => {
                     draw_small_board(
@@ -130,7 +130,7 @@ pub fn slots_ui(
         if let Some(why) = why_unreadable {
             ui.add(
                 egui::Label::new(
-                    egui::RichText::new(why.as_str())
+                    egui::RichText::new(why)
                         .color(palette::ui().error)
                         .size(13.0),
                 )
@@ -254,7 +254,9 @@ mod tests {
                 slot,
                 path: format!("slot-{slot}.ron").into(),
                 state: if slot == 1 {
-                    SlotState::Unreadable(why.into())
+                    SlotState::Unreadable(qi_core::saves::SaveError::Unreadable(
+                        qi_core::saves::Unreadable::Damaged(why.into()),
+                    ))
                 } else {
                     SlotState::Empty
                 },

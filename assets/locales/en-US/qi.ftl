@@ -379,6 +379,15 @@ status-candidates-not-now = Candidates (C) show while replaying, or on your turn
 save-error-no-slot = there is no slot { $slot } (slots are 1 to { $count })
 save-error-empty = nothing is saved there
 save-error-unreadable = the save cannot be read: { $why }
+unreadable-file = the file cannot be read ({ $why })
+unreadable-empty = the file is empty
+unreadable-too-big = it is { $bytes } bytes, more than the { $max } a save may have
+unreadable-newer = it was saved by a newer version of Qi (save format { $format }; this one reads up to { $max })
+unreadable-damaged = the file is damaged or truncated ({ $why })
+unreadable-format-zero = save format 0 does not exist
+unreadable-bad-start = the start position cannot be read ({ $why })
+unreadable-bad-move = move { $n } ({ $mv }) cannot be played
+unreadable-cursor = the undo cursor { $cursor } is past the { $moves } moves
 save-error-occupied = a game is already saved there; overwrite it?
 save-error-occupied-unreadable = an unreadable save is there; overwrite it (it is kept aside as .bad)?
 

@@ -349,6 +349,15 @@ status-candidates-not-now = 候选着 (C) 只在复盘时，或人机对战轮�
 save-error-no-slot = 没有存档 { $slot }（存档为 1 到 { $count }）
 save-error-empty = 这里没有存档
 save-error-unreadable = 存档无法读取：{ $why }
+unreadable-file = 无法读取文件（{ $why }）
+unreadable-empty = 文件是空的
+unreadable-too-big = 文件有 { $bytes } 字节，超过存档上限 { $max } 字节
+unreadable-newer = 这是新版 Qi 保存的（存档格式 { $format }；本版最高读到 { $max }）
+unreadable-damaged = 文件已损坏或不完整（{ $why }）
+unreadable-format-zero = 不存在存档格式 0
+unreadable-bad-start = 无法读取起始局面（{ $why }）
+unreadable-bad-move = 第 { $n } 手（{ $mv }）无法下出
+unreadable-cursor = 悔棋位置 { $cursor } 超出了全部 { $moves } 手
 save-error-occupied = 这里已有存档；要覆盖吗？
 save-error-occupied-unreadable = 这里有一个无法读取的存档；要覆盖吗（它会另存为 .bad）？
 

@@ -118,7 +118,7 @@ impl Record {
     pub fn history(&self) -> Result<GameHistory, String> {
         let start = AnyPosition::from_text(self.game, &self.start)
             .map_err(|e| format!("the start position cannot be read: {e}"))?;
-        replay_moves(start, &self.moves)
+        replay_moves(start, &self.moves).map_err(|m| m.to_string())
     }
 
     /// The record in its game's format ([`RecordFormat::for_game`]).

@@ -172,12 +172,78 @@ pub enum SaveError {
     Empty,
     /// The file exists but is not a save this version can use: corrupt, truncated, written by
     /// a newer Qi, or its moves do not replay. The file is left as it is.
-    Unreadable(String),
+    Unreadable(Unreadable),
     /// Saving would replace a file (`unreadable` says whether that file is an unreadable
     /// one); ask the player, then call again with `overwrite`.
     Occupied { unreadable: bool },
     /// The disk said no (folder missing and not creatable, no space, no permission, …).
     Io(String),
+}
+
+/// Why a file is not a save this version can use (typed, so that the window can say it in its
+/// language; `Display` gives the English).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unreadable {
+    /// The file could not be read as text (the system's or the decoder's words).
+    File(String),
+    /// The file is empty.
+    Empty,
+    /// Larger than a save may be.
+    TooBig { bytes: u64, max: u64 },
+    /// Written by a newer Qi, in this save format.
+    Newer { format: u32 },
+    /// Not a save: the parser's position and words.
+    Damaged(String),
+    /// Save format 0, which never existed.
+    FormatZero,
+    /// The start position cannot be read (the reason).
+    BadStart(String),
+    /// A move does not replay.
+    BadMove(MoveFault),
+    /// The undo cursor lies past the moves.
+    CursorPast { cursor: usize, moves: usize },
+}
+
+impl fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unreadable::File(why) => write!(f, "the file {why}"),
+            Unreadable::Empty => f.write_str("the file is empty"),
+            Unreadable::TooBig { bytes, max } => {
+                write!(
+                    f,
+                    "it is {bytes} bytes, more than the {max} a save may have"
+                )
+            }
+            Unreadable::Newer { format } => write!(
+                f,
+                "it was saved by a newer version of Qi (save format {format}; this one reads up \
+                 to {SAVE_VERSION})"
+            ),
+            Unreadable::Damaged(why) => write!(f, "the file is damaged or truncated ({why})"),
+            Unreadable::FormatZero => f.write_str("save format 0 does not exist"),
+            Unreadable::BadStart(why) => write!(f, "the start position cannot be read: {why}"),
+            Unreadable::BadMove(m) => m.fmt(f),
+            Unreadable::CursorPast { cursor, moves } => {
+                write!(f, "the undo cursor {cursor} is past the {moves} moves")
+            }
+        }
+    }
+}
+
+/// A move of a saved game or record that does not replay: its number (1 = the first move),
+/// its text, and why (English, for the log).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveFault {
+    pub n: usize,
+    pub text: String,
+    pub why: String,
+}
+
+impl fmt::Display for MoveFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} ({}) {}", self.n, self.text, self.why)
+    }
 }
 
 impl SaveError {
@@ -239,34 +305,30 @@ impl SaveGame {
     /// The moves are not replayed here: see [`SaveGame::replay`] or [`SaveGame::load_text`].
     pub fn from_ron(text: &str) -> Result<SaveGame, SaveError> {
         if text.trim().is_empty() {
-            return Err(SaveError::Unreadable("the file is empty".into()));
+            return Err(SaveError::Unreadable(Unreadable::Empty));
         }
         if text.len() as u64 > storage::MAX_FILE_BYTES {
-            return Err(SaveError::Unreadable(format!(
-                "it is {} bytes, more than the {} a save may have",
-                text.len(),
-                storage::MAX_FILE_BYTES
-            )));
+            return Err(SaveError::Unreadable(Unreadable::TooBig {
+                bytes: text.len() as u64,
+                max: storage::MAX_FILE_BYTES,
+            }));
         }
         if let Ok(probe) = ron::de::from_str::<VersionProbe>(text)
             && probe.version > SAVE_VERSION
         {
-            return Err(SaveError::Unreadable(format!(
-                "it was saved by a newer version of Qi (save format {}; this one reads up to {SAVE_VERSION})",
-                probe.version
-            )));
+            return Err(SaveError::Unreadable(Unreadable::Newer {
+                format: probe.version,
+            }));
         }
-        let save: SaveGame = ron::de::from_str(text).map_err(|e| {
-            SaveError::Unreadable(format!("the file is damaged or truncated ({e})"))
-        })?;
+        let save: SaveGame = ron::de::from_str(text)
+            .map_err(|e| SaveError::Unreadable(Unreadable::Damaged(e.to_string())))?;
         if save.version == 0 {
-            return Err(SaveError::Unreadable("save format 0 does not exist".into()));
+            return Err(SaveError::Unreadable(Unreadable::FormatZero));
         }
         if save.version > SAVE_VERSION {
-            return Err(SaveError::Unreadable(format!(
-                "it was saved by a newer version of Qi (save format {})",
-                save.version
-            )));
+            return Err(SaveError::Unreadable(Unreadable::Newer {
+                format: save.version,
+            }));
         }
         Ok(save)
     }
@@ -281,16 +343,15 @@ impl SaveGame {
     /// Rebuilds the game: the start position, then every move checked by the rules. An illegal
     /// or unreadable move is refused with its number (1 = the first move) and text.
     pub fn replay(&self) -> Result<GameHistory, SaveError> {
-        let start = AnyPosition::from_text(self.game, &self.start).map_err(|e| {
-            SaveError::Unreadable(format!("the start position cannot be read: {e}"))
-        })?;
-        let history = replay_moves(start, &self.moves).map_err(SaveError::Unreadable)?;
+        let start = AnyPosition::from_text(self.game, &self.start)
+            .map_err(|e| SaveError::Unreadable(Unreadable::BadStart(e.to_string())))?;
+        let history = replay_moves(start, &self.moves)
+            .map_err(|m| SaveError::Unreadable(Unreadable::BadMove(m)))?;
         if self.cursor > self.moves.len() {
-            return Err(SaveError::Unreadable(format!(
-                "the undo cursor {} is past the {} moves",
-                self.cursor,
-                self.moves.len()
-            )));
+            return Err(SaveError::Unreadable(Unreadable::CursorPast {
+                cursor: self.cursor,
+                moves: self.moves.len(),
+            }));
         }
         let mut history = history;
         history.go_to(self.cursor);
@@ -299,20 +360,24 @@ impl SaveGame {
 }
 
 /// Plays `moves` (text) from `start`, each checked; the error names the move's number and text.
-pub fn replay_moves(start: AnyPosition, moves: &[String]) -> Result<GameHistory, String> {
+pub fn replay_moves(start: AnyPosition, moves: &[String]) -> Result<GameHistory, MoveFault> {
     let mut history = GameHistory::new(start);
     for (i, text) in moves.iter().enumerate() {
-        let n = i + 1;
+        let fault = |why: String| MoveFault {
+            n: i + 1,
+            text: text.clone(),
+            why,
+        };
         let pos = history.current();
         if pos.outcome().is_some() {
-            return Err(format!("move {n} ({text}) comes after the end of the game"));
+            return Err(fault("comes after the end of the game".into()));
         }
         let mv = pos
             .parse_move(text)
-            .map_err(|e| format!("move {n} ({text}) cannot be read: {e}"))?;
+            .map_err(|e| fault(format!("cannot be read: {e}")))?;
         history
             .play(mv)
-            .map_err(|e| format!("move {n} ({text}) is illegal: {e}"))?;
+            .map_err(|e| fault(format!("is illegal: {e}")))?;
     }
     Ok(history)
 }
@@ -363,7 +428,7 @@ pub enum SlotState {
     Empty,
     Ok(Box<SlotSummary>),
     /// The reason, for the list.
-    Unreadable(String),
+    Unreadable(SaveError),
 }
 
 /// One line of the load/save list.
@@ -418,15 +483,14 @@ impl SaveStore {
                 return SlotInfo {
                     slot,
                     path: self.dir.clone(),
-                    state: SlotState::Unreadable(e.to_string()),
+                    state: SlotState::Unreadable(e),
                 };
             }
         };
         let state = match read_file(&path) {
             Ok(loaded) => SlotState::Ok(Box::new(SlotSummary::of(&loaded))),
             Err(SaveError::Empty) => SlotState::Empty,
-            Err(SaveError::Unreadable(why)) | Err(SaveError::Io(why)) => SlotState::Unreadable(why),
-            Err(other) => SlotState::Unreadable(other.to_string()),
+            Err(other) => SlotState::Unreadable(other),
         };
         SlotInfo { slot, path, state }
     }
@@ -520,6 +584,6 @@ pub fn read_file(path: &Path) -> Result<LoadedGame, SaveError> {
     match read_text(path) {
         Ok(None) => Err(SaveError::Empty),
         Ok(Some(text)) => SaveGame::load_text(&text),
-        Err(why) => Err(SaveError::Unreadable(format!("the file {why}"))),
+        Err(why) => Err(SaveError::Unreadable(Unreadable::File(why.to_string()))),
     }
 }

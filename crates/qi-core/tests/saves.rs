@@ -143,7 +143,7 @@ fn write_slot(store: &SaveStore, slot: usize, text: &str) {
 
 fn unreadable_reason(store: &SaveStore, slot: usize) -> String {
     match store.slot_info(slot).state {
-        SlotState::Unreadable(why) => why,
+        SlotState::Unreadable(SaveError::Unreadable(why)) => why.to_string(),
         other => panic!("slot {slot} should be unreadable, is {other:?}"),
     }
 }
@@ -206,7 +206,7 @@ fn bad_files_are_listed_as_unreadable_and_kept() {
 
     // load says the same, and nothing was deleted or changed
     match store.load(4) {
-        Err(SaveError::Unreadable(why)) => assert!(why.contains("move 3 (a1)")),
+        Err(SaveError::Unreadable(why)) => assert!(why.to_string().contains("move 3 (a1)")),
         other => panic!("{other:?}"),
     }
     assert_eq!(
