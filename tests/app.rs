@@ -105,6 +105,15 @@ fn start(app: &mut App, kind: GameKind, fen: Option<&str>, players: [Player; 2])
     }
 }
 
+/// The folder the app saves into (a fresh one per test).
+fn save_dir(app: &App) -> std::path::PathBuf {
+    app.world()
+        .resource::<qi::saves::Store>()
+        .0
+        .dir()
+        .to_path_buf()
+}
+
 fn count<C: Component>(app: &mut App) -> usize {
     app.world_mut().query::<&C>().iter(app.world()).count()
 }
@@ -714,12 +723,7 @@ fn loading_from_the_pause_menu_keeps_the_board() {
 #[test]
 fn settings_are_written_and_read_back_and_a_bad_file_is_kept() {
     let mut app = headless();
-    let dir = app
-        .world()
-        .resource::<qi::saves::Store>()
-        .0
-        .dir()
-        .to_path_buf();
+    let dir = save_dir(&app);
     app.world_mut().resource_mut::<Settings>().volume = 0.25;
     app.update();
     app.update();
@@ -760,12 +764,7 @@ fn settings_are_written_and_read_back_and_a_bad_file_is_kept() {
 #[test]
 fn new_game_opens_on_the_last_game_and_its_level() {
     let mut app = headless();
-    let dir = app
-        .world()
-        .resource::<qi::saves::Store>()
-        .0
-        .dir()
-        .to_path_buf();
+    let dir = save_dir(&app);
     app.world_mut()
         .resource_mut::<Settings>()
         .game_mut(GameKind::Go)

@@ -38,17 +38,22 @@ fn pass_and_resign_stay_in_place_while_the_cpu_thinks() {
     assert!(h.get_by_label("Pass (P)").accesskit_node().is_disabled());
 }
 
-/// Defect 7: the move box lost the keyboard after Enter while still looking focused.
-#[test]
-fn the_move_box_keeps_the_keyboard_after_enter() {
-    let mut h = Harness::new_ui_state(
+/// The side panel of `view`, with the actions it returns collected.
+fn side_panel_harness(view: HudView) -> Harness<'static, (HudView, HudModel, Vec<HudAction>)> {
+    Harness::new_ui_state(
         |ui, s: &mut (HudView, HudModel, Vec<HudAction>)| {
             if let Some(a) = side_panel_ui(ui, &s.0, &mut s.1) {
                 s.2.push(a);
             }
         },
-        (go_view(), HudModel::default(), Vec::new()),
-    );
+        (view, HudModel::default(), Vec::new()),
+    )
+}
+
+/// Defect 7: the move box lost the keyboard after Enter while still looking focused.
+#[test]
+fn the_move_box_keeps_the_keyboard_after_enter() {
+    let mut h = side_panel_harness(go_view());
     h.run();
     h.get_by_role(egui::accesskit::Role::TextInput).click();
     h.run();
@@ -77,14 +82,7 @@ fn the_move_box_keeps_the_keyboard_after_enter() {
 /// letters alone stay the board's shortcuts), and the box says so while it waits.
 #[test]
 fn enter_opens_the_move_box_without_a_click() {
-    let mut h = Harness::new_ui_state(
-        |ui, s: &mut (HudView, HudModel, Vec<HudAction>)| {
-            if let Some(a) = side_panel_ui(ui, &s.0, &mut s.1) {
-                s.2.push(a);
-            }
-        },
-        (go_view(), HudModel::default(), Vec::new()),
-    );
+    let mut h = side_panel_harness(go_view());
     h.run();
     let placeholder = |h: &Harness<'_, (HudView, HudModel, Vec<HudAction>)>| {
         h.get_by_role(egui::accesskit::Role::TextInput)
@@ -116,14 +114,7 @@ fn enter_opens_the_move_box_without_a_click() {
 fn enter_confirms_a_count_rather_than_opening_the_box() {
     let mut view = go_view();
     view.scoring = Some("Black wins by 3.5".into());
-    let mut h = Harness::new_ui_state(
-        |ui, s: &mut (HudView, HudModel, Vec<HudAction>)| {
-            if let Some(a) = side_panel_ui(ui, &s.0, &mut s.1) {
-                s.2.push(a);
-            }
-        },
-        (view, HudModel::default(), Vec::new()),
-    );
+    let mut h = side_panel_harness(view);
     h.run();
     h.key_press(egui::Key::Enter);
     h.run();
