@@ -367,43 +367,6 @@ pub fn export_record(store: &SaveStore, game: &Match) -> Result<PathBuf, String>
     Ok(path)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn record_names_say_date_game_and_players() {
-        let setup = MatchSetup {
-            kind: qi_core::GameKind::Go,
-            start_text: None,
-            players: [Player::Human, Player::Cpu { level: 3 }],
-            names: ["Ann Lee".into(), "CPU 3".into()],
-            clock: None,
-        };
-        let m = Match::new(setup).unwrap();
-        let name = record_file_name(&m, 1_795_443_940, "sgf");
-        assert!(name.ends_with("-go-Ann_Lee-vs-CPU_3.sgf"), "{name}");
-        assert!(name.starts_with("2026-"), "{name}");
-    }
-}
-
-/// Why a save could not be used, in the player's language (the detail of a damaged file or of
-/// the disk's refusal is the system's own text).
-pub fn save_error_text(e: &SaveError) -> String {
-    match e {
-        SaveError::NoSuchSlot(n) => t!(
-            "save-error-no-slot",
-            slot = *n,
-            count = qi_core::saves::SLOT_COUNT
-        ),
-        SaveError::Empty => t!("save-error-empty"),
-        SaveError::Unreadable(why) => t!("save-error-unreadable", why = unreadable_text(why)),
-        SaveError::Occupied { unreadable: false } => t!("save-error-occupied"),
-        SaveError::Occupied { unreadable: true } => t!("save-error-occupied-unreadable"),
-        SaveError::Io(why) => why.clone(),
-    }
-}
-
 /// Why a file is not a save this version can use, in the player's language (it was the core's
 /// English whatever the window's language); the parser's or the system's detail stays as it is.
 pub fn unreadable_text(u: &qi_core::saves::Unreadable) -> String {
@@ -432,5 +395,42 @@ pub fn slot_reason(e: &SaveError) -> String {
     match e {
         SaveError::Unreadable(u) => unreadable_text(u),
         other => save_error_text(other),
+    }
+}
+
+/// Why a save could not be used, in the player's language (the detail of a damaged file or of
+/// the disk's refusal is the system's own text).
+pub fn save_error_text(e: &SaveError) -> String {
+    match e {
+        SaveError::NoSuchSlot(n) => t!(
+            "save-error-no-slot",
+            slot = *n,
+            count = qi_core::saves::SLOT_COUNT
+        ),
+        SaveError::Empty => t!("save-error-empty"),
+        SaveError::Unreadable(why) => t!("save-error-unreadable", why = unreadable_text(why)),
+        SaveError::Occupied { unreadable: false } => t!("save-error-occupied"),
+        SaveError::Occupied { unreadable: true } => t!("save-error-occupied-unreadable"),
+        SaveError::Io(why) => why.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_names_say_date_game_and_players() {
+        let setup = MatchSetup {
+            kind: qi_core::GameKind::Go,
+            start_text: None,
+            players: [Player::Human, Player::Cpu { level: 3 }],
+            names: ["Ann Lee".into(), "CPU 3".into()],
+            clock: None,
+        };
+        let m = Match::new(setup).unwrap();
+        let name = record_file_name(&m, 1_795_443_940, "sgf");
+        assert!(name.ends_with("-go-Ann_Lee-vs-CPU_3.sgf"), "{name}");
+        assert!(name.starts_with("2026-"), "{name}");
     }
 }

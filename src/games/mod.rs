@@ -55,13 +55,15 @@ pub struct GameOptions {
 
 /// Whether options read from a file (the settings, edited by hand perhaps) make a game of
 /// `kind`: a board size from the game's table, a handicap of 0-9, a finite komi within 200,
-/// and a start position the game accepts.
+/// and a start position the game reads back (or none: the game's usual start).
 pub fn options_are_valid(kind: GameKind, o: &GameOptions) -> bool {
     kind.info().board_sizes.contains(&o.size)
         && o.handicap <= 9
         && o.komi.is_finite()
         && o.komi.abs() <= 200.0
-        && ui_of(kind).start_text(o).is_some()
+        && ui_of(kind)
+            .start_text(o)
+            .is_none_or(|t| AnyPosition::from_text(kind, &t).is_ok())
 }
 
 /// What a click on a square means in the position: a move, a selection, or a message.
@@ -371,6 +373,8 @@ mod tests {
                 None => AnyPosition::start(g.kind()),
             };
             assert!(pos.is_ok(), "{}", g.kind());
+            // and the settings keep them (options that fail this are forgotten on reading)
+            assert!(options_are_valid(g.kind(), &o), "{}", g.kind());
         }
     }
 }

@@ -301,7 +301,7 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
     let box_id = egui::Id::new("move_box");
     let box_has_keys = ui.memory(|m| m.has_focus(box_id));
     // Enter gives the box the keyboard when nothing else has it (the letters alone are the
-    // board's shortcuts), unless it confirms a Go count or a menu is open over the HUD (which
+    // board's shortcuts), unless it confirms a count after two passes or a menu is open over the HUD (which
     // then is disabled and the Enter is the menu's)
     let enter_opens = !box_has_keys
         && ui.is_enabled()
