@@ -23,7 +23,13 @@
 //! position after it solved and kept, so that the data holds positions off the perfect line
 //! too. The positions before `--solve-at` are labelled with the game's final disc difference
 //! from the side to move's view (perfect play from `--solve-at` on), a noisier label.
-//! Output lines: `<own bitboard hex> <opponent bitboard hex> <score> <1 exact | 0 game result>`.
+//! With `--label-depth D`, the moves before `--solve-at` come from level 6's search (the
+//! trained patterns with ProbCut) to depth D, one in ten random after the opening, and each
+//! of those positions is labelled by that search's value instead of the game's result (a
+//! position whose search finds the game decided keeps the game result).
+//! Output lines: `<own bitboard hex> <opponent bitboard hex> <score> <1 exact | 0 game result
+//! | 2 searched>`; `train` weighs searched and game-result labels alike (`--game-weight` or
+//! `file@w`).
 //!
 //! `train` fits the weights by least squares (see [`qi_core::ai::patterns::train`]) and prints
 //! the mean squared error per phase on the training positions and on every tenth position held
@@ -89,24 +95,41 @@ fn pick(p: u64, o: u64) -> u8 {
     best.1
 }
 
+/// A search score (side to move's view, 100 a disc, 1000 a disc for a finished game) as a
+/// label in discs; `None` for a decided game, whose disc count the score does not keep.
+fn label_in_discs(score: i32) -> Option<f32> {
+    if qi_core::search::is_decided(score) {
+        None
+    } else if score.abs() > 6400 {
+        Some(score as f32 / 1000.0)
+    } else {
+        Some(score as f32 / 100.0)
+    }
+}
+
 fn generate(args: &[String]) {
     let games: u64 = arg(args, "--games", 1000);
     let seed: u64 = arg(args, "--seed", 1);
     let solve_at: u32 = arg(args, "--solve-at", 18);
     let out: String = arg(args, "--out", "/tmp/reversi-patterns.txt".to_string());
     let play_depth: u32 = arg(args, "--play-depth", 0);
+    let label_depth: u32 = arg(args, "--label-depth", 0);
     let mut searcher = Searcher::new(ReversiEval::new(ReversiWeights::FULL), 16);
+    // level 6's search (the trained patterns, ProbCut, ordering by the patterns) for the labels
+    let mut labeller = Searcher::new(ReversiEval::default(), 16);
     let stop = Arc::new(AtomicBool::new(false));
     let mut file = BufWriter::new(std::fs::File::create(&out).expect("the output file"));
     let mut rng = Rng::new(seed);
     let mut solver = Solver::new(64);
     let started = std::time::Instant::now();
-    let (mut exact, mut noisy) = (0u64, 0u64);
+    let (mut exact, mut noisy, mut labelled) = (0u64, 0u64, 0u64);
     for g in 0..games {
         // (own, opp) of the side to move, and whether that side is black
         let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
         let mut black = true;
         let mut before: Vec<(u64, u64, bool)> = Vec::new();
+        // positions labelled by a search, with the label in discs
+        let mut searched: Vec<(u64, u64, f32)> = Vec::new();
         let random_plies = 4 + rng.below(8);
         let mut ply = 0;
         // the midgame, up to `solve_at` empties
@@ -123,8 +146,30 @@ fn generate(args: &[String]) {
                 (p, o, black) = (o, p, !black);
                 continue;
             }
-            before.push((p, o, black));
             let list = moves_of(m);
+            if label_depth > 0 {
+                // one search gives the label and the move (one in ten random after the opening)
+                let pos = qi_core::reversi::Reversi::from_parts(
+                    if black { [p, o] } else { [o, p] },
+                    if black { Side::Black } else { Side::White },
+                );
+                let r = labeller.search(&pos, &Limits::depth(label_depth), &stop, &mut |_| {});
+                if let Some(label) = label_in_discs(r.score) {
+                    searched.push((p, o, label));
+                } else {
+                    before.push((p, o, black));
+                }
+                let sq = if ply < random_plies || rng.below(10) == 0 {
+                    list[rng.below(list.len() as u64) as usize]
+                } else {
+                    r.best.expect("a move")
+                };
+                (p, o) = play(p, o, sq);
+                black = !black;
+                ply += 1;
+                continue;
+            }
+            before.push((p, o, black));
             let sq = if ply < random_plies || (play_depth == 0 && rng.below(10) == 0) {
                 list[rng.below(list.len() as u64) as usize]
             } else if play_depth > 0 {
@@ -181,6 +226,10 @@ fn generate(args: &[String]) {
             (p, o) = play(p, o, best);
             black = !black;
         }
+        for (sp, so, label) in searched {
+            writeln!(file, "{sp:016x} {so:016x} {label:.2} 2").unwrap();
+            labelled += 1;
+        }
         let rb = result_black.unwrap_or(0);
         for (bp, bo, bb) in before {
             writeln!(file, "{bp:016x} {bo:016x} {} 0", if bb { rb } else { -rb }).unwrap();
@@ -189,7 +238,7 @@ fn generate(args: &[String]) {
         if (g + 1) % 200 == 0 {
             file.flush().unwrap();
             eprintln!(
-                "{} games, {exact} exact and {noisy} game-result positions, {:.0} s",
+                "{} games, {exact} exact, {labelled} searched and {noisy} game-result positions, {:.0} s",
                 g + 1,
                 started.elapsed().as_secs_f64()
             );
@@ -197,7 +246,7 @@ fn generate(args: &[String]) {
     }
     file.flush().unwrap();
     eprintln!(
-        "done: {games} games, {exact} exact and {noisy} game-result positions, {:.0} s",
+        "done: {games} games, {exact} exact, {labelled} searched and {noisy} game-result positions, {:.0} s",
         started.elapsed().as_secs_f64()
     );
 }
@@ -233,7 +282,11 @@ fn train(args: &[String]) {
                 let p = u64::from_str_radix(parts.first()?, 16).ok()?;
                 let o = u64::from_str_radix(parts.get(1)?, 16).ok()?;
                 let s: f32 = parts.get(2)?.parse().ok()?;
-                let exact = *parts.get(3)? == "1";
+                let exact = match *parts.get(3)? {
+                    "1" => true,
+                    "0" | "2" => false,
+                    _ => return None,
+                };
                 (p & o == 0).then_some((p, o, s, exact))
             })();
             let Some((p, o, s, exact)) = parsed else {
@@ -293,7 +346,7 @@ fn main() {
         Some("train") => train(&args[2..]),
         _ => {
             eprintln!(
-                "usage: reversi_patterns gen [--games N] [--seed S] [--solve-at E] [--play-depth D] [--out FILE]\n       \
+                "usage: reversi_patterns gen [--games N] [--seed S] [--solve-at E] [--play-depth D] [--label-depth D] [--out FILE]\n       \
                  reversi_patterns train FILE[@W]... [--out FILE] [--epochs N] [--prior P] [--overlap E] [--game-weight W]"
             );
             std::process::exit(2);
