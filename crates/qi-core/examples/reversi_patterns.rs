@@ -31,7 +31,9 @@
 //! | 2 searched>`; `train` weighs searched and game-result labels alike (`--game-weight` or
 //! `file@w`).
 //!
-//! `train` fits the weights by least squares (see [`qi_core::ai::patterns::train`]) and prints
+//! `train` fits the weights by least squares (see [`qi_core::ai::patterns::train`]; with
+//! `--base embedded` or `--base FILE` the ridge penalty pulls towards those weights rather than
+//! zero, [`qi_core::ai::patterns::train_from`]) and prints
 //! the mean squared error per phase on the training positions and on every tenth position held
 //! out.
 
@@ -252,7 +254,7 @@ fn generate(args: &[String]) {
 }
 
 fn train(args: &[String]) {
-    use qi_core::ai::patterns::{Sample, TrainOptions, phase_error, train};
+    use qi_core::ai::patterns::{Sample, TrainOptions, Weights, phase_error, train_from};
     let files: Vec<&String> = args.iter().take_while(|a| !a.starts_with("--")).collect();
     let out: String = arg(
         args,
@@ -266,6 +268,15 @@ fn train(args: &[String]) {
         overlap: arg(args, "--overlap", d.overlap),
     };
     let game_weight: f32 = arg(args, "--game-weight", 0.5);
+    // `--base embedded` or `--base FILE`: a refit pulling towards those weights, not zero
+    let base: Option<Weights> = match arg(args, "--base", String::new()).as_str() {
+        "" => None,
+        "embedded" => Some(Weights::embedded()),
+        f => Some(
+            Weights::from_bytes(&std::fs::read(f).expect("the base weights file"))
+                .expect("valid base weights"),
+        ),
+    };
     let started = std::time::Instant::now();
     let (mut fit, mut held) = (Vec::new(), Vec::new());
     let mut line_no = 0u64;
@@ -309,7 +320,7 @@ fn train(args: &[String]) {
         started.elapsed().as_secs_f64()
     );
     let held_ref = &held;
-    let w = train(&fit, &opts, |ph, n, err, w, sc| {
+    let w = train_from(&fit, &opts, base.as_ref(), |ph, n, err, w, sc| {
         let lo = ph as u32 * qi_core::ai::patterns::PHASE_WIDTH;
         let hi = lo + qi_core::ai::patterns::PHASE_WIDTH - 1;
         let test: Vec<&Sample> = held_ref
@@ -347,7 +358,7 @@ fn main() {
         _ => {
             eprintln!(
                 "usage: reversi_patterns gen [--games N] [--seed S] [--solve-at E] [--play-depth D] [--label-depth D] [--out FILE]\n       \
-                 reversi_patterns train FILE[@W]... [--out FILE] [--epochs N] [--prior P] [--overlap E] [--game-weight W]"
+                 reversi_patterns train FILE[@W]... [--out FILE] [--epochs N] [--prior P] [--overlap E] [--game-weight W] [--base embedded|FILE]"
             );
             std::process::exit(2);
         }

@@ -356,6 +356,12 @@ fn unzigzag(v: u64) -> Result<i16, WeightsError> {
 
 impl Weights {
     /// All weights zero.
+    /// The weights built into the crate (`data/reversi-patterns.bin`).
+    pub fn embedded() -> Weights {
+        Weights::from_bytes(include_bytes!("../../../data/reversi-patterns.bin"))
+            .expect("the embedded pattern weights are valid")
+    }
+
     pub fn zero() -> Weights {
         let n = Layout::get().canonical_len as usize;
         Weights {
@@ -495,11 +501,7 @@ impl PatternEval {
     /// The trained weights shipped with the crate.
     pub fn trained() -> &'static PatternEval {
         static EVAL: OnceLock<PatternEval> = OnceLock::new();
-        EVAL.get_or_init(|| {
-            let w = Weights::from_bytes(include_bytes!("../../../data/reversi-patterns.bin"))
-                .expect("the embedded pattern weights are valid");
-            PatternEval::new(&w)
-        })
+        EVAL.get_or_init(|| PatternEval::new(&Weights::embedded()))
     }
 
     /// The estimated final disc difference for `p` to move against `o`, in hundredths of a
@@ -588,6 +590,43 @@ fn normal_product(samples: &[&Sample], v: &[f64], prior: f64, out: &mut [f64]) {
 /// target), solved by conjugate gradients preconditioned by the diagonal. Returns the weights
 /// in discs (pattern weights, bias, mobility).
 pub fn train_phase(samples: &[&Sample], opts: &TrainOptions) -> (Vec<f32>, [f32; SCALARS]) {
+    train_phase_from(samples, opts, None)
+}
+
+/// The prediction of weights `w`, `sc` (in discs) for `s`.
+fn predict(s: &Sample, w: &[f32], sc: &[f32; SCALARS]) -> f32 {
+    let mut pred = sc[0] + sc[1] * s.mobility as f32;
+    for &f in &s.features {
+        pred += w[f as usize];
+    }
+    pred
+}
+
+/// [`train_phase`] with the ridge penalty pulling towards `base` (weights in discs) instead of
+/// zero: it fits the difference from `base`, so configurations the samples seldom show keep
+/// their base weights.
+pub fn train_phase_from(
+    samples: &[&Sample],
+    opts: &TrainOptions,
+    base: Option<(&[f32], &[f32; SCALARS])>,
+) -> (Vec<f32>, [f32; SCALARS]) {
+    let (mut w, mut sc) = fit_phase(samples, opts, base);
+    if let Some((bw, bsc)) = base {
+        for (x, b) in w.iter_mut().zip(bw) {
+            *x += b;
+        }
+        sc[0] += bsc[0];
+        sc[1] += bsc[1];
+    }
+    (w, sc)
+}
+
+/// The ridge fit of the samples' targets less `base`'s predictions.
+fn fit_phase(
+    samples: &[&Sample],
+    opts: &TrainOptions,
+    base: Option<(&[f32], &[f32; SCALARS])>,
+) -> (Vec<f32>, [f32; SCALARS]) {
     let n = Layout::get().canonical_len as usize;
     let dim = n + SCALARS;
     let prior = opts.prior as f64;
@@ -598,14 +637,18 @@ pub fn train_phase(samples: &[&Sample], opts: &TrainOptions) -> (Vec<f32>, [f32;
     for s in samples {
         let w = s.weight as f64;
         let m = s.mobility as f64;
+        let target = match base {
+            Some((bw, bsc)) => s.target - predict(s, bw, bsc),
+            None => s.target,
+        } as f64;
         for &f in &s.features {
             diag[f as usize] += w;
-            b[f as usize] += w * s.target as f64;
+            b[f as usize] += w * target;
         }
         diag[n] += w;
         diag[n + 1] += w * m * m;
-        b[n] += w * s.target as f64;
-        b[n + 1] += w * m * s.target as f64;
+        b[n] += w * target;
+        b[n + 1] += w * m * target;
     }
     let mut x = vec![0f64; dim];
     if samples.is_empty() {
@@ -651,10 +694,7 @@ pub fn phase_error(samples: &[&Sample], w: &[f32], sc: &[f32; SCALARS]) -> f64 {
     let mut e = 0f64;
     let mut t = 0f64;
     for s in samples {
-        let mut pred = sc[0] + sc[1] * s.mobility as f32;
-        for &f in &s.features {
-            pred += w[f as usize];
-        }
+        let pred = predict(s, w, sc);
         e += (s.weight * (s.target - pred) * (s.target - pred)) as f64;
         t += s.weight as f64;
     }
@@ -666,6 +706,17 @@ pub fn phase_error(samples: &[&Sample], w: &[f32], sc: &[f32; SCALARS]) -> f64 {
 pub fn train(
     samples: &[Sample],
     opts: &TrainOptions,
+    report: impl FnMut(usize, usize, f64, &[f32], &[f32; SCALARS]),
+) -> Weights {
+    train_from(samples, opts, None, report)
+}
+
+/// [`train`] with each phase's ridge penalty pulling towards `base`'s weights of that phase
+/// ([`train_phase_from`]): a refit of `base` on new samples.
+pub fn train_from(
+    samples: &[Sample],
+    opts: &TrainOptions,
+    base: Option<&Weights>,
     mut report: impl FnMut(usize, usize, f64, &[f32], &[f32; SCALARS]),
 ) -> Weights {
     let mut out = Weights::zero();
@@ -676,7 +727,19 @@ pub fn train(
             .iter()
             .filter(|s| s.empties >= lo && s.empties <= hi)
             .collect();
-        let (w, sc) = train_phase(&set, opts);
+        let base_phase = base.map(|b| {
+            let w: Vec<f32> = b.patterns[ph].iter().map(|&x| x as f32 / 100.0).collect();
+            let sc = [
+                b.scalars[ph][0] as f32 / 100.0,
+                b.scalars[ph][1] as f32 / 100.0,
+            ];
+            (w, sc)
+        });
+        let (w, sc) = train_phase_from(
+            &set,
+            opts,
+            base_phase.as_ref().map(|(w, sc)| (w.as_slice(), sc)),
+        );
         let err = phase_error(&set, &w, &sc);
         report(ph, set.len(), err, &w, &sc);
         let q = |x: f32| (x * 100.0).round().clamp(-32000.0, 32000.0) as i16;
@@ -809,6 +872,38 @@ mod tests {
         let after = phase_error(&test, &w, &sc);
         assert!(before > 10.0, "{before}");
         assert!(after < before * 0.05, "error {before} -> {after}");
+    }
+
+    #[test]
+    fn a_refit_keeps_the_base_where_samples_are_silent_and_follows_them_elsewhere() {
+        let n = Layout::get().canonical_len as usize;
+        // a base that values every configuration at a quarter disc, and 2 discs of bias
+        let base_w = vec![0.25f32; n];
+        let base_sc = [2.0f32, 0.0];
+        // no samples: the base itself
+        let (w, sc) = train_phase_from(&[], &TrainOptions::default(), Some((&base_w, &base_sc)));
+        assert_eq!((w, sc), (base_w.clone(), base_sc));
+        // samples of one position with target 30: its prediction moves there, while a
+        // configuration no sample shows keeps its base weight
+        let (p, o) = (0x0000_0018_1800_0000u64, 0x0000_0000_0000_0081u64);
+        let samples: Vec<Sample> = (0..50).map(|_| Sample::new(p, o, 30.0, 1.0)).collect();
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let before = predict(&samples[0], &base_w, &base_sc);
+        let (w, sc) = train_phase_from(&refs, &TrainOptions::default(), Some((&base_w, &base_sc)));
+        let after = predict(&samples[0], &w, &sc);
+        assert!(
+            (after - 30.0).abs() < 0.1 * (before - 30.0).abs(),
+            "{before} -> {after}"
+        );
+        let mut seen = vec![false; n];
+        for &f in &samples[0].features {
+            seen[f as usize] = true;
+        }
+        let unseen = seen.iter().position(|s| !s).unwrap();
+        assert_eq!(w[unseen], 0.25);
+        // the same samples from zero: the unseen weight stays zero
+        let (w0, _) = train_phase(&refs, &TrainOptions::default());
+        assert_eq!(w0[unseen], 0.0);
     }
 
     #[test]
