@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::board::{
-    Board, DOUBLE_THREE, F3, FIVE_FLAG, FOUR_THREE, FOURS_MASK, PointShape, UNSTOPPABLE,
+    Board, DOUBLE_THREE, F3, FIVE_FLAG, FOUR_THREE, FOURS_MASK, PointShape, THREAT, UNSTOPPABLE,
 };
 use crate::game::{Cell, Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, GomokuUndo, Move, move_at, move_square};
@@ -195,12 +195,52 @@ impl Default for Config {
     }
 }
 
+/// A scanned candidate point: its [`PointInfo`](super::board::PointInfo) flags for the side
+/// to move (`me`) and the opponent (`op`), and its ordering score.
 #[derive(Clone, Copy, Debug)]
 struct Cand {
     mv: Move,
-    me: PointShape,
-    op: PointShape,
+    me: u8,
+    op: u8,
     order: i32,
+}
+
+impl Cand {
+    /// The fours a stone of the side to move makes here.
+    #[inline]
+    fn my_fours(&self) -> u32 {
+        (self.me & FOURS_MASK) as u32
+    }
+
+    /// An open four or two fours of the side to move.
+    #[inline]
+    fn my_unstoppable(&self) -> bool {
+        self.me & UNSTOPPABLE != 0
+    }
+
+    /// A three or more of the side to move on some line.
+    #[inline]
+    fn my_threat(&self) -> bool {
+        self.me & THREAT != 0
+    }
+
+    /// A three or more of the opponent on some line.
+    #[inline]
+    fn op_threat(&self) -> bool {
+        self.op & THREAT != 0
+    }
+
+    /// An open four, two fours, a four-three or a three-three of the opponent.
+    #[inline]
+    fn op_double(&self) -> bool {
+        self.op & (UNSTOPPABLE | FOUR_THREE | DOUBLE_THREE) != 0
+    }
+
+    /// An open four, two fours or a four-three of the opponent.
+    #[inline]
+    fn op_fast(&self) -> bool {
+        self.op & (UNSTOPPABLE | FOUR_THREE) != 0
+    }
 }
 
 /// What a scan of the candidate points found, from the side to move's view.
@@ -209,8 +249,6 @@ struct Scan {
     my_five: Option<Move>,
     opp_fives: u32,
     opp_five: Move,
-    my_sum: i32,
-    opp_sum: i32,
     my_fours: u32,
     /// Points where a stone makes a four-three or a three-three (possibly forbidden).
     my_double: u32,
@@ -293,8 +331,16 @@ impl Search {
         }
     }
 
-    /// Scans the candidate points of the side to move into `self.cands[ply]`.
+    /// Scans the candidate points of the side to move into `self.cands[ply]`, with the
+    /// counts of [`Scan`].
     fn scan(&mut self, e: &Engine, ply: usize) -> Scan {
+        self.scan_with::<true>(e, ply)
+    }
+
+    /// Scans the candidate points of the side to move into `self.cands[ply]`; the counts of
+    /// [`Scan`] only with `STATS` (else the default).
+    #[inline(always)]
+    fn scan_with<const STATS: bool>(&mut self, e: &Engine, ply: usize) -> Scan {
         let me = e.side();
         let op = me.other();
         let mut out = std::mem::take(&mut self.cands[ply]);
@@ -306,18 +352,16 @@ impl Search {
             let mv = c * 32 + c;
             out.push(Cand {
                 mv,
-                me: e.b.shape(me, mv),
-                op: e.b.shape(op, mv),
+                me: e.b.shape(me, mv).info().flags,
+                op: e.b.shape(op, mv).info().flags,
                 order: 1,
             });
         }
-        {
-            let adjacent = e.b.adjacent_set();
-            for p in e.b.cands().iter() {
-                let ms = e.b.shape(me, p);
-                let os = e.b.shape(op, p);
-                // one look-up a side for all the flags and the value
-                let (mi, oi) = (ms.info(), os.info());
+        let adjacent = e.b.adjacent_set();
+        for p in e.b.cands().iter() {
+            // one look-up a side for all the flags and the value
+            let (mi, oi) = (e.b.shape(me, p).info(), e.b.shape(op, p).info());
+            if STATS {
                 if mi.flags & FIVE_FLAG != 0 && sc.my_five.is_none() {
                     sc.my_five = Some(p);
                 }
@@ -334,17 +378,14 @@ impl Search {
                 if oi.flags & (FOUR_THREE | DOUBLE_THREE | UNSTOPPABLE) != 0 {
                     sc.opp_double += 1;
                 }
-                let (mv, ov) = (mi.value, oi.value);
-                sc.my_sum += mv;
-                sc.opp_sum += ov;
-                let near_bonus = if adjacent.get(p as usize) { 2 } else { 0 };
-                out.push(Cand {
-                    mv: p,
-                    me: ms,
-                    op: os,
-                    order: mv + ov * 7 / 8 + near_bonus,
-                });
             }
+            let near_bonus = if adjacent.get(p as usize) { 2 } else { 0 };
+            out.push(Cand {
+                mv: p,
+                me: mi.flags,
+                op: oi.flags,
+                order: mi.value + oi.value * 7 / 8 + near_bonus,
+            });
         }
         self.cands[ply] = out;
         sc
@@ -383,10 +424,9 @@ impl Search {
     /// three-three at one of the scanned points.
     fn opp_threat(&self, e: &Engine, ply: usize) -> bool {
         let op = e.side().other();
-        self.cands[ply].iter().any(|c| {
-            (c.op.unstoppable() || c.op.four_three() || c.op.double_three())
-                && e.allowed_for(op, c.mv)
-        })
+        self.cands[ply]
+            .iter()
+            .any(|c| c.op_double() && e.allowed_for(op, c.mv))
     }
 
     /// The moves of a node, best first: `forced` alone, or the defences against a threat, or
@@ -415,7 +455,7 @@ impl Search {
             list.extend(
                 self.cands[ply]
                     .iter()
-                    .filter(|c| !defend || c.me.fours() > 0 || c.op.max() >= F3)
+                    .filter(|c| !defend || c.my_fours() > 0 || c.op_threat())
                     .map(|c| {
                         let k = if Some(c.mv) == hash_move {
                             i32::MAX
@@ -478,9 +518,14 @@ impl Search {
                 return MATE - (ply as i32 + 3);
             }
         }
+        // the simple evaluation reads no counts of the scan: there the scan only lists the
+        // candidates, and the counts of the quick scan stand (the five the forced move takes is
+        // the same point)
         let leaf = ply >= MAX_PLY - 1 || (!forced && depth <= 0);
-        if !leaf || !self.cfg.simple_eval {
+        if !self.cfg.simple_eval {
             sc = self.scan(e, ply);
+        } else if !leaf {
+            self.scan_with::<false>(e, ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate(e, &sc);

@@ -346,6 +346,7 @@ fn point_info_agrees_with_the_shape_tests() {
         assert_eq!(i.flags & UNSTOPPABLE != 0, s.unstoppable(), "{k}");
         assert_eq!(i.flags & FOUR_THREE != 0, s.four_three(), "{k}");
         assert_eq!(i.flags & DOUBLE_THREE != 0, s.double_three(), "{k}");
+        assert_eq!(i.flags & THREAT != 0, s.threat(), "{k}");
         assert_eq!(i.value, s.value(), "{k}");
     }
 }

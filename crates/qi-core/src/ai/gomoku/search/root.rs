@@ -65,7 +65,7 @@ impl Search {
         if self.cfg.threats
             && let Some(c) = self.cands[0]
                 .iter()
-                .find(|c| c.me.unstoppable() && e.allowed_for(me, c.mv))
+                .find(|c| c.my_unstoppable() && e.allowed_for(me, c.mv))
         {
             let m = c.mv;
             return self.finish(&e, m, MATE - 3, 1, on_info);
