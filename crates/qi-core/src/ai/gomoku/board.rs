@@ -456,6 +456,22 @@ impl Board {
         self.keep_line_score = on;
     }
 
+    /// Stops keeping the line score without forgetting it, for a threat search that reads no
+    /// evaluation: the caller takes off every stone it puts on before
+    /// [`Board::resume_line_score`] with the returned state, so the rows and the total are
+    /// again what they were (no count from the stones, unlike [`Board::keep_line_score`]).
+    #[inline]
+    pub fn pause_line_score(&mut self) -> bool {
+        std::mem::replace(&mut self.keep_line_score, false)
+    }
+
+    /// Keeps the line score again as before [`Board::pause_line_score`] (`was` is what it
+    /// returned); the stones must be those of that moment.
+    #[inline]
+    pub fn resume_line_score(&mut self, was: bool) {
+        self.keep_line_score = was;
+    }
+
     /// [`Board::line_score`] for Black counted from the stones.
     pub(super) fn count_line_total(&self) -> i32 {
         let n = self.n as i32;

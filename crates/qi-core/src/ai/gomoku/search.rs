@@ -533,7 +533,11 @@ impl Search {
         if !forced && depth <= 0 {
             if self.cfg.vcf_leaf > 0 && sc.my_fours > 0 {
                 let mut budget = self.cfg.vcf_leaf;
-                if let Some((_, k)) = self.vcf(e, &mut budget, 12) {
+                // the VCF reads no evaluation and takes back every stone it plays
+                let kept = e.b.pause_line_score();
+                let r = self.vcf(e, &mut budget, 12);
+                e.b.resume_line_score(kept);
+                if let Some((_, k)) = r {
                     return MATE - (ply as i32 + k as i32);
                 }
             }

@@ -404,3 +404,38 @@ fn codes_match_the_cells_up_to_the_edges() {
         }
     }
 }
+
+#[test]
+fn line_score_paused_around_stones_taken_back() {
+    // paused while random stones go on and come off again (as in a threat search), the line
+    // score is again the one counted from the stones, and kept move by move after
+    let mut rng = crate::rng::Rng::new(31);
+    let mut b = Board::new(15, GomokuRule::Freestyle);
+    for i in 0..60 {
+        let p = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
+        if !b.is_empty(p) {
+            continue;
+        }
+        let side = if i % 2 == 0 { Side::Black } else { Side::White };
+        b.place(p, side);
+        if i % 10 == 9 {
+            let kept = b.pause_line_score();
+            let mut tried = Vec::new();
+            for j in 0..12 {
+                let q = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
+                if b.is_empty(q) {
+                    let s = if j % 2 == 0 { Side::White } else { Side::Black };
+                    b.place(q, s);
+                    tried.push((q, s));
+                }
+            }
+            for &(q, s) in tried.iter().rev() {
+                b.remove(q, s);
+            }
+            b.resume_line_score(kept);
+        }
+        for side in [Side::Black, Side::White] {
+            assert_eq!(b.line_score(side), b.line_score_scratch(side), "move {i}");
+        }
+    }
+}
