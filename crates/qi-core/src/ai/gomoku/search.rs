@@ -358,7 +358,7 @@ impl Search {
             });
         }
         let adjacent = e.b.adjacent_set();
-        for p in e.b.cands().iter() {
+        e.b.cands().for_each_with(&adjacent, |p, near| {
             // one look-up a side for all the flags and the value
             let (mi, oi) = (e.b.shape(me, p).info(), e.b.shape(op, p).info());
             if STATS {
@@ -379,14 +379,14 @@ impl Search {
                     sc.opp_double += 1;
                 }
             }
-            let near_bonus = if adjacent.get(p as usize) { 2 } else { 0 };
+            let near_bonus = if near { 2 } else { 0 };
             out.push(Cand {
                 mv: p,
                 me: mi.flags,
                 op: oi.flags,
                 order: mi.value + oi.value * 7 / 8 + near_bonus,
             });
-        }
+        });
         self.cands[ply] = out;
         sc
     }
