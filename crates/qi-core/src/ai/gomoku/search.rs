@@ -105,11 +105,15 @@ impl Engine {
         self.g.side_to_move()
     }
 
+    /// Plays `m` on both boards. The position's result is not updated
+    /// ([`Gomoku::make_quiet`]): the search reads the fives from its own board, never the
+    /// position's result (the position serves for the hash, the side to move and Renju's
+    /// forbidden points).
     #[inline]
     pub fn make(&mut self, m: Move) -> GomokuUndo {
         let s = self.side();
         self.b.place(m, s);
-        self.g.make(m)
+        self.g.make_quiet(m)
     }
 
     #[inline]
