@@ -222,12 +222,13 @@ impl Board {
             self.row_stones[y] -= 1;
             self.col_stones[x] -= 1;
         }
-        // one pass a direction, every offset a constant (the off-board points have slots of
-        // their own and a wall in `cell`, so no point needs a test of the board's edge)
-        self.update_line::<ADD, 0>(pu, s);
-        self.update_line::<ADD, 1>(pu, s);
-        self.update_line::<ADD, 2>(pu, s);
-        self.update_line::<ADD, 3>(pu, s);
+        // one pass a direction, every offset a multiple of the step written out (the off-board
+        // points have slots of their own and a wall in `cell`, so no point needs a test of the
+        // board's edge); the directions stay a loop, as four copies of the pass made place and
+        // remove too long for the instruction cache
+        for d in 0..4 {
+            self.update_line::<ADD>(d, pu, s);
+        }
         // p leaves the threat sets, or rejoins them with its shapes redone from its codes
         if !ADD {
             for side in 0..2 {
@@ -243,10 +244,11 @@ impl Board {
         self.occupied.set(pu, ADD);
     }
 
-    /// [`Board::update`] along direction `D`: the codes of the ten points around `pu`, the
+    /// [`Board::update`] along direction `d`: the codes of the ten points around `pu`, the
     /// shapes and threat sets of the empty ones, and the rows of five through `pu`.
     #[inline(always)]
-    fn update_line<const ADD: bool, const D: usize>(&mut self, pu: usize, s: usize) {
+    fn update_line<const ADD: bool>(&mut self, d: usize, pu: usize, s: usize) {
+        let d = d & 3;
         // per side of the stone, what it adds to the packed codes of the point k cells behind
         // it (index k + 5): 1 in its own side's digit, 2 in the other's
         const DELTA: [[u32; 11]; 2] = {
@@ -262,7 +264,7 @@ impl Board {
             }
             w
         };
-        let step = STEPS[D];
+        let step = STEPS[d];
         let delta = &DELTA[s];
         let Board {
             cell,
@@ -278,13 +280,13 @@ impl Board {
         } = self;
         let (t0, t1) = (tab[0], tab[1]);
         // the point q for which p sits at offset k: q = p - k * step (a macro, so that every
-        // offset is a constant)
+        // offset is a constant multiple of the step)
         macro_rules! touch {
             ($k:expr) => {{
                 let k: isize = $k;
                 let q = (pu as isize - k * step) as usize & MASK;
                 let w = delta[(k + 5) as usize];
-                let c = &mut codes[q][D];
+                let c = &mut codes[q][d];
                 *c = if ADD {
                     c.wrapping_add(w)
                 } else {
@@ -296,9 +298,9 @@ impl Board {
                     let c = *c;
                     let sh = &mut shapes[q];
                     let (n0, n1) = (t0[(c & 0xFFFF) as usize], t1[(c >> 16) as usize]);
-                    let (o0, o1) = (sh[0].lines[D], sh[1].lines[D]);
-                    sh[0].lines[D] = n0;
-                    sh[1].lines[D] = n1;
+                    let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
+                    sh[0].lines[d] = n0;
+                    sh[1].lines[d] = n1;
                     // the threat sets change only when a line's class does
                     let (co0, cn0) = (CLASS16[o0 as usize & 15], CLASS16[n0 as usize & 15]);
                     if co0 != cn0 {
@@ -331,7 +333,7 @@ impl Board {
             return;
         }
         for k in 0..5 {
-            let r = &mut rows[(pu as isize - k * step) as usize & MASK][D];
+            let r = &mut rows[(pu as isize - k * step) as usize & MASK][d];
             if ADD {
                 *line_total += ROW_GAIN[s][r[0] as usize & 15][r[1] as usize & 15];
                 r[s] += 1;
