@@ -95,6 +95,9 @@ pub struct Board {
     keep_line_score: bool,
     /// The table each side reads: exactly five (Standard, and Black in Renju) or five or more.
     tab: [&'static Table; 2],
+    /// Some side's table reads the cells five away from the point (an exact five: Standard and
+    /// Renju). Under Freestyle a stone five away changes only the codes, never a shape.
+    far: bool,
     /// Stones on each row and each column, for [`Board::span`].
     row_stones: [u8; 19],
     col_stones: [u8; 19],
@@ -141,6 +144,7 @@ impl Board {
             line_total: 0,
             keep_line_score: true,
             tab: [&t[table[0]], &t[table[1]]],
+            far: table != [1, 1],
             row_stones: [0; 19],
             col_stones: [0; 19],
             stones: 0,
@@ -276,13 +280,16 @@ impl Board {
             rows,
             line_total,
             keep_line_score,
+            far,
             ..
         } = self;
+        let far = *far;
         let (t0, t1) = (tab[0], tab[1]);
         // the point q for which p sits at offset k: q = p - k * step (a macro, so that every
-        // offset is a constant multiple of the step)
+        // offset is a constant multiple of the step); its shapes only with `$shapes` (five
+        // away they stay under Freestyle)
         macro_rules! touch {
-            ($k:expr) => {{
+            ($k:expr, $shapes:expr) => {{
                 let k: isize = $k;
                 let q = (pu as isize - k * step) as usize & MASK;
                 let w = delta[(k + 5) as usize];
@@ -294,7 +301,7 @@ impl Board {
                 };
                 // only empty points keep their shapes up to date (an occupied point's are
                 // redone from its codes when its stone leaves; off the board there is a wall)
-                if cell[q] == 0 {
+                if $shapes && cell[q] == 0 {
                     let c = *c;
                     let sh = &mut shapes[q];
                     let (n0, n1) = (t0[(c & 0xFFFF) as usize], t1[(c >> 16) as usize]);
@@ -317,16 +324,16 @@ impl Board {
                 }
             }};
         }
-        touch!(-5);
-        touch!(-4);
-        touch!(-3);
-        touch!(-2);
-        touch!(-1);
-        touch!(1);
-        touch!(2);
-        touch!(3);
-        touch!(4);
-        touch!(5);
+        touch!(-5, far);
+        touch!(-4, true);
+        touch!(-3, true);
+        touch!(-2, true);
+        touch!(-1, true);
+        touch!(1, true);
+        touch!(2, true);
+        touch!(3, true);
+        touch!(4, true);
+        touch!(5, far);
         // the rows of five through p: from p - k * step for k = 0..=4 (a row that does not
         // fit on the board holds counts of 8 or more, which gain nothing)
         if !*keep_line_score {
