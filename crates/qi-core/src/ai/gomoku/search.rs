@@ -276,6 +276,8 @@ pub struct Search {
     stopped: bool,
     stop: Arc<AtomicBool>,
     cands: Vec<Vec<Cand>>,
+    /// The moves of each ply's node (kept between nodes, so that no node allocates).
+    moves: Vec<Vec<Move>>,
     vcf_fail: HashMap<u64, u32, KeyHash>,
     vct_fail: HashMap<u64, u32, KeyHash>,
     /// The ordering buffer of [`Search::node_moves`].
@@ -297,6 +299,7 @@ impl Search {
             stopped: false,
             stop: Arc::new(AtomicBool::new(false)),
             cands: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             vcf_fail: HashMap::default(),
             vct_fail: HashMap::default(),
             order_buf: Vec::with_capacity(256),
@@ -522,14 +525,11 @@ impl Search {
                 return MATE - (ply as i32 + 3);
             }
         }
-        // the simple evaluation reads no counts of the scan: there the scan only lists the
-        // candidates, and the counts of the quick scan stand (the five the forced move takes is
-        // the same point)
+        // at a leaf the shape evaluation reads the counts of a full scan; the simple evaluation
+        // reads none (the quick scan's stand)
         let leaf = ply >= MAX_PLY - 1 || (!forced && depth <= 0);
-        if !self.cfg.simple_eval {
+        if leaf && !self.cfg.simple_eval {
             sc = self.scan(e, ply);
-        } else if !leaf {
-            self.scan_with::<false>(e, ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate(e, &sc);
@@ -561,10 +561,15 @@ impl Search {
                 }
             }
         }
-        let mut moves = Vec::with_capacity(self.cfg.width);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
         if forced {
+            // the quick scan's five: the only one
             moves.push(sc.opp_five);
         } else {
+            // the candidates only now, after the table's cut-offs, and without the counts
+            // (below the leaves nothing reads them)
+            self.scan_with::<false>(e, ply);
             // narrower deeper down: the ordering by shape values is good enough there
             let width = if self.cfg.threats {
                 self.cfg.width.saturating_sub(2 * ply).max(7)
@@ -574,6 +579,7 @@ impl Search {
             self.node_moves(e, ply, hash_move, width, &mut moves);
         }
         if moves.is_empty() {
+            self.moves[ply] = moves;
             return 0;
         }
         let child_depth = if forced && self.cfg.threats {
@@ -615,7 +621,7 @@ impl Search {
             };
             e.unmake(m, u);
             if self.stopped {
-                return 0;
+                break;
             }
             if score > best {
                 best = score;
@@ -627,6 +633,10 @@ impl Search {
                     }
                 }
             }
+        }
+        self.moves[ply] = moves;
+        if self.stopped {
+            return 0;
         }
         let bound = if best >= beta {
             Bound::Lower
