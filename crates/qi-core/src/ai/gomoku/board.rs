@@ -251,6 +251,7 @@ impl Board {
     /// [`Board::update`] along direction `d`: the codes of the ten points around `pu`, the
     /// shapes and threat sets of the empty ones, and the rows of five through `pu`.
     #[inline(always)]
+    #[allow(unused_assignments)] // the last point's step to the next is never read
     fn update_line<const ADD: bool>(&mut self, d: usize, pu: usize, s: usize) {
         let d = d & 3;
         // per side of the stone, what it adds to the packed codes of the point k cells behind
@@ -285,13 +286,16 @@ impl Board {
         } = self;
         let far = *far;
         let (t0, t1) = (tab[0], tab[1]);
-        // the point q for which p sits at offset k: q = p - k * step (a macro, so that every
-        // offset is a constant multiple of the step); its shapes only with `$shapes` (five
-        // away they stay under Freestyle)
+        // the point q for which p sits at offset k (q = p - k * step, from k = -5 up: `at`
+        // goes down a step a point, and over p itself between k = -1 and 1), written out for
+        // every k by a macro; its shapes only with `$shapes` (five away they stay under
+        // Freestyle)
+        let mut at = pu.wrapping_add(5 * step as usize);
         macro_rules! touch {
             ($k:expr, $shapes:expr) => {{
                 let k: isize = $k;
-                let q = (pu as isize - k * step) as usize & MASK;
+                let q = at & MASK;
+                at = at.wrapping_sub(step as usize);
                 let w = delta[(k + 5) as usize];
                 let c = &mut codes[q][d];
                 *c = if ADD {
@@ -329,6 +333,7 @@ impl Board {
         touch!(-3, true);
         touch!(-2, true);
         touch!(-1, true);
+        at = at.wrapping_sub(step as usize);
         touch!(1, true);
         touch!(2, true);
         touch!(3, true);
