@@ -519,6 +519,25 @@ impl Gomoku {
         self.counts[0] as u32 + self.counts[1] as u32
     }
 
+    /// [`Game::make`] without looking for a five or a full board: the result stays as it was.
+    /// For a search that finds the fives on a board of its own (the Gomoku AI's); `unmake`
+    /// takes the move back like any other.
+    #[inline]
+    pub fn make_quiet(&mut self, mv: Move) -> GomokuUndo {
+        let undo = GomokuUndo {
+            mv,
+            result: self.result,
+            line: self.line,
+        };
+        let (x, y) = ((mv % STRIDE) as u8, (mv / STRIDE) as u8);
+        let c = self.side.index();
+        self.board.place(c, x, y);
+        self.counts[c] += 1;
+        self.hash ^= PIECE_KEYS[c * CELLS + mv as usize] ^ SIDE_KEY;
+        self.side = self.side.other();
+        undo
+    }
+
     /// Whether `sq` is on the board.
     pub fn contains(&self, sq: Square) -> bool {
         sq.x < self.board.n && sq.y < self.board.n
@@ -1110,5 +1129,30 @@ mod tests {
         assert_eq!(g.hash(), 0);
         assert_eq!(g.dimensions(), (15, 15));
         assert_eq!(g.count_moves(), 225);
+    }
+
+    #[test]
+    fn quiet_make_is_make_without_the_result() {
+        // the same stones, hash and side as make (the five included, whose result only make
+        // sets), and unmake takes it back
+        for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+            let mut g = Gomoku::new(15, rule);
+            let mut q = g.clone();
+            for t in ["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7", "l8"] {
+                let m = g.parse_move(t).unwrap();
+                let before = q.clone();
+                let u = q.make_quiet(m);
+                g.make(m);
+                assert_eq!((q.hash(), q.side_to_move()), (g.hash(), g.side_to_move()));
+                assert_eq!(q.hash(), q.compute_hash());
+                assert!(q.board == g.board, "{t}");
+                assert_eq!(q.outcome(), None, "{t}");
+                let mut back = q.clone();
+                back.unmake(u);
+                assert_eq!(back.to_text(), before.to_text());
+                assert_eq!(back.hash(), before.hash());
+            }
+            assert_eq!(g.outcome(), Some(Outcome::Win(Side::Black)));
+        }
     }
 }

@@ -81,6 +81,20 @@ impl Bits {
         Bits(out)
     }
 
+    /// Calls `f` with every point of the set in index order and whether `other` holds it
+    /// (word by word: cheaper than [`Bits::iter`] with a [`Bits::get`] a point).
+    #[inline(always)]
+    pub fn for_each_with(&self, other: &Bits, mut f: impl FnMut(u16, bool)) {
+        for (i, (&w, &o)) in self.0.iter().zip(other.0.iter()).enumerate() {
+            let mut word = w;
+            while word != 0 {
+                let b = word.trailing_zeros();
+                word &= word - 1;
+                f((i * 64) as u16 + b as u16, o >> b & 1 != 0);
+            }
+        }
+    }
+
     /// The lowest point of the set.
     #[inline]
     pub fn first(&self) -> Option<u16> {

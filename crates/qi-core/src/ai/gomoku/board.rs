@@ -32,11 +32,21 @@ fn per_point<T: Copy>(v: T) -> PerPoint<T> {
 }
 /// Index steps of the four directions of [`crate::gomoku::DIRECTIONS`].
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+/// The same steps as differences of point indices.
+const STEPS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, 1 - STRIDE as isize];
+/// [`Board::cell`] of the slots off the board: a wall. With 32 slots a row and 32 rows, the
+/// points within five of a 19 × 19 board (columns and rows -5..24, wrapped by [`MASK`]) all
+/// have slots of their own outside the board, so the update writes to them without tests.
+const WALL: u8 = 3;
+/// The stone counts of a row of five that does not fit on the board: with 5 stones more at
+/// most they stay in 8..16, where [`ROW_GAIN`] is 0.
+const NO_ROW: [u8; 2] = [8, 8];
 
 /// `ROW_GAIN[side][black][white]`: what a stone of `side` adds to [`ROW_VALUE`] of a row
-/// holding `black` and `white` stones (one look-up a row instead of two).
-const ROW_GAIN: [[[i32; 8]; 8]; 2] = {
-    let mut g = [[[0; 8]; 8]; 2];
+/// holding `black` and `white` stones (one look-up a row instead of two); 0 for counts of 8
+/// or more ([`NO_ROW`]).
+const ROW_GAIN: [[[i32; 16]; 16]; 2] = {
+    let mut g = [[[0; 16]; 16]; 2];
     let mut b = 0;
     while b < 5 {
         let mut w = 0;
@@ -66,7 +76,7 @@ const CLASS16: [u16; 16] = {
 #[derive(Clone)]
 pub struct Board {
     pub n: u8,
-    /// 0 empty, 1 Black, 2 White.
+    /// 0 empty, 1 Black, 2 White, [`WALL`] off the board.
     pub cell: PerPoint<u8>,
     /// `codes[point][dir]`: the base-3 codes of both sides in one word, Black's in the low 16
     /// bits and White's in the high 16 (each below 3^10, so adding or taking off a stone never
@@ -76,7 +86,7 @@ pub struct Board {
     /// codes a stone changes.
     shapes: PerPoint<[PointShape; 2]>,
     /// `rows[start][dir]`: the stones of each side in the row of five cells from `start` along
-    /// `dir` (rows that fit on the board only).
+    /// `dir` ([`NO_ROW`] and up for rows that do not fit on the board).
     rows: PerPoint<[[u8; 2]; 4]>,
     /// [`Board::line_score`] for Black, kept up to date row by row while `keep_line_score`.
     line_total: i32,
@@ -85,9 +95,9 @@ pub struct Board {
     keep_line_score: bool,
     /// The table each side reads: exactly five (Standard, and Black in Renju) or five or more.
     tab: [&'static Table; 2],
-    /// `reach[point][dir]`: how many points (up to five) lie on the board behind and ahead of
-    /// the point along `dir`.
-    reach: PerPoint<[[u8; 2]; 4]>,
+    /// Some side's table reads the cells five away from the point (an exact five: Standard and
+    /// Renju). Under Freestyle a stone five away changes only the codes, never a shape.
+    far: bool,
     /// Stones on each row and each column, for [`Board::span`].
     row_stones: [u8; 19],
     col_stones: [u8; 19],
@@ -127,14 +137,14 @@ impl Board {
         let t = tables();
         let mut b = Board {
             n,
-            cell: per_point(0),
+            cell: per_point(WALL),
             codes: per_point([0; 4]),
             shapes: per_point([PointShape::default(); 2]),
-            rows: per_point([[0; 2]; 4]),
+            rows: per_point([NO_ROW; 4]),
             line_total: 0,
             keep_line_score: true,
             tab: [&t[table[0]], &t[table[1]]],
-            reach: per_point([[0; 2]; 4]),
+            far: table != [1, 1],
             row_stones: [0; 19],
             col_stones: [0; 19],
             stones: 0,
@@ -147,6 +157,7 @@ impl Board {
             for x in 0..n as i32 {
                 let p = (y * STRIDE as i32 + x) as usize;
                 b.on_board.set(p, true);
+                b.cell[p] = 0;
                 for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                     for k in -5i32..=5 {
                         if k == 0 {
@@ -161,15 +172,9 @@ impl Board {
                         b.shapes[p][s].lines[d] = b.tab[s][b.code(p, s, d)];
                         b.cls[p][s] = class_of(b.shapes[p][s]);
                     }
-                    let mut back = 0;
-                    while back < 5 && b.on(x - (back + 1) * dx, y - (back + 1) * dy) {
-                        back += 1;
+                    if b.on(x + 4 * dx, y + 4 * dy) {
+                        b.rows[p][d] = [0, 0];
                     }
-                    let mut ahead = 0;
-                    while ahead < 5 && b.on(x + (ahead + 1) * dx, y + (ahead + 1) * dy) {
-                        ahead += 1;
-                    }
-                    b.reach[p][d] = [back as u8, ahead as u8];
                 }
             }
         }
@@ -208,12 +213,11 @@ impl Board {
     /// date.
     #[inline(always)]
     fn update<const ADD: bool>(&mut self, p: Move, side: Side) {
-        let add = ADD;
-        let s = side.index();
+        let s = side.index() & 1;
         let (x, y) = ((p % STRIDE) as usize, (p / STRIDE) as usize);
         let pu = p as usize & MASK;
-        self.cell[pu] = if add { s as u8 + 1 } else { 0 };
-        if add {
+        self.cell[pu] = if ADD { s as u8 + 1 } else { 0 };
+        if ADD {
             self.stones += 1;
             self.row_stones[y] += 1;
             self.col_stones[x] += 1;
@@ -222,14 +226,38 @@ impl Board {
             self.row_stones[y] -= 1;
             self.col_stones[x] -= 1;
         }
-        let stride = STRIDE as i32;
-        let pi = p as i32;
-        // the weight of one stone at offset k (index k + 5) for its own side's codes and the
-        // other side's (digit 1 own, 2 other)
+        // one pass a direction, every offset a multiple of the step written out (the off-board
+        // points have slots of their own and a wall in `cell`, so no point needs a test of the
+        // board's edge); the directions stay a loop, as four copies of the pass made place and
+        // remove too long for the instruction cache
+        for d in 0..4 {
+            self.update_line::<ADD>(d, pu, s);
+        }
+        // p leaves the threat sets, or rejoins them with its shapes redone from its codes
+        if !ADD {
+            for side in 0..2 {
+                for d in 0..4 {
+                    self.shapes[pu][side].lines[d] = self.tab[side][self.code(pu, side, d)];
+                }
+                self.cls[pu][side] = class_of(self.shapes[pu][side]);
+            }
+        }
+        let own = if ADD { [0, 0] } else { self.cls[pu] };
+        self.threats[0].apply(pu, own[0]);
+        self.threats[1].apply(pu, own[1]);
+        self.occupied.set(pu, ADD);
+    }
+
+    /// [`Board::update`] along direction `d`: the codes of the ten points around `pu`, the
+    /// shapes and threat sets of the empty ones, and the rows of five through `pu`.
+    #[inline(always)]
+    #[allow(unused_assignments)] // the last point's step to the next is never read
+    fn update_line<const ADD: bool>(&mut self, d: usize, pu: usize, s: usize) {
+        let d = d & 3;
         // per side of the stone, what it adds to the packed codes of the point k cells behind
         // it (index k + 5): 1 in its own side's digit, 2 in the other's
-        const DELTA: [[u32; 16]; 2] = {
-            let mut w = [[0; 16]; 2];
+        const DELTA: [[u32; 11]; 2] = {
+            let mut w = [[0; 11]; 2];
             let mut k = -5i32;
             while k <= 5 {
                 if k != 0 {
@@ -241,9 +269,8 @@ impl Board {
             }
             w
         };
-        let delta = &DELTA[s & 1];
-        let keep_rows = self.keep_line_score;
-        let reach = self.reach[pu];
+        let step = STEPS[d];
+        let delta = &DELTA[s];
         let Board {
             cell,
             codes,
@@ -253,33 +280,35 @@ impl Board {
             tab,
             rows,
             line_total,
+            keep_line_score,
+            far,
             ..
         } = self;
+        let far = *far;
         let (t0, t1) = (tab[0], tab[1]);
-        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
-            let step = dy * stride + dx;
-            let [back, ahead] = reach[d];
-            let (back, ahead) = (back as i32, ahead as i32);
-            // the points q for which p sits at offset k: q = p - k * step, on the board for
-            // -ahead <= k <= back
-            // the two runs of k (behind p: k > 0; ahead: k < 0), each a plain range
-            for (lo, hi) in [(-ahead, 0), (1, back + 1)] {
-                for k in lo..hi {
-                    let q = (pi - k * step) as usize & MASK;
-                    let w = delta[(k + 5) as usize & 15];
-                    let c = &mut codes[q][d];
-                    *c = if ADD {
-                        c.wrapping_add(w)
-                    } else {
-                        c.wrapping_sub(w)
-                    };
-                    // only empty points keep their shapes up to date (an occupied point's are
-                    // redone from its codes when its stone leaves)
-                    if cell[q] != 0 {
-                        continue;
-                    }
+        // the point q for which p sits at offset k (q = p - k * step, from k = -5 up: `at`
+        // goes down a step a point, and over p itself between k = -1 and 1), written out for
+        // every k by a macro; its shapes only with `$shapes` (five away they stay under
+        // Freestyle)
+        let mut at = pu.wrapping_add(5 * step as usize);
+        macro_rules! touch {
+            ($k:expr, $shapes:expr) => {{
+                let k: isize = $k;
+                let q = at & MASK;
+                at = at.wrapping_sub(step as usize);
+                let w = delta[(k + 5) as usize];
+                let c = &mut codes[q][d];
+                *c = if ADD {
+                    c.wrapping_add(w)
+                } else {
+                    c.wrapping_sub(w)
+                };
+                // only empty points keep their shapes up to date (an occupied point's are
+                // redone from its codes when its stone leaves; off the board there is a wall)
+                if $shapes && cell[q] == 0 {
+                    let c = *c;
                     let sh = &mut shapes[q];
-                    let (n0, n1) = (t0[(*c & 0xFFFF) as usize], t1[(*c >> 16) as usize]);
+                    let (n0, n1) = (t0[(c & 0xFFFF) as usize], t1[(c >> 16) as usize]);
                     let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
                     sh[0].lines[d] = n0;
                     sh[1].lines[d] = n1;
@@ -297,36 +326,34 @@ impl Board {
                         threats[1].apply(q, *c);
                     }
                 }
-            }
-            // the rows of five through p: from p - k * step for k = 0..=4, those whose last
-            // point p + (4 - k) * step is on the board
-            if !keep_rows {
-                continue;
-            }
-            for k in (4 - ahead).max(0)..back.min(4) + 1 {
-                let r = &mut rows[(pi - k * step) as usize & MASK][d];
-                if ADD {
-                    *line_total += ROW_GAIN[s & 1][r[0] as usize & 7][r[1] as usize & 7];
-                    r[s] += 1;
-                } else {
-                    r[s] -= 1;
-                    *line_total -= ROW_GAIN[s & 1][r[0] as usize & 7][r[1] as usize & 7];
-                }
+            }};
+        }
+        touch!(-5, far);
+        touch!(-4, true);
+        touch!(-3, true);
+        touch!(-2, true);
+        touch!(-1, true);
+        at = at.wrapping_sub(step as usize);
+        touch!(1, true);
+        touch!(2, true);
+        touch!(3, true);
+        touch!(4, true);
+        touch!(5, far);
+        // the rows of five through p: from p - k * step for k = 0..=4 (a row that does not
+        // fit on the board holds counts of 8 or more, which gain nothing)
+        if !*keep_line_score {
+            return;
+        }
+        for k in 0..5 {
+            let r = &mut rows[(pu as isize - k * step) as usize & MASK][d];
+            if ADD {
+                *line_total += ROW_GAIN[s][r[0] as usize & 15][r[1] as usize & 15];
+                r[s] += 1;
+            } else {
+                r[s] -= 1;
+                *line_total -= ROW_GAIN[s][r[0] as usize & 15][r[1] as usize & 15];
             }
         }
-        // p leaves the threat sets, or rejoins them with its shapes redone from its codes
-        if !add {
-            for side in 0..2 {
-                for d in 0..4 {
-                    self.shapes[pu][side].lines[d] = self.tab[side][self.code(pu, side, d)];
-                }
-                self.cls[pu][side] = class_of(self.shapes[pu][side]);
-            }
-        }
-        let own = if add { [0, 0] } else { self.cls[pu] };
-        self.threats[0].apply(pu, own[0]);
-        self.threats[1].apply(pu, own[1]);
-        self.occupied.set(pu, add);
     }
 
     /// The columns `x0..x1` and rows `y0..y1` outside which no point is near a stone (empty
@@ -419,7 +446,7 @@ impl Board {
     /// is counted again from the stones.
     pub fn keep_line_score(&mut self, on: bool) {
         if on && !self.keep_line_score {
-            self.rows.fill([[0; 2]; 4]);
+            self.rows.fill([NO_ROW; 4]);
             let n = self.n as i32;
             for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                 for y in 0..n {
@@ -428,6 +455,7 @@ impl Board {
                             continue;
                         }
                         let start = (y * STRIDE as i32 + x) as usize;
+                        self.rows[start][d] = [0, 0];
                         for k in 0..5 {
                             let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
                             if c != 0 {
@@ -440,6 +468,22 @@ impl Board {
             self.line_total = self.count_line_total();
         }
         self.keep_line_score = on;
+    }
+
+    /// Stops keeping the line score without forgetting it, for a threat search that reads no
+    /// evaluation: the caller takes off every stone it puts on before
+    /// [`Board::resume_line_score`] with the returned state, so the rows and the total are
+    /// again what they were (no count from the stones, unlike [`Board::keep_line_score`]).
+    #[inline]
+    pub fn pause_line_score(&mut self) -> bool {
+        std::mem::replace(&mut self.keep_line_score, false)
+    }
+
+    /// Keeps the line score again as before [`Board::pause_line_score`] (`was` is what it
+    /// returned); the stones must be those of that moment.
+    #[inline]
+    pub fn resume_line_score(&mut self, was: bool) {
+        self.keep_line_score = was;
     }
 
     /// [`Board::line_score`] for Black counted from the stones.

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::board::{
-    Board, DOUBLE_THREE, F3, FIVE_FLAG, FOUR_THREE, FOURS_MASK, PointShape, UNSTOPPABLE,
+    Board, DOUBLE_THREE, F3, FIVE_FLAG, FOUR_THREE, FOURS_MASK, PointShape, THREAT, UNSTOPPABLE,
 };
 use crate::game::{Cell, Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, GomokuUndo, Move, move_at, move_square};
@@ -105,11 +105,15 @@ impl Engine {
         self.g.side_to_move()
     }
 
+    /// Plays `m` on both boards. The position's result is not updated
+    /// ([`Gomoku::make_quiet`]): the search reads the fives from its own board, never the
+    /// position's result (the position serves for the hash, the side to move and Renju's
+    /// forbidden points).
     #[inline]
     pub fn make(&mut self, m: Move) -> GomokuUndo {
         let s = self.side();
         self.b.place(m, s);
-        self.g.make(m)
+        self.g.make_quiet(m)
     }
 
     #[inline]
@@ -195,12 +199,52 @@ impl Default for Config {
     }
 }
 
+/// A scanned candidate point: its [`PointInfo`](super::board::PointInfo) flags for the side
+/// to move (`me`) and the opponent (`op`), and its ordering score.
 #[derive(Clone, Copy, Debug)]
 struct Cand {
     mv: Move,
-    me: PointShape,
-    op: PointShape,
+    me: u8,
+    op: u8,
     order: i32,
+}
+
+impl Cand {
+    /// The fours a stone of the side to move makes here.
+    #[inline]
+    fn my_fours(&self) -> u32 {
+        (self.me & FOURS_MASK) as u32
+    }
+
+    /// An open four or two fours of the side to move.
+    #[inline]
+    fn my_unstoppable(&self) -> bool {
+        self.me & UNSTOPPABLE != 0
+    }
+
+    /// A three or more of the side to move on some line.
+    #[inline]
+    fn my_threat(&self) -> bool {
+        self.me & THREAT != 0
+    }
+
+    /// A three or more of the opponent on some line.
+    #[inline]
+    fn op_threat(&self) -> bool {
+        self.op & THREAT != 0
+    }
+
+    /// An open four, two fours, a four-three or a three-three of the opponent.
+    #[inline]
+    fn op_double(&self) -> bool {
+        self.op & (UNSTOPPABLE | FOUR_THREE | DOUBLE_THREE) != 0
+    }
+
+    /// An open four, two fours or a four-three of the opponent.
+    #[inline]
+    fn op_fast(&self) -> bool {
+        self.op & (UNSTOPPABLE | FOUR_THREE) != 0
+    }
 }
 
 /// What a scan of the candidate points found, from the side to move's view.
@@ -209,8 +253,6 @@ struct Scan {
     my_five: Option<Move>,
     opp_fives: u32,
     opp_five: Move,
-    my_sum: i32,
-    opp_sum: i32,
     my_fours: u32,
     /// Points where a stone makes a four-three or a three-three (possibly forbidden).
     my_double: u32,
@@ -234,6 +276,8 @@ pub struct Search {
     stopped: bool,
     stop: Arc<AtomicBool>,
     cands: Vec<Vec<Cand>>,
+    /// The moves of each ply's node (kept between nodes, so that no node allocates).
+    moves: Vec<Vec<Move>>,
     vcf_fail: HashMap<u64, u32, KeyHash>,
     vct_fail: HashMap<u64, u32, KeyHash>,
     /// The ordering buffer of [`Search::node_moves`].
@@ -255,6 +299,7 @@ impl Search {
             stopped: false,
             stop: Arc::new(AtomicBool::new(false)),
             cands: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             vcf_fail: HashMap::default(),
             vct_fail: HashMap::default(),
             order_buf: Vec::with_capacity(256),
@@ -293,8 +338,16 @@ impl Search {
         }
     }
 
-    /// Scans the candidate points of the side to move into `self.cands[ply]`.
+    /// Scans the candidate points of the side to move into `self.cands[ply]`, with the
+    /// counts of [`Scan`].
     fn scan(&mut self, e: &Engine, ply: usize) -> Scan {
+        self.scan_with::<true>(e, ply)
+    }
+
+    /// Scans the candidate points of the side to move into `self.cands[ply]`; the counts of
+    /// [`Scan`] only with `STATS` (else the default).
+    #[inline(always)]
+    fn scan_with<const STATS: bool>(&mut self, e: &Engine, ply: usize) -> Scan {
         let me = e.side();
         let op = me.other();
         let mut out = std::mem::take(&mut self.cands[ply]);
@@ -306,18 +359,16 @@ impl Search {
             let mv = c * 32 + c;
             out.push(Cand {
                 mv,
-                me: e.b.shape(me, mv),
-                op: e.b.shape(op, mv),
+                me: e.b.shape(me, mv).info().flags,
+                op: e.b.shape(op, mv).info().flags,
                 order: 1,
             });
         }
-        {
-            let adjacent = e.b.adjacent_set();
-            for p in e.b.cands().iter() {
-                let ms = e.b.shape(me, p);
-                let os = e.b.shape(op, p);
-                // one look-up a side for all the flags and the value
-                let (mi, oi) = (ms.info(), os.info());
+        let adjacent = e.b.adjacent_set();
+        e.b.cands().for_each_with(&adjacent, |p, near| {
+            // one look-up a side for all the flags and the value
+            let (mi, oi) = (e.b.shape(me, p).info(), e.b.shape(op, p).info());
+            if STATS {
                 if mi.flags & FIVE_FLAG != 0 && sc.my_five.is_none() {
                     sc.my_five = Some(p);
                 }
@@ -334,18 +385,15 @@ impl Search {
                 if oi.flags & (FOUR_THREE | DOUBLE_THREE | UNSTOPPABLE) != 0 {
                     sc.opp_double += 1;
                 }
-                let (mv, ov) = (mi.value, oi.value);
-                sc.my_sum += mv;
-                sc.opp_sum += ov;
-                let near_bonus = if adjacent.get(p as usize) { 2 } else { 0 };
-                out.push(Cand {
-                    mv: p,
-                    me: ms,
-                    op: os,
-                    order: mv + ov * 7 / 8 + near_bonus,
-                });
             }
-        }
+            let near_bonus = if near { 2 } else { 0 };
+            out.push(Cand {
+                mv: p,
+                me: mi.flags,
+                op: oi.flags,
+                order: mi.value + oi.value * 7 / 8 + near_bonus,
+            });
+        });
         self.cands[ply] = out;
         sc
     }
@@ -383,10 +431,9 @@ impl Search {
     /// three-three at one of the scanned points.
     fn opp_threat(&self, e: &Engine, ply: usize) -> bool {
         let op = e.side().other();
-        self.cands[ply].iter().any(|c| {
-            (c.op.unstoppable() || c.op.four_three() || c.op.double_three())
-                && e.allowed_for(op, c.mv)
-        })
+        self.cands[ply]
+            .iter()
+            .any(|c| c.op_double() && e.allowed_for(op, c.mv))
     }
 
     /// The moves of a node, best first: `forced` alone, or the defences against a threat, or
@@ -415,7 +462,7 @@ impl Search {
             list.extend(
                 self.cands[ply]
                     .iter()
-                    .filter(|c| !defend || c.me.fours() > 0 || c.op.max() >= F3)
+                    .filter(|c| !defend || c.my_fours() > 0 || c.op_threat())
                     .map(|c| {
                         let k = if Some(c.mv) == hash_move {
                             i32::MAX
@@ -478,8 +525,10 @@ impl Search {
                 return MATE - (ply as i32 + 3);
             }
         }
+        // at a leaf the shape evaluation reads the counts of a full scan; the simple evaluation
+        // reads none (the quick scan's stand)
         let leaf = ply >= MAX_PLY - 1 || (!forced && depth <= 0);
-        if !leaf || !self.cfg.simple_eval {
+        if leaf && !self.cfg.simple_eval {
             sc = self.scan(e, ply);
         }
         if ply >= MAX_PLY - 1 {
@@ -488,7 +537,11 @@ impl Search {
         if !forced && depth <= 0 {
             if self.cfg.vcf_leaf > 0 && sc.my_fours > 0 {
                 let mut budget = self.cfg.vcf_leaf;
-                if let Some((_, k)) = self.vcf(e, &mut budget, 12) {
+                // the VCF reads no evaluation and takes back every stone it plays
+                let kept = e.b.pause_line_score();
+                let r = self.vcf(e, &mut budget, 12);
+                e.b.resume_line_score(kept);
+                if let Some((_, k)) = r {
                     return MATE - (ply as i32 + k as i32);
                 }
             }
@@ -508,10 +561,15 @@ impl Search {
                 }
             }
         }
-        let mut moves = Vec::with_capacity(self.cfg.width);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
         if forced {
+            // the quick scan's five: the only one
             moves.push(sc.opp_five);
         } else {
+            // the candidates only now, after the table's cut-offs, and without the counts
+            // (below the leaves nothing reads them)
+            self.scan_with::<false>(e, ply);
             // narrower deeper down: the ordering by shape values is good enough there
             let width = if self.cfg.threats {
                 self.cfg.width.saturating_sub(2 * ply).max(7)
@@ -521,6 +579,7 @@ impl Search {
             self.node_moves(e, ply, hash_move, width, &mut moves);
         }
         if moves.is_empty() {
+            self.moves[ply] = moves;
             return 0;
         }
         let child_depth = if forced && self.cfg.threats {
@@ -562,7 +621,7 @@ impl Search {
             };
             e.unmake(m, u);
             if self.stopped {
-                return 0;
+                break;
             }
             if score > best {
                 best = score;
@@ -574,6 +633,10 @@ impl Search {
                     }
                 }
             }
+        }
+        self.moves[ply] = moves;
+        if self.stopped {
+            return 0;
         }
         let bound = if best >= beta {
             Bound::Lower

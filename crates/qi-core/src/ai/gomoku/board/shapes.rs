@@ -213,6 +213,8 @@ pub const FOUR_THREE: u8 = 16;
 pub const DOUBLE_THREE: u8 = 32;
 /// A five on some line.
 pub const FIVE_FLAG: u8 = 64;
+/// An open three or more on some line ([`PointShape::threat`]).
+pub const THREAT: u8 = 128;
 
 /// [`PointInfo`] of every combination of four line shapes (index [`PointShape::key`]).
 pub(super) static POINT_INFO: [PointInfo; 10_000] = point_info();
@@ -271,6 +273,9 @@ pub(super) const fn point_info() -> [PointInfo; 10_000] {
         }
         if double_three {
             flags |= DOUBLE_THREE;
+        }
+        if lines[0] >= F3 || lines[1] >= F3 || lines[2] >= F3 || lines[3] >= F3 {
+            flags |= THREAT;
         }
         t[k] = PointInfo { value: v, flags };
         k += 1;

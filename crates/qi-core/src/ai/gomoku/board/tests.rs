@@ -346,6 +346,117 @@ fn point_info_agrees_with_the_shape_tests() {
         assert_eq!(i.flags & UNSTOPPABLE != 0, s.unstoppable(), "{k}");
         assert_eq!(i.flags & FOUR_THREE != 0, s.four_three(), "{k}");
         assert_eq!(i.flags & DOUBLE_THREE != 0, s.double_three(), "{k}");
+        assert_eq!(i.flags & THREAT != 0, s.threat(), "{k}");
         assert_eq!(i.value, s.value(), "{k}");
     }
+}
+
+#[test]
+fn codes_match_the_cells_up_to_the_edges() {
+    // random stones all over 15 × 15 and 19 × 19 boards, corners and edges included, some taken
+    // off again: every point's codes equal the ones read from the cells (off the board counts
+    // as the other side's), and the slots off the board stay walls
+    let mut rng = crate::rng::Rng::new(4242);
+    for n in [15u8, 19] {
+        let mut b = Board::new(n, GomokuRule::Freestyle);
+        let mut played = Vec::new();
+        for i in 0..200 {
+            let p = (rng.below(n as u64) * STRIDE as u64 + rng.below(n as u64)) as Move;
+            if !b.is_empty(p) {
+                continue;
+            }
+            let side = if i % 2 == 0 { Side::Black } else { Side::White };
+            b.place(p, side);
+            played.push((p, side));
+            if i % 3 == 0 {
+                let (q, s) = played.swap_remove(rng.below(played.len() as u64) as usize);
+                b.remove(q, s);
+            }
+        }
+        for slot in 0..SLOTS {
+            let (x, y) = ((slot % 32) as i32, (slot / 32) as i32);
+            if !b.on(x, y) {
+                assert_eq!(b.cell[slot], WALL, "{n}: slot {slot}");
+                continue;
+            }
+            for s in 0..2 {
+                for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                    let mut want = 0;
+                    for k in -5i32..=5 {
+                        if k == 0 {
+                            continue;
+                        }
+                        let (qx, qy) = (x + k * dx, y + k * dy);
+                        let digit_value = if !b.on(qx, qy) {
+                            2
+                        } else {
+                            match b.cell[(qy * STRIDE as i32 + qx) as usize] {
+                                0 => 0,
+                                c if (c - 1) as usize == s => 1,
+                                _ => 2,
+                            }
+                        };
+                        want += digit_value * POW3[digit(k)] as usize;
+                    }
+                    assert_eq!(b.code(slot, s, d), want, "{n}: {x},{y} side {s} dir {d}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn line_score_paused_around_stones_taken_back() {
+    // paused while random stones go on and come off again (as in a threat search), the line
+    // score is again the one counted from the stones, and kept move by move after
+    let mut rng = crate::rng::Rng::new(31);
+    let mut b = Board::new(15, GomokuRule::Freestyle);
+    for i in 0..60 {
+        let p = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
+        if !b.is_empty(p) {
+            continue;
+        }
+        let side = if i % 2 == 0 { Side::Black } else { Side::White };
+        b.place(p, side);
+        if i % 10 == 9 {
+            let kept = b.pause_line_score();
+            let mut tried = Vec::new();
+            for j in 0..12 {
+                let q = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
+                if b.is_empty(q) {
+                    let s = if j % 2 == 0 { Side::White } else { Side::Black };
+                    b.place(q, s);
+                    tried.push((q, s));
+                }
+            }
+            for &(q, s) in tried.iter().rev() {
+                b.remove(q, s);
+            }
+            b.resume_line_score(kept);
+        }
+        for side in [Side::Black, Side::White] {
+            assert_eq!(b.line_score(side), b.line_score_scratch(side), "move {i}");
+        }
+    }
+}
+
+#[test]
+fn five_or_more_reads_no_cell_five_away() {
+    // the table of "five or more" gives the same shape whatever the cells five away hold (the
+    // update skips those points' shapes under Freestyle); the exact five reads them
+    let t = tables();
+    let (near_end, far_end) = (POW3[digit(-5)] as usize, POW3[digit(5)] as usize);
+    let mut exact_differs = false;
+    for code in 0..CODES {
+        let (a, b) = (code / near_end % 3, code / far_end % 3);
+        let base = code - a * near_end - b * far_end;
+        for x in 0..3 {
+            for y in 0..3 {
+                let other = base + x * near_end + y * far_end;
+                assert_eq!(t[1][code], t[1][other], "{code} {other}");
+                exact_differs |= t[0][code] != t[0][other];
+            }
+        }
+    }
+    assert!(exact_differs);
 }

@@ -21,8 +21,8 @@ impl Search {
         let mut fast = false;
         self.threat_buf.clear();
         for c in &self.cands[ply] {
-            if is_threat(c.op) && e.allowed_for(op, c.mv) {
-                fast |= c.op.unstoppable() || c.op.four_three();
+            if c.op_double() && e.allowed_for(op, c.mv) {
+                fast |= c.op_fast();
                 self.threat_buf.push(c.mv);
             }
         }
@@ -54,7 +54,7 @@ impl Search {
         list.clear();
         let fast = self.opp_threat_points(e, ply);
         for c in &self.cands[ply] {
-            let keep = c.me.fours() > 0 || (!fast && c.me.max() >= F3) || self.blocks_all(e, c.mv);
+            let keep = c.my_fours() > 0 || (!fast && c.my_threat()) || self.blocks_all(e, c.mv);
             if keep {
                 let k = if Some(c.mv) == hash_move {
                     i32::MAX

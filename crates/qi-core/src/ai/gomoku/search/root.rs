@@ -65,7 +65,7 @@ impl Search {
         if self.cfg.threats
             && let Some(c) = self.cands[0]
                 .iter()
-                .find(|c| c.me.unstoppable() && e.allowed_for(me, c.mv))
+                .find(|c| c.my_unstoppable() && e.allowed_for(me, c.mv))
         {
             let m = c.mv;
             return self.finish(&e, m, MATE - 3, 1, on_info);
@@ -77,13 +77,19 @@ impl Search {
         }
         if self.cfg.vcf_root > 0 {
             let mut budget = self.cfg.vcf_root;
-            if let Some((m, k)) = self.vcf(&mut e, &mut budget, 40) {
+            let kept = e.b.pause_line_score();
+            let r = self.vcf(&mut e, &mut budget, 40);
+            e.b.resume_line_score(kept);
+            if let Some((m, k)) = r {
                 return self.finish(&e, m, MATE - k as i32, k, on_info);
             }
         }
         if self.cfg.vct_root > 0 {
             let mut budget = self.cfg.vct_root;
-            if let Some((m, k)) = self.vct(&mut e, &mut budget, VCT_DEPTH) {
+            let kept = e.b.pause_line_score();
+            let r = self.vct(&mut e, &mut budget, VCT_DEPTH);
+            e.b.resume_line_score(kept);
+            if let Some((m, k)) = r {
                 return self.finish(&e, m, MATE - k as i32, k, on_info);
             }
         }
@@ -102,7 +108,9 @@ impl Search {
             for &m in &all {
                 let u = e.make(m);
                 let mut budget = self.cfg.vcf_defend;
+                let kept = e.b.pause_line_score();
                 let found = self.vcf(&mut e, &mut budget, 30).is_some();
+                e.b.resume_line_score(kept);
                 e.unmake(m, u);
                 if !found {
                     keep.push(m);
@@ -121,7 +129,9 @@ impl Search {
             for &m in &root {
                 let u = e.make(m);
                 let mut budget = self.cfg.vct_defend;
+                let kept = e.b.pause_line_score();
                 let found = self.vct(&mut e, &mut budget, VCT_DEPTH).is_some();
+                e.b.resume_line_score(kept);
                 e.unmake(m, u);
                 if !found {
                     keep.push(m);
