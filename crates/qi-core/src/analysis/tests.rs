@@ -96,12 +96,14 @@ fn a_reversi_endgame_blunder_has_its_exact_loss() {
 }
 
 /// Gomoku: leaving an open three alone gives the other side a forced win; the move that blocks
-/// it is not marked.
+/// it is not marked. White's stones stand next to the three (h9, j9), so that White is not lost
+/// before the move: with them in a corner (a1, a2) Black had a forced win already, which a
+/// fast enough search found, and then the far move lost nothing.
 #[test]
 fn a_gomoku_move_that_allows_a_forced_win_is_a_blunder() {
     let start = AnyPosition::start(GameKind::Gomoku).unwrap();
-    let (pos, _) = play(&start, &["h8", "a1", "i8", "a2", "j8"]);
-    let bad = pos.parse_move("a3").unwrap();
+    let (pos, _) = play(&start, &["h8", "h9", "i8", "j9", "j8"]);
+    let bad = pos.parse_move("a1").unwrap();
     let a = analyse(
         &pos,
         &[bad],
@@ -112,6 +114,10 @@ fn a_gomoku_move_that_allows_a_forced_win_is_a_blunder() {
     .unwrap()
     .unwrap();
     let m = &a.moves[0];
+    assert!(
+        !search::is_decided(m.before),
+        "not lost before the move: {m:?}"
+    );
     assert!(search::is_decided(m.after) && m.after < 0, "{m:?}");
     assert_eq!(m.mark, Some(Mark::Blunder), "{m:?}");
     let good = pos.parse_move("g8").unwrap();
