@@ -137,6 +137,16 @@
 //!   of 8 (+8% nodes, 6.6-7.2 s of CPU on #40-#44 against 6.8 s) and the list search at 7
 //!   empties (`QI_SHALLOW=7`: +20% nodes, 7.4-7.8 s against 7.9 s): neither kept.
 //!
+//! Session 14 (issue 20 again; callgrind instruction counts, which do not depend on the load,
+//! and `qi-engine ffo --from 40 --to 49 --threads 1`, 64 MB table, against the build before,
+//! one after the other):
+//! - the pattern evaluation of the ordering searches read its 46 instances from four boards
+//!   (the position, its vertical flip, its transpose, that flipped) with rows read either way
+//!   through a second ternary table, instead of eight boards of which four bit-reversed, and
+//!   added the weights as it went; its mobility by the AVX2 routine: the same values (a test
+//!   compares the sums), #47 from 9.86 G to 7.81 G instructions (the evaluation had been half
+//!   of them); #40-#49 57.1 s of CPU against 63.6 s (load 4.3-5.3), the same 696.6 M nodes.
+//!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 28 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
@@ -587,7 +597,7 @@ impl Solver {
         let max = self.options.pattern_max_empties;
         move |p: u64, o: u64| {
             if 64 - (p | o).count_ones() <= max {
-                eval.evaluate(p, o)
+                eval.evaluate_with(p, o, mobility)
             } else {
                 crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o)
             }
