@@ -486,19 +486,13 @@ pub struct PatternEval {
     /// Per phase, the tables of all patterns one after the other.
     tables: Vec<Vec<i16>>,
     scalars: Vec<[i16; SCALARS]>,
-    /// Per instance: the start of its pattern's table.
-    starts: [usize; 46],
 }
 
 impl PatternEval {
     pub fn new(w: &Weights) -> PatternEval {
         let layout = Layout::get();
-        let mut starts = Vec::new();
-        let mut total = 0usize;
-        for shape in SHAPES {
-            starts.push(total);
-            total += 3usize.pow(shape.len() as u32);
-        }
+        let starts = PATTERN_STARTS;
+        let total = PATTERN_STARTS[10] + 81;
         let tables = w
             .patterns
             .iter()
@@ -512,14 +506,9 @@ impl PatternEval {
                 t
             })
             .collect();
-        let mut instance_starts = [0usize; 46];
-        for (s, (pi, _)) in instance_starts.iter_mut().zip(&layout.instances) {
-            *s = starts[*pi];
-        }
         PatternEval {
             tables,
             scalars: w.scalars.clone(),
-            starts: instance_starts,
         }
     }
 
@@ -603,8 +592,8 @@ impl PatternEval {
         let mut idx = [0usize; 46];
         instance_indices(p, o, &mut idx);
         let mut s = 0i32;
-        for (start, i) in self.starts.iter().zip(idx) {
-            s += t[start + i] as i32;
+        for ((pi, _), i) in Layout::get().instances.iter().zip(idx) {
+            s += t[PATTERN_STARTS[*pi] + i] as i32;
         }
         s
     }
