@@ -11,11 +11,12 @@
 //!   empties, a table of bounds in two-entry buckets, one 64-byte cache line each, the entry
 //!   with more empties kept first, on 2 MB pages where Linux allows it) is searched before
 //!   the other moves are even ordered;
-//!   then, above 16 empties, the moves are ordered by a shallow search (2 plies, 3 from 19
-//!   empties; exact only down to 16 discs below alpha) with the trained pattern evaluation
+//!   then, above 15 empties, the moves are ordered by a shallow search (1 ply at 16 empties, 2
+//!   from 17, 3 from 19; exact only down to 16 discs below alpha) with the trained pattern
+//!   evaluation
 //!   ([`crate::ai::patterns::PatternEval`]; the hand-made one of
 //!   [`crate::ai::reversi::ReversiWeights`] before) at the leaves, less 100 per move the
-//!   opponent has after ours (corners twice); up to 16
+//!   opponent has after ours (corners twice); up to 15
 //!   empties fastest-first (the opponent's mobility after the move, corners counted twice, then
 //!   own stable corner discs, the opponent's potential mobility and parity); the next move is
 //!   picked from the list when needed rather than sorting it, as most nodes cut on their first
@@ -157,6 +158,15 @@
 //!   evaluation's mobility too): #47 from 7.00 G to 6.81 G instructions; the parity of the
 //!   move ordering by four population counts instead of a walk over the empties: 6.79 G. The
 //!   same nodes.
+//! - with the ordering searches cheaper, from 16 empties (1 ply there) instead of 17
+//!   (`QI_SORT=15 QI_D2=17` in the `ffo` example): #40-#49 643.0 M nodes instead of 697.9 M
+//!   (-7.9%), #43, #44 and #47 21.64 G instructions instead of 21.89 G; the example's CPU
+//!   time 46.3 and 49.0 s against 50.6 s (load 4.7-5.1). Tried besides: 2 plies at 16
+//!   (`QI_SORT=15`): 626.2 M nodes but 23.73 G instructions, 51.4 and 53.7 s; from 15
+//!   empties (`QI_SORT=14 QI_D2=17`): 631.7 M nodes, 52.2 s; 3 plies from 18 (with the
+//!   kept settings): 625.2 M nodes, 24.64 G instructions, 48.1 s. `qi-engine ffo` against
+//!   the build before, alternated (load 5.6-6.8): 47.1 and 49.1 s against 45.1 and 53.6 s,
+//!   no difference the noise lets one see.
 //!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 28 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
@@ -227,8 +237,8 @@ impl Default for SolverOptions {
             shallow: 6,
             tt_min: 8,
             etc_min: 11,
-            sort_search: 16,
-            sort_depth2: 16,
+            sort_search: 15,
+            sort_depth2: 17,
             sort_depth3: 19,
             split_min: 12,
             sort_mobility: 100,
