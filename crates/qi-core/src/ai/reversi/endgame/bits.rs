@@ -232,6 +232,19 @@ pub(super) fn parity_of(empty: u64) -> u8 {
     parity
 }
 
+/// A small preference between squares for the move ordering (corners and the A- and B-squares
+/// of the edges high, X- and C-squares low).
+pub(super) const SQUARE_VALUE: [u8; 64] = [
+    18, 4, 16, 12, 12, 16, 4, 18, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    18, 4, 16, 12, 12, 16, 4, 18, //
+];
+
 /// Square classes in the order the shallow search tries them within a parity class: corners
 /// first, then the other edge and inner squares, X- and C-squares last.
 pub(super) const PRIORITY_MASKS: [u64; 6] = {
