@@ -175,6 +175,11 @@
 //!   parity bonus of 8 (629.8 M nodes), corners counted twice in the potential mobility
 //!   (628.7 M): not kept.
 //!
+//! All of session 14 against the build before it (commit 072004c's solver), `qi-engine ffo
+//! --threads 1`, alternated, load 1.9-2.6: #40-#49 **629.6 M nodes, 44.9 and 47.6 s of CPU**
+//! against 696.6 M nodes, 51.2 and 52.7 s (-11%); #50-#52 (load 2.1-3.6) 864.0 M nodes and
+//! 81.6 s against 899.8 M and 101.5 s (-20%), every result right.
+//!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 28 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
