@@ -63,6 +63,7 @@ fn main() {
         sort_full_eval: env("QI_FULL", o.sort_full_eval as u32) != 0,
         sort_patterns: env("QI_PAT", o.sort_patterns as u32) != 0,
         pattern_max_empties: env("QI_PMAX", o.pattern_max_empties),
+        sort_window: env("QI_SWIN", o.sort_window as u32) as i32,
     };
     solver.threads = env("QI_THREADS", 1) as usize;
     eprintln!("{:?}, {} threads", solver.options, solver.threads);

@@ -213,6 +213,50 @@ const TERNARY: [u16; 256] = {
     t
 };
 
+/// The base-3 value of each byte's bits read the other way (bit j is the digit of 3^(7 - j)):
+/// a row read from the h-file side.
+const TERNARY_REV: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u16;
+        let mut j = 0;
+        while j < 8 {
+            v = v * 3 + ((b >> j) & 1) as u16;
+            j += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// [`digits8`] with the byte read from bit 7 down (bit 7 the digit of 3^0).
+#[inline(always)]
+fn digits8_rev(p: u64, o: u64) -> usize {
+    TERNARY_REV[(p & 0xFF) as usize] as usize + 2 * TERNARY_REV[(o & 0xFF) as usize] as usize
+}
+
+/// The squares of a column of bits gathered on the top byte and shifted down: with at most
+/// one square of `b` per file, bit x of the result is that file's square.
+#[inline(always)]
+fn gather_files(b: u64) -> u64 {
+    b.wrapping_mul(0x0101_0101_0101_0101) >> 56
+}
+
+/// The start of each pattern's table in [`PatternEval`]'s flat tables.
+const PATTERN_STARTS: [usize; 11] = {
+    let mut t = [0usize; 11];
+    let mut total = 0;
+    let mut k = 0;
+    while k < 11 {
+        t[k] = total;
+        total += 3usize.pow(SHAPES[k].len() as u32);
+        k += 1;
+    }
+    t
+};
+
 /// The digits of the low byte: `p`'s bits as 1, `o`'s as 2.
 #[inline(always)]
 fn digits8(p: u64, o: u64) -> usize {
@@ -467,19 +511,13 @@ pub struct PatternEval {
     /// Per phase, the tables of all patterns one after the other.
     tables: Vec<Vec<i16>>,
     scalars: Vec<[i16; SCALARS]>,
-    /// Per instance: the start of its pattern's table.
-    starts: [usize; 46],
 }
 
 impl PatternEval {
     pub fn new(w: &Weights) -> PatternEval {
         let layout = Layout::get();
-        let mut starts = Vec::new();
-        let mut total = 0usize;
-        for shape in SHAPES {
-            starts.push(total);
-            total += 3usize.pow(shape.len() as u32);
-        }
+        let starts = PATTERN_STARTS;
+        let total = PATTERN_STARTS[10] + 81;
         let tables = w
             .patterns
             .iter()
@@ -493,26 +531,94 @@ impl PatternEval {
                 t
             })
             .collect();
-        let mut instance_starts = [0usize; 46];
-        for (s, (pi, _)) in instance_starts.iter_mut().zip(&layout.instances) {
-            *s = starts[*pi];
-        }
         PatternEval {
             tables,
             scalars: w.scalars.clone(),
-            starts: instance_starts,
         }
     }
 
+    /// The sum of the pattern weights, the instances read straight from four boards (the
+    /// position, its vertical flip, its transpose and that flipped) with rows read either way,
+    /// so that no board is bit-reversed (the same sum as [`PatternEval::pattern_sum`], which a
+    /// test checks).
+    #[inline(always)]
+    fn pattern_sum_fast(&self, p: u64, o: u64, ph: usize) -> i32 {
+        let t = &self.tables[ph][..];
+        // every index is below its pattern's 3^len: the tables hold them all
+        debug_assert_eq!(t.len(), PATTERN_STARTS[10] + 81);
+        let w = |pattern: usize, idx: usize| -> i32 {
+            debug_assert!(idx < 3usize.pow(SHAPES[pattern].len() as u32));
+            // SAFETY: `idx` is a base-3 number of the pattern's length, below the size of its
+            // table, which starts at PATTERN_STARTS[pattern] in a table of all of them
+            unsafe { *t.get_unchecked(PATTERN_STARTS[pattern] + idx) as i32 }
+        };
+        const MAIN: u64 = 0x8040_2010_0804_0201;
+        const ANTI: u64 = 0x0102_0408_1020_4080;
+        let (pv, ov) = (p.swap_bytes(), o.swap_bytes());
+        let (pt, ot) = (transpose(p), transpose(o));
+        let (ptv, otv) = (pt.swap_bytes(), ot.swap_bytes());
+        let mut s = 0i32;
+        // with the vertical flip: the 3×3 corners and the diagonals of 7 down to 4, each read
+        // straight and mirrored (the board's mirror image read straight)
+        for (bp, bo) in [(p, o), (pv, ov)] {
+            let d = |m: u64, sh: u32| digits8((bp >> sh) & m, (bo >> sh) & m);
+            let r = |m: u64, sh: u32| digits8_rev((bp >> sh) & m, (bo >> sh) & m);
+            s += w(0, d(7, 0) + 27 * d(7, 8) + 729 * d(7, 16));
+            s += w(0, r(0xE0, 0) + 27 * r(0xE0, 8) + 729 * r(0xE0, 16));
+            for (k, len) in [7u32, 6, 5, 4].into_iter().enumerate() {
+                let m = (MAIN << (8 - len)) & (u64::MAX >> (8 * (8 - len)));
+                s += w(
+                    7 + k,
+                    digits8(
+                        gather_files(bp & m) >> (8 - len),
+                        gather_files(bo & m) >> (8 - len),
+                    ),
+                );
+                let a = ANTI >> (8 * (8 - len));
+                s += w(
+                    7 + k,
+                    digits8_rev(
+                        gather_files(bp & a) << (8 - len),
+                        gather_files(bo & a) << (8 - len),
+                    ),
+                );
+            }
+        }
+        // with the transposes as well: the edges, the 2×5 corners and the lines 2 to 4
+        for (bp, bo) in [(p, o), (pv, ov), (pt, ot), (ptv, otv)] {
+            let d = |m: u64, sh: u32| digits8((bp >> sh) & m, (bo >> sh) & m);
+            let r = |m: u64, sh: u32| digits8_rev((bp >> sh) & m, (bo >> sh) & m);
+            s += w(
+                1,
+                digits8(bp, bo)
+                    + 6561 * (((bp >> 9) & 1) + 2 * ((bo >> 9) & 1)) as usize
+                    + 19683 * (((bp >> 14) & 1) + 2 * ((bo >> 14) & 1)) as usize,
+            );
+            s += w(2, d(31, 0) + 243 * d(31, 8));
+            s += w(2, r(0xF8, 0) + 243 * r(0xF8, 8));
+            s += w(3, d(0xFF, 8));
+            s += w(4, d(0xFF, 16));
+            s += w(5, d(0xFF, 24));
+        }
+        // the main diagonals
+        s += w(6, digits8(gather_files(p & MAIN), gather_files(o & MAIN)));
+        s += w(
+            6,
+            digits8_rev(gather_files(p & ANTI), gather_files(o & ANTI)),
+        );
+        s
+    }
+
     /// The sum of the pattern weights (the patterns read on the symmetric boards).
+    #[cfg(test)]
     #[inline(always)]
     fn pattern_sum(&self, p: u64, o: u64, ph: usize) -> i32 {
         let t = &self.tables[ph];
         let mut idx = [0usize; 46];
         instance_indices(p, o, &mut idx);
         let mut s = 0i32;
-        for (start, i) in self.starts.iter().zip(idx) {
-            s += t[start + i] as i32;
+        for ((pi, _), i) in Layout::get().instances.iter().zip(idx) {
+            s += t[PATTERN_STARTS[*pi] + i] as i32;
         }
         s
     }
@@ -527,10 +633,18 @@ impl PatternEval {
     /// disc.
     #[inline]
     pub fn evaluate(&self, p: u64, o: u64) -> i32 {
+        self.evaluate_with(p, o, mobility)
+    }
+
+    /// [`PatternEval::evaluate`] with the legal moves found by `moves` (the same squares as
+    /// [`mobility`]; the endgame solver passes its AVX2 routine).
+    #[inline(always)]
+    pub fn evaluate_with(&self, p: u64, o: u64, moves: impl Fn(u64, u64) -> u64) -> i32 {
         let ph = phase(64 - (p | o).count_ones());
-        let s = self.pattern_sum(p, o, ph);
+        let s = self.pattern_sum_fast(p, o, ph);
         let sc = self.scalars[ph];
-        s + sc[0] as i32 + sc[1] as i32 * mobility_difference(p, o)
+        let mob = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
+        s + sc[0] as i32 + sc[1] as i32 * mob
     }
 }
 
@@ -808,6 +922,33 @@ mod tests {
             for (i, (_, squares)) in l.instances.iter().enumerate() {
                 assert_eq!(fast[i], index(p, o, squares), "instance {i}");
             }
+        }
+    }
+
+    #[test]
+    fn fast_pattern_sum_equals_the_instance_reading() {
+        let mut w = Weights::zero();
+        for (ph, pw) in w.patterns.iter_mut().enumerate() {
+            for (i, x) in pw.iter_mut().enumerate() {
+                *x = ((i * 7919 + ph * 31) % 2001) as i16 - 1000;
+            }
+        }
+        let e = PatternEval::new(&w);
+        let mut rng = crate::search::Rng::new(5);
+        for n in 0..5000 {
+            let filled = match n % 3 {
+                0 => rng.next_u64() | rng.next_u64(),
+                1 => rng.next_u64(),
+                _ => !(rng.next_u64() & rng.next_u64()),
+            };
+            let p = filled & rng.next_u64();
+            let o = filled & !p;
+            let ph = n % PHASES;
+            assert_eq!(
+                e.pattern_sum_fast(p, o, ph),
+                e.pattern_sum(p, o, ph),
+                "{p:x} {o:x}"
+            );
         }
     }
 

@@ -215,6 +215,36 @@ pub(super) const QUADRANT_ID: [u8; 64] = {
     t
 };
 
+/// The parity of the empty squares `empty`: bit q of the result (as in [`QUADRANT_ID`]) is set
+/// when quadrant q has an odd number of them.
+#[inline(always)]
+pub(super) fn parity_of(empty: u64) -> u8 {
+    const Q: [u64; 4] = [
+        0x0000_0000_0F0F_0F0F,
+        0x0000_0000_F0F0_F0F0,
+        0x0F0F_0F0F_0000_0000,
+        0xF0F0_F0F0_0000_0000,
+    ];
+    let mut parity = 0u8;
+    for (q, m) in Q.iter().enumerate() {
+        parity |= (((empty & m).count_ones() & 1) as u8) << q;
+    }
+    parity
+}
+
+/// A small preference between squares for the move ordering (corners and the A- and B-squares
+/// of the edges high, X- and C-squares low).
+pub(super) const SQUARE_VALUE: [u8; 64] = [
+    18, 4, 16, 12, 12, 16, 4, 18, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    18, 4, 16, 12, 12, 16, 4, 18, //
+];
+
 /// Square classes in the order the shallow search tries them within a parity class: corners
 /// first, then the other edge and inner squares, X- and C-squares last.
 pub(super) const PRIORITY_MASKS: [u64; 6] = {
@@ -484,6 +514,21 @@ mod tests {
                 }
                 pos.make(v[rng.below(v.len() as u64) as usize]);
             }
+        }
+    }
+
+    #[test]
+    fn parity_counts_the_quadrants() {
+        let mut rng = crate::search::Rng::new(3);
+        for _ in 0..2000 {
+            let empty = rng.next_u64() & rng.next_u64();
+            let mut parity = 0u8;
+            for sq in 0..64 {
+                if empty >> sq & 1 != 0 {
+                    parity ^= QUADRANT_ID[sq];
+                }
+            }
+            assert_eq!(parity_of(empty), parity, "{empty:x}");
         }
     }
 

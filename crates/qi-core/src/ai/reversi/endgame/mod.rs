@@ -11,13 +11,15 @@
 //!   empties, a table of bounds in two-entry buckets, one 64-byte cache line each, the entry
 //!   with more empties kept first, on 2 MB pages where Linux allows it) is searched before
 //!   the other moves are even ordered;
-//!   then, above 16 empties, the moves are ordered by a shallow search (2 plies, 3 from 19
-//!   empties) with the trained pattern evaluation
+//!   then, above 15 empties, the moves are ordered by a shallow search (1 ply at 16 empties, 2
+//!   from 17, 3 from 19; exact only down to 16 discs below alpha) with the trained pattern
+//!   evaluation
 //!   ([`crate::ai::patterns::PatternEval`]; the hand-made one of
 //!   [`crate::ai::reversi::ReversiWeights`] before) at the leaves, less 100 per move the
-//!   opponent has after ours (corners twice); up to 16
+//!   opponent has after ours (corners twice); up to 15
 //!   empties fastest-first (the opponent's mobility after the move, corners counted twice, then
-//!   own stable corner discs, the opponent's potential mobility and parity); the next move is
+//!   own stable corner discs, the opponent's potential mobility, parity and a value per
+//!   square); the next move is
 //!   picked from the list when needed rather than sorting it, as most nodes cut on their first
 //!   move. Enhanced transposition cutoffs from 11 empties; a stability cut (see
 //!   [`SolverOptions`]; the opponent's disc count is tested first, as it bounds its stable
@@ -137,6 +139,47 @@
 //!   of 8 (+8% nodes, 6.6-7.2 s of CPU on #40-#44 against 6.8 s) and the list search at 7
 //!   empties (`QI_SHALLOW=7`: +20% nodes, 7.4-7.8 s against 7.9 s): neither kept.
 //!
+//! Session 14 (issue 20 again; callgrind instruction counts, which do not depend on the load,
+//! and `qi-engine ffo --from 40 --to 49 --threads 1`, 64 MB table, against the build before,
+//! one after the other):
+//! - the pattern evaluation of the ordering searches read its 46 instances from four boards
+//!   (the position, its vertical flip, its transpose, that flipped) with rows read either way
+//!   through a second ternary table, instead of eight boards of which four bit-reversed, and
+//!   added the weights as it went; its mobility by the AVX2 routine: the same values (a test
+//!   compares the sums), #47 from 9.86 G to 7.81 G instructions (the evaluation had been half
+//!   of them); #40-#49 57.1 s of CPU against 63.6 s (load 4.3-5.3), the same 696.6 M nodes.
+//! - the ordering searches with a window ([`SolverOptions::sort_window`], after Edax): from
+//!   the child's side values above 16 discs below the node's alpha (ours) need not be exact,
+//!   so the replies to a bad move stop at the first that shows it bad. #47 from 7.81 G to
+//!   7.01 G instructions (13.13 M nodes instead of 13.14 M); #40-#49 697.9 M nodes (+0.2%),
+//!   58.8 and 50.6 s of CPU against 58.5 and 57.8 s for the build before, runs alternated
+//!   (load 5.0-6.2). Windows of 8 and 12 discs: 715.8 M and 708.7 M nodes; 20: 696.7 M; 24
+//!   on #47: 7.19 G instructions.
+//! - the ordering searches built twice like the search (AVX2 flips and moves inlined, the
+//!   evaluation's mobility too): #47 from 7.00 G to 6.81 G instructions; the parity of the
+//!   move ordering by four population counts instead of a walk over the empties: 6.79 G. The
+//!   same nodes.
+//! - with the ordering searches cheaper, from 16 empties (1 ply there) instead of 17
+//!   (`QI_SORT=15 QI_D2=17` in the `ffo` example): #40-#49 643.0 M nodes instead of 697.9 M
+//!   (-7.9%), #43, #44 and #47 21.64 G instructions instead of 21.89 G; the example's CPU
+//!   time 46.3 and 49.0 s against 50.6 s (load 4.7-5.1). Tried besides: 2 plies at 16
+//!   (`QI_SORT=15`): 626.2 M nodes but 23.73 G instructions, 51.4 and 53.7 s; from 15
+//!   empties (`QI_SORT=14 QI_D2=17`): 631.7 M nodes, 52.2 s; 3 plies from 18 (with the
+//!   kept settings): 625.2 M nodes, 24.64 G instructions, 48.1 s. `qi-engine ffo` against
+//!   the build before, alternated (load 5.6-6.8): 47.1 and 49.1 s against 45.1 and 53.6 s,
+//!   no difference the noise lets one see.
+//! - fastest-first ordering with a small preference by square (Edax's table of square values,
+//!   0-18, below the parity bonus of 16 and the other terms): #40-#49 629.6 M nodes instead
+//!   of 643.0 M (-2.1%), #43-#44 14.79 G instructions instead of 14.92 G; `qi-engine ffo`
+//!   alternated (load 4.7-5.3): 47.1 and 42.5 s against 45.5 and 42.1 s. Tried besides: a
+//!   parity bonus of 8 (629.8 M nodes), corners counted twice in the potential mobility
+//!   (628.7 M): not kept.
+//!
+//! All of session 14 against the build before it (commit 072004c's solver), `qi-engine ffo
+//! --threads 1`, alternated, load 1.9-2.6: #40-#49 **629.6 M nodes, 44.9 and 47.6 s of CPU**
+//! against 696.6 M nodes, 51.2 and 52.7 s (-11%); #50-#52 (load 2.1-3.6) 864.0 M nodes and
+//! 81.6 s against 899.8 M and 101.5 s (-20%), every result right.
+//!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 28 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
@@ -195,6 +238,9 @@ pub struct SolverOptions {
     /// Leaves with more empties than this use the hand-made evaluation even so (the pattern
     /// weights of the early phases were fitted to noisier targets).
     pub pattern_max_empties: u32,
+    /// The ordering searches only tell apart moves down to this many discs below the node's
+    /// alpha (a window that lets the others fail); 0 for a full window.
+    pub sort_window: i32,
 }
 
 impl Default for SolverOptions {
@@ -203,14 +249,15 @@ impl Default for SolverOptions {
             shallow: 6,
             tt_min: 8,
             etc_min: 11,
-            sort_search: 16,
-            sort_depth2: 16,
+            sort_search: 15,
+            sort_depth2: 17,
             sort_depth3: 19,
             split_min: 12,
             sort_mobility: 100,
             sort_full_eval: true,
             sort_patterns: true,
             pattern_max_empties: 64,
+            sort_window: 16,
         }
     }
 }
@@ -372,7 +419,11 @@ impl Solver {
             return 0;
         }
         let depth = if empties >= 24 { 6 } else { 4 };
-        let v = shallow_search(p, o, depth, -INF_SORT, INF_SORT, self.leaf_eval());
+        let v = if self.avx2 {
+            shallow_search_d::<true>(p, o, depth, -INF_SORT, INF_SORT, self.leaf_eval::<true>())
+        } else {
+            shallow_search_d::<false>(p, o, depth, -INF_SORT, INF_SORT, self.leaf_eval::<false>())
+        };
         // finished games score 1000 per disc, estimates 100 (and lie within ±6400)
         let discs = if v.abs() > 6500 { v / 1000 } else { v / 100 };
         ((discs - 4).clamp(-64, 64) / 2) * 2
@@ -459,7 +510,7 @@ impl Solver {
             });
         }
         let mut buf = [MaybeUninit::uninit(); 36];
-        let list = self.order_moves::<false>(p, o, moves, None, &mut buf);
+        let list = self.order_moves::<false>(p, o, moves, alpha, &mut buf);
         let n = list.len();
         list[..n].sort_by_key(|c| -c.score);
         let mut best = list[0].sq;
@@ -515,25 +566,18 @@ impl Solver {
         p: u64,
         o: u64,
         mut moves: u64,
-        hash_move: Option<u8>,
+        alpha: i32,
         out: &'a mut [MaybeUninit<Candidate>; 36],
     ) -> &'a mut [Candidate] {
         let empties = 64 - (p | o).count_ones();
-        let mut parity = 0u8;
-        let mut e = !(p | o);
-        while e != 0 {
-            parity ^= QUADRANT_ID[e.trailing_zeros() as usize];
-            e &= e - 1;
-        }
+        let parity = parity_of(!(p | o));
         let mut n = 0;
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
             let f = flips_g::<AVX>(p, o, sq);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
-            let score = if Some(sq) == hash_move {
-                1 << 30
-            } else if empties > self.options.sort_search {
+            let score = if empties > self.options.sort_search {
                 // the opponent's value after a shallow search: lower is better for us
                 let d = if empties >= self.options.sort_depth3 {
                     3
@@ -542,8 +586,15 @@ impl Solver {
                 } else {
                     1
                 };
+                // from the child's side: values above `cap` (moves more than `sort_window`
+                // discs below alpha for us) need not be exact
+                let cap = if self.options.sort_window > 0 {
+                    (self.options.sort_window - alpha) * 100
+                } else {
+                    INF_SORT
+                };
                 let v = if self.options.sort_patterns {
-                    -shallow_search(no, np, d, -INF_SORT, INF_SORT, self.leaf_eval())
+                    -shallow_search_d::<AVX>(no, np, d, -INF_SORT, cap, self.leaf_eval::<AVX>())
                 } else if self.options.sort_full_eval {
                     -sort_search_full(no, np, d, -INF_SORT, INF_SORT)
                 } else {
@@ -566,7 +617,7 @@ impl Solver {
                 if parity & QUADRANT_ID[sq as usize] != 0 {
                     s += 1 << 4;
                 }
-                s
+                s + SQUARE_VALUE[sq as usize] as i32
             };
             out[n] = MaybeUninit::new(Candidate {
                 score,
@@ -582,12 +633,12 @@ impl Solver {
 
     /// The leaf evaluation of the ordering searches with the pattern evaluation.
     #[inline(always)]
-    fn leaf_eval(&self) -> impl Fn(u64, u64) -> i32 + Copy {
+    fn leaf_eval<const AVX: bool>(&self) -> impl Fn(u64, u64) -> i32 + Copy {
         let eval = crate::ai::patterns::PatternEval::trained();
         let max = self.options.pattern_max_empties;
         move |p: u64, o: u64| {
             if 64 - (p | o).count_ones() <= max {
-                eval.evaluate(p, o)
+                eval.evaluate_with(p, o, moves_g::<AVX>)
             } else {
                 crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o)
             }
@@ -750,7 +801,7 @@ impl Solver {
                 }
             }
             let mut buf = [MaybeUninit::uninit(); 36];
-            let list = self.order_moves::<AVX>(p, o, rest, None, &mut buf);
+            let list = self.order_moves::<AVX>(p, o, rest, alpha, &mut buf);
             let n = list.len();
             let searched = best > -65;
             if empties >= self.options.etc_min {

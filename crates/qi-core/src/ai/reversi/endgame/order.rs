@@ -31,8 +31,67 @@ pub(super) fn sort_search_full(p: u64, o: u64, depth: u32, alpha: i32, beta: i32
 }
 
 /// A shallow alpha-beta for move ordering with `leaf` at depth 0 (finished games score their
-/// disc difference × 1000).
+/// disc difference × 1000), with the AVX2 routines where the processor has them.
 pub(super) fn shallow_search(
+    p: u64,
+    o: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    leaf: impl Fn(u64, u64) -> i32 + Copy,
+) -> i32 {
+    if simd::has_avx2() {
+        shallow_search_d::<true>(p, o, depth, alpha, beta, leaf)
+    } else {
+        shallow_search_d::<false>(p, o, depth, alpha, beta, leaf)
+    }
+}
+
+/// [`shallow_search`] with the routines chosen (`AVX` only where the processor has AVX2).
+#[inline(always)]
+pub(super) fn shallow_search_d<const AVX: bool>(
+    p: u64,
+    o: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    leaf: impl Fn(u64, u64) -> i32 + Copy,
+) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if AVX {
+        // SAFETY: AVX is only set where the processor has AVX2
+        return unsafe { shallow_search_avx2(p, o, depth, alpha, beta, leaf) };
+    }
+    shallow_search_scalar(p, o, depth, alpha, beta, leaf)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn shallow_search_avx2(
+    p: u64,
+    o: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    leaf: impl Fn(u64, u64) -> i32 + Copy,
+) -> i32 {
+    shallow_search_g::<true>(p, o, depth, alpha, beta, leaf)
+}
+
+#[inline(never)]
+fn shallow_search_scalar(
+    p: u64,
+    o: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    leaf: impl Fn(u64, u64) -> i32 + Copy,
+) -> i32 {
+    shallow_search_g::<false>(p, o, depth, alpha, beta, leaf)
+}
+
+#[inline(always)]
+fn shallow_search_g<const AVX: bool>(
     p: u64,
     o: u64,
     depth: u32,
@@ -43,19 +102,20 @@ pub(super) fn shallow_search(
     if depth == 0 {
         return leaf(p, o);
     }
-    let mut moves = mobility(p, o);
+    let mut moves = moves_g::<AVX>(p, o);
     if moves == 0 {
-        if mobility(o, p) == 0 {
+        if moves_g::<AVX>(o, p) == 0 {
             return final_score(p, o) * 1000;
         }
-        return -shallow_search(o, p, depth - 1, -beta, -alpha, leaf);
+        return -shallow_search_d::<AVX>(o, p, depth - 1, -beta, -alpha, leaf);
     }
     let mut best = -INF_SORT;
     while moves != 0 {
         let sq = moves.trailing_zeros() as u8;
         moves &= moves - 1;
-        let f = flips(p, o, sq);
-        let s = -shallow_search(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha, leaf);
+        let f = flips_g::<AVX>(p, o, sq);
+        let s =
+            -shallow_search_d::<AVX>(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha, leaf);
         if s > best {
             best = s;
             if s > alpha {
