@@ -272,10 +272,16 @@ fn train(args: &[String]) {
     let base: Option<Weights> = match arg(args, "--base", String::new()).as_str() {
         "" => None,
         "embedded" => Some(Weights::embedded()),
-        f => Some(
-            Weights::from_bytes(&std::fs::read(f).expect("the base weights file"))
-                .expect("valid base weights"),
-        ),
+        f => match std::fs::read(f)
+            .map_err(|e| e.to_string())
+            .and_then(|b| Weights::from_bytes(&b).map_err(|e| e.to_string()))
+        {
+            Ok(w) => Some(w),
+            Err(e) => {
+                eprintln!("--base {f}: {e}");
+                std::process::exit(2);
+            }
+        },
     };
     let started = std::time::Instant::now();
     let (mut fit, mut held) = (Vec::new(), Vec::new());
