@@ -10,10 +10,29 @@
 //! set per phase (four numbers of empty squares each). It estimates the final disc difference
 //! from the side to move's view, in hundredths of a disc.
 //!
-//! The weights in `data/reversi-patterns.bin` (996 kB) were fitted by the training program
-//! (`examples/reversi_patterns.rs`, which also gives the data recipe) with [`train`]: ridge
+//! The weights in `data/reversi-patterns.bin` (1.1 MB) are the second round of training.
+//! Round two (session 15) refitted round one's weights with [`train_from`] (the ridge penalty
+//! pulling towards them, not zero) on 353,546 positions of 4,400 self-play games in which
+//! level 6's search to depth 8 (round one's weights, ProbCut) chose the moves, one in ten
+//! random after 4-11 random opening plies, and labelled every position above 18 empties with
+//! its value; from 18 empties down the exact solver played and labelled, as in round one
+//! (about 65 minutes of two processes on the busy 2-core machine):
+//!
+//! ```text
+//! reversi_patterns gen --games 20000 --seed 1 --label-depth 8 --out rl8-1.txt   # stopped after 2,800 games
+//! reversi_patterns gen --games 20000 --seed 2 --label-depth 8 --out rl8-2.txt   # stopped after 1,600 games
+//! reversi_patterns train rl8-1.txt rl8-2.txt --base embedded --game-weight 1.0  # prior 4, overlap 2, 60 iterations
+//! ```
+//!
+//! Held-out root-mean-square error against those labels: 4.0 discs at 0-3 empties, 8.0 at
+//! 12-15, 8.3 at 20-23, 7.5 at 24-27, 6.6 at 28-31, 4.9 at 32-35 and 3.7 at 40-43. Against
+//! round one, both as NBoard engines at 100 ms a move (`qi-engine match reversi`, 6 random
+//! opening plies, seed 201, load 4-6): 40 won, 2 drawn, 18 lost in 60 games, 68.3%, Elo
+//! +134 ± 96; the same refit on the first 1,600 games: 38-2-20, 65.0%.
+//!
+//! Round one was fitted with [`train`]: ridge
 //! least squares over self-play positions, exact solver scores from 20 or 18 empties down and
-//! game results above. The data of the shipped file (949,872 positions, 11,400 games, about
+//! game results above. Its data (949,872 positions, 11,400 games, about
 //! 45 minutes of two cores):
 //!
 //! ```text
