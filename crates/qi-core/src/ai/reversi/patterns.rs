@@ -47,8 +47,11 @@
 //! 15.6 at 24-27 and 17.9 at 28-31 (game results, which are noisier targets). More data did
 //! not help much: with 40% of it the error at 12-15 empties was 8.3.
 //!
-//! In use: the endgame solver orders moves with it (FFO #40-#45 in 289 M nodes instead of
-//! 334 M); level 6 and the NBoard engine play with it (see [`crate::ai::reversi`]).
+//! Round one's weights stay in `data/reversi-patterns-round1.bin` (996 kB): the endgame
+//! solver orders its moves and makes its first guess with them ([`PatternEval::round_one`];
+//! FFO #40-#45 in 289 M nodes instead of 334 M with the hand-made evaluation), because with
+//! round two's it lost its way in a wipeout (FFO #59). Level 6 and the NBoard engine play with
+//! round two ([`PatternEval::trained`]; see [`crate::ai::reversi`]).
 
 use std::sync::OnceLock;
 
@@ -425,6 +428,13 @@ impl Weights {
             .expect("the embedded pattern weights are valid")
     }
 
+    /// Round one's weights (`data/reversi-patterns-round1.bin`), which the exact solver orders
+    /// its moves by (see [`PatternEval::round_one`]).
+    pub fn round_one() -> Weights {
+        Weights::from_bytes(include_bytes!("../../../data/reversi-patterns-round1.bin"))
+            .expect("the embedded pattern weights are valid")
+    }
+
     pub fn zero() -> Weights {
         let n = Layout::get().canonical_len as usize;
         Weights {
@@ -627,6 +637,17 @@ impl PatternEval {
     pub fn trained() -> &'static PatternEval {
         static EVAL: OnceLock<PatternEval> = OnceLock::new();
         EVAL.get_or_init(|| PatternEval::new(&Weights::embedded()))
+    }
+
+    /// Round one's weights, for the exact solver's move ordering and first guess. With round
+    /// two's the solver lost its way in wipeouts: FFO #59 (+64) took 53 M nodes instead of
+    /// 1,513 (and with the ordering searches' narrow window of session 15 it did not end in a
+    /// minute), because the probes above +50 no longer met the winning line early; on FFO
+    /// #40-#49 round two saved 11% of the nodes. So the midgame plays by round two and the
+    /// solver orders by round one.
+    pub fn round_one() -> &'static PatternEval {
+        static EVAL: OnceLock<PatternEval> = OnceLock::new();
+        EVAL.get_or_init(|| PatternEval::new(&Weights::round_one()))
     }
 
     /// The estimated final disc difference for `p` to move against `o`, in hundredths of a

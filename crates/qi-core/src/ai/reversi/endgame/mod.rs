@@ -13,8 +13,9 @@
 //!   the other moves are even ordered;
 //!   then, above 15 empties, the moves are ordered by a shallow search (1 ply at 16 empties, 2
 //!   from 17, 3 from 19; exact only down to 16 discs below alpha) with the trained pattern
-//!   evaluation
-//!   ([`crate::ai::patterns::PatternEval`]; the hand-made one of
+//!   evaluation, round one's weights
+//!   ([`crate::ai::patterns::PatternEval::round_one`]: with round two's FFO #59 did not end
+//!   within a minute; the hand-made one of
 //!   [`crate::ai::reversi::ReversiWeights`] before) at the leaves, less 100 per move the
 //!   opponent has after ours (corners twice); up to 15
 //!   empties fastest-first (the opponent's mobility after the move, corners counted twice, then
@@ -634,7 +635,7 @@ impl Solver {
     /// The leaf evaluation of the ordering searches with the pattern evaluation.
     #[inline(always)]
     fn leaf_eval<const AVX: bool>(&self) -> impl Fn(u64, u64) -> i32 + Copy {
-        let eval = crate::ai::patterns::PatternEval::trained();
+        let eval = crate::ai::patterns::PatternEval::round_one();
         let max = self.options.pattern_max_empties;
         move |p: u64, o: u64| {
             if 64 - (p | o).count_ones() <= max {
