@@ -142,7 +142,9 @@ impl Reversi {
     /// Squares where the side to move may play.
     #[inline(always)]
     pub fn moves_bb(&self) -> u64 {
-        mobility(self.own(), self.opp())
+        // the solver's routine: AVX2 where the processor has it (the same squares as
+        // [`mobility`], tested there)
+        crate::ai::endgame::fast_mobility(self.own(), self.opp())
     }
 
     pub fn empties(&self) -> u64 {
@@ -241,7 +243,9 @@ impl Game for Reversi {
         let undo = *self;
         let us = self.side.index();
         if mv != PASS {
-            let f = flips(self.own(), self.opp(), mv);
+            // the solver's flips: AVX2 where the processor has it (the same squares as
+            // [`flips`], tested there)
+            let f = crate::ai::endgame::flips(self.own(), self.opp(), mv);
             self.discs[us] |= f | (1u64 << mv);
             self.discs[1 - us] ^= f;
             let mut h = self.hash ^ PIECE_KEYS[us * 64 + mv as usize];

@@ -34,7 +34,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::ai::endgame::{Solver, stable_discs};
+use crate::ai::endgame::{Solver, fast_mobility, stable_discs};
 use crate::ai::patterns::PatternEval;
 use crate::ai::{Ai, pick_best};
 use crate::game::Game;
@@ -144,15 +144,16 @@ impl ReversiWeights {
             }
             s += w.squares * sq;
         }
-        let mp = mobility(p, o);
-        let mo = mobility(o, p);
+        let mp = fast_mobility(p, o);
+        let mo = fast_mobility(o, p);
         if mp == 0 && mo == 0 {
             // over: the disc difference, far above any positional score
             let d = crate::ai::endgame::final_score(p, o);
             return d * 1000;
         }
         if w.patterns != 0 {
-            s += w.patterns * PatternEval::trained().evaluate(p, o);
+            let mob = mp.count_ones() as i32 - mo.count_ones() as i32;
+            s += w.patterns * PatternEval::trained().evaluate_mobility(p, o, mob);
         }
         if w.mobility != 0 {
             s += w.mobility * (mp.count_ones() as i32 - mo.count_ones() as i32);

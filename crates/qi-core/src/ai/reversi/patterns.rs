@@ -661,10 +661,17 @@ impl PatternEval {
     /// [`mobility`]; the endgame solver passes its AVX2 routine).
     #[inline(always)]
     pub fn evaluate_with(&self, p: u64, o: u64, moves: impl Fn(u64, u64) -> u64) -> i32 {
+        let mob = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
+        self.evaluate_mobility(p, o, mob)
+    }
+
+    /// [`PatternEval::evaluate`] given the mobility difference (`p`'s legal moves less `o`'s),
+    /// for callers that have counted it already.
+    #[inline(always)]
+    pub fn evaluate_mobility(&self, p: u64, o: u64, mob: i32) -> i32 {
         let ph = phase(64 - (p | o).count_ones());
         let s = self.pattern_sum_fast(p, o, ph);
         let sc = self.scalars[ph];
-        let mob = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
         s + sc[0] as i32 + sc[1] as i32 * mob
     }
 }

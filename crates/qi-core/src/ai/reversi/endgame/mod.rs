@@ -206,6 +206,8 @@ use bits::*;
 pub use bits::{final_score, flips, stable_discs};
 use last::*;
 use order::*;
+/// The squares where `p` may play against `o` (AVX2 where the processor has it).
+pub use simd::moves as fast_mobility;
 use simd::moves as mobility;
 use table::*;
 

@@ -124,7 +124,7 @@ pub(super) unsafe fn mobility_avx2(p: u64, o: u64) -> u64 {
 /// The squares where `p` may play against `o`: [`mobility_avx2`] where the processor allows,
 /// else [`crate::reversi::mobility`].
 #[inline(always)]
-pub(super) fn moves(p: u64, o: u64) -> u64 {
+pub fn moves(p: u64, o: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the processor has AVX2
