@@ -286,15 +286,15 @@ fn loss_between(kind: GameKind, before: i32, after: i32) -> i32 {
 fn mark_of(kind: GameKind, before: i32, after: i32, loss: i32) -> Option<Mark> {
     let won = |v: i32| search::is_decided(v) && v > 0;
     let lost = |v: i32| search::is_decided(v) && v < 0;
-    // a forced win thrown away, or a forced loss walked into, is a blunder whatever the units
-    // (in Ataxx and Reversi only when the sign changes: see `loss_between`)
+    // Ataxx and Reversi: a forced win thrown away, or a forced loss walked into from a
+    // position not lost, is a blunder whatever the units (only when the sign changes: see
+    // `loss_between`). Gomoku and Go go by the loss alone, in which a decided value counts
+    // just beyond the largest undecided one: throwing away a forced win for an even game, or
+    // walking into a forced loss from one, is a loss far above the blunder's threshold, while
+    // a move from a forced win to a position the search calls overwhelming but has not proven
+    // (or from a hopeless one into a proven loss) loses next to nothing and is not marked.
     let counts = matches!(kind, GameKind::Ataxx | GameKind::Reversi);
-    let thrown = if counts {
-        (won(before) && after <= 0) || (before >= 0 && lost(after))
-    } else {
-        (won(before) && !won(after)) || (!lost(before) && lost(after))
-    };
-    if thrown {
+    if counts && ((won(before) && after <= 0) || (before >= 0 && lost(after))) {
         return Some(Mark::Blunder);
     }
     let [i, m, b] = thresholds(kind);

@@ -251,6 +251,24 @@ fn summary_and_jumps_between_marks() {
         mark_of(GameKind::Gomoku, MATE - 5, 100, l),
         Some(Mark::Blunder)
     );
+    // a forced win kept as a position the search calls overwhelming without proving it, or a
+    // hopeless position turned into a proven loss, costs next to nothing: no mark (it was a
+    // blunder with an average loss of 0.00)
+    for (before, after) in [
+        (MATE - 5, 20_000),
+        (MATE - 5, 9_999),
+        (-12_000, -(MATE - 3)),
+    ] {
+        let l = loss_between(GameKind::Gomoku, before, after);
+        assert!(l <= 1, "{before} -> {after}: loss {l}");
+        assert_eq!(mark_of(GameKind::Gomoku, before, after, l), None);
+    }
+    // walking into a forced loss from an even game is a blunder by its loss
+    let l = loss_between(GameKind::Gomoku, 100, -(MATE - 3));
+    assert_eq!(
+        mark_of(GameKind::Gomoku, 100, -(MATE - 3), l),
+        Some(Mark::Blunder)
+    );
     // Reversi: a proven win (margin unknown) and an exact +4 are the same outcome
     let l = loss_between(GameKind::Reversi, MATE - 1, 400);
     assert_eq!((l, mark_of(GameKind::Reversi, MATE - 1, 400, l)), (0, None));
