@@ -256,6 +256,29 @@ fn generate(args: &[String]) {
 fn train(args: &[String]) {
     use qi_core::ai::patterns::{Sample, TrainOptions, Weights, phase_error, train_from};
     let files: Vec<&String> = args.iter().take_while(|a| !a.starts_with("--")).collect();
+    // an unknown option (`--help` among them) or no data file writes nothing: the default
+    // output is the weights file the crate embeds
+    const OPTIONS: [&str; 6] = [
+        "--out",
+        "--epochs",
+        "--prior",
+        "--overlap",
+        "--game-weight",
+        "--base",
+    ];
+    let rest = &args[files.len()..];
+    let bad = rest
+        .iter()
+        .step_by(2)
+        .find(|a| !OPTIONS.contains(&a.as_str()))
+        .or((rest.len() % 2 == 1).then(|| &rest[rest.len() - 1]));
+    if files.is_empty() || bad.is_some() {
+        if let Some(b) = bad {
+            eprintln!("train: unknown option or missing value: {b}");
+        }
+        eprintln!("{USAGE}");
+        std::process::exit(2);
+    }
     let out: String = arg(
         args,
         "--out",
@@ -292,7 +315,10 @@ fn train(args: &[String]) {
             Some((f, w)) => (f, w.parse().expect("a weight after @")),
             None => (spec.as_str(), game_weight),
         };
-        let text = std::fs::read_to_string(f).expect("a data file");
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| {
+            eprintln!("{f}: {e}");
+            std::process::exit(2);
+        });
         for line in text.lines() {
             let parts: Vec<&str> = line.split_whitespace().collect();
             let parsed = (|| {
@@ -325,6 +351,10 @@ fn train(args: &[String]) {
         held.len(),
         started.elapsed().as_secs_f64()
     );
+    if fit.is_empty() {
+        eprintln!("no positions to fit: nothing written");
+        std::process::exit(2);
+    }
     let held_ref = &held;
     let w = train_from(&fit, &opts, base.as_ref(), |ph, n, err, w, sc| {
         let lo = ph as u32 * qi_core::ai::patterns::PHASE_WIDTH;
@@ -356,16 +386,16 @@ fn train(args: &[String]) {
     );
 }
 
+const USAGE: &str = "usage: reversi_patterns gen [--games N] [--seed S] [--solve-at E] [--play-depth D] [--label-depth D] [--out FILE]
+       reversi_patterns train FILE[@W]... [--out FILE] [--epochs N] [--prior P] [--overlap E] [--game-weight W] [--base embedded|FILE]";
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
         Some("gen") => generate(&args[2..]),
         Some("train") => train(&args[2..]),
         _ => {
-            eprintln!(
-                "usage: reversi_patterns gen [--games N] [--seed S] [--solve-at E] [--play-depth D] [--label-depth D] [--out FILE]\n       \
-                 reversi_patterns train FILE[@W]... [--out FILE] [--epochs N] [--prior P] [--overlap E] [--game-weight W] [--base embedded|FILE]"
-            );
+            eprintln!("{USAGE}");
             std::process::exit(2);
         }
     }
