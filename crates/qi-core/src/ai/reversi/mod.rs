@@ -13,7 +13,7 @@
 //!
 //! Level 6 (and the NBoard engine) search with ProbCut ([`ReversiEval::probcut`]): a node
 //! 4 plies or more from the leaves, off the principal variation, is cut when a search about
-//! half as deep (of the same parity) lands beyond the window by 4.5 discs + a quarter of a disc
+//! half as deep (of the same parity) lands beyond the window by 2.5 discs + a quarter of a disc
 //! per ply ([`PROBCUT_MARGIN`]). They order moves 3 plies or more from the leaves by the pattern
 //! evaluation after the move ([`LEVEL6_ORDER_DEPTH`]) and start new iterations until 70% of
 //! the move's time is spent ([`LEVEL6_ITERATION_SHARE`]). Ordering by the opponent's mobility
@@ -225,8 +225,14 @@ impl ReversiEval {
 /// plies, seed 3, load 2.5-4.8); with 150, 58.0% (57-2-41, load 1-8.7); at 1 s a move, with 300
 /// against without: 37-3-20 in 60 games, 64.2%, Elo +101 ± 92 (seed 5, load 8.7-2.3). With 450
 /// against 300 (both with [`LEVEL6_ITERATION_SHARE`]): 52-5-43 in 100 games at 100 ms, 54.5%,
-/// Elo +31 ± 67 (2-4 random plies, seed 24, load 1.9-2.1).
-pub const PROBCUT_MARGIN: i32 = 450;
+/// Elo +31 ± 67 (2-4 random plies, seed 24, load 1.9-2.1). Session 16 calibrated it
+/// (`examples/reversi_probcut.rs`, 150 positions of the round-two data): a depth-D search lands
+/// 2.5-3.9 discs (one standard deviation of the residual) from the probe's, so 450 cut only
+/// beyond 1.7-2.2 deviations, and level 6 reached depth 10 in 650 ms where Zebra reaches 15.
+/// Against Zebra at about 0.6 s a move (the same 40 openings as the README's row, seed 103):
+/// 250 scored 15-5-20, 43.8%, and 150 16-1-23, 41.2% (load 2-5), where 450 had scored
+/// 13-1-26, 33.8% with the build before session 16's faster `Reversi::make` (load 4.5-6). With 250, `bench reversi --depth 12` needs 1.30 M nodes instead of 2.87 M.
+pub const PROBCUT_MARGIN: i32 = 250;
 
 /// Level 6's share of the move's time (percent) after which it starts no new iteration (45
 /// for the other levels and games). Each iteration's first move is the last one's best, so a
