@@ -29,7 +29,7 @@
 //!
 //! In use: `qi-engine gomocup` in freestyle and the standard rule (in self-play at 200 ms a
 //! move it won 65% against the line score, 40 games; against Rapfi's classical evaluation at
-//! 1 s a move 8 of 40 games, where the line score had won 0-10%); in renju the patterns only
+//! 1 s a move 13 of 80 games, where the line score had won 0-10%); in renju the patterns only
 //! drew even (20-0-20) and the line score stays there; the levels with the match setting
 //! `patterns=1`. A second round (1,200 more freestyle games played on these weights, a refit
 //! on both sets) won 56 of 100 self-play games against them but only 3 of 40 against Rapfi,
