@@ -16,8 +16,10 @@
 //! budget of 2,000 a millisecond of the move's time (300,000 to 2,000,000) only keeps huge move
 //! times finite; it starts new depths until 75% of the move's time is gone (level 6 in the app:
 //! 40%), reduces late quiet moves (late-move reductions) and searches only the exact answers
-//! where the opponent threatens (pruning by threat type). Its transposition table (16 MB)
-//! is kept from move to move within a game.
+//! where the opponent threatens (pruning by threat type), and, except under renju, evaluates
+//! with the learned pattern evaluation ([`crate::ai::gomoku::patterns`]) instead of level 6's
+//! line score. Its
+//! transposition table (16 MB) is kept from move to move within a game.
 //!
 //! Piskvork starts engines as `pbrain-<name>` with no arguments: `qi-engine` copied or linked
 //! under such a name speaks this protocol straight away.
@@ -305,6 +307,11 @@ impl Session {
         eval.spend = SPEND;
         eval.lmr = true;
         eval.prune = true;
+        // the learned pattern evaluation (`crate::ai::gomoku::patterns`) instead of the line
+        // score, except under renju, where it only drew even with it in self-play
+        if self.rule != GomokuRule::Renju {
+            eval.eval_kind = 2;
+        }
         eval.config(&Limits {
             time: Some(t),
             depth: None,
@@ -454,6 +461,17 @@ mod tests {
             "END",
         ]);
         assert!(out[1] == "2,3" || out[1] == "7,3", "{out:?}");
+    }
+
+    #[test]
+    fn the_learned_evaluation_except_under_renju() {
+        let mut s = Session::new();
+        let mut out = Vec::new();
+        assert!(s.config().patterns && !s.config().simple_eval);
+        s.handle("INFO rule 4", &mut out);
+        assert!(!s.config().patterns && s.config().simple_eval);
+        s.handle("INFO rule 1", &mut out);
+        assert!(s.config().patterns);
     }
 
     #[test]

@@ -44,6 +44,16 @@ impl Bits {
         b
     }
 
+    /// The points in both sets.
+    #[inline]
+    pub fn and(&self, other: &Bits) -> Bits {
+        let mut b = *self;
+        for (w, o) in b.0.iter_mut().zip(other.0.iter()) {
+            *w &= o;
+        }
+        b
+    }
+
     /// The points of `self` not in `other`.
     #[inline]
     pub fn and_not(&self, other: &Bits) -> Bits {

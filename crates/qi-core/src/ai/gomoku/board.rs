@@ -8,6 +8,7 @@
 //! the board; the candidate points come from a dilation of the stones' bit set.
 
 use super::bits::{Bits, CLASS, Threats, class_of};
+use super::patterns::{self, KEYS};
 use crate::game::Side;
 use crate::gomoku::{GomokuRule, Move, STRIDE};
 
@@ -93,6 +94,13 @@ pub struct Board {
     /// `rows` and `line_total` are kept up to date (the default; the search turns it off when
     /// its evaluation does not read them, which saves a fifth of the work of a move).
     keep_line_score: bool,
+    /// [`Board::point_total`] is kept up to date (off by default; see [`Board::keep_points`]).
+    keep_points: bool,
+    /// The learned point weights of Black's and White's point shapes summed over the empty
+    /// points, Black's minus White's ([`super::patterns`]).
+    point_total: i32,
+    /// The learned tables of the rule.
+    pat: &'static patterns::Tables,
     /// The table each side reads: exactly five (Standard, and Black in Renju) or five or more.
     tab: [&'static Table; 2],
     /// Some side's table reads the cells five away from the point (an exact five: Standard and
@@ -143,6 +151,9 @@ impl Board {
             rows: per_point([NO_ROW; 4]),
             line_total: 0,
             keep_line_score: true,
+            keep_points: false,
+            point_total: 0,
+            pat: patterns::Tables::for_rule(rule),
             tab: [&t[table[0]], &t[table[1]]],
             far: table != [1, 1],
             row_stones: [0; 19],
@@ -216,6 +227,11 @@ impl Board {
         let s = side.index() & 1;
         let (x, y) = ((p % STRIDE) as usize, (p / STRIDE) as usize);
         let pu = p as usize & MASK;
+        // p's own point values leave the total with its stone (its shapes stay as they were
+        // until the stone goes, and are redone then)
+        if ADD && self.keep_points {
+            self.point_total -= self.point_value(pu);
+        }
         self.cell[pu] = if ADD { s as u8 + 1 } else { 0 };
         if ADD {
             self.stones += 1;
@@ -240,6 +256,9 @@ impl Board {
                     self.shapes[pu][side].lines[d] = self.tab[side][self.code(pu, side, d)];
                 }
                 self.cls[pu][side] = class_of(self.shapes[pu][side]);
+            }
+            if self.keep_points {
+                self.point_total += self.point_value(pu);
             }
         }
         let own = if ADD { [0, 0] } else { self.cls[pu] };
@@ -282,9 +301,17 @@ impl Board {
             line_total,
             keep_line_score,
             far,
+            keep_points,
+            point_total,
+            pat,
             ..
         } = self;
         let far = *far;
+        let keep_points = *keep_points;
+        let (pv0, pv1) = (&*pat.point[0], &*pat.point[1]);
+        // the weight of a key's digit of direction d
+        const P10: [usize; 4] = [1000, 100, 10, 1];
+        let p10 = P10[d];
         let (t0, t1) = (tab[0], tab[1]);
         // the point q for which p sits at offset k (q = p - k * step, from k = -5 up: `at`
         // goes down a step a point, and over p itself between k = -1 and 1), written out for
@@ -310,6 +337,20 @@ impl Board {
                     let sh = &mut shapes[q];
                     let (n0, n1) = (t0[(c & 0xFFFF) as usize], t1[(c >> 16) as usize]);
                     let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
+                    if keep_points && (o0 != n0 || o1 != n1) {
+                        // the keys before, and after by the changed digit
+                        let (k0, k1) = (sh[0].key(), sh[1].key());
+                        let k0n = k0.wrapping_add(
+                            p10.wrapping_mul((n0 as usize).wrapping_sub(o0 as usize)),
+                        );
+                        let k1n = k1.wrapping_add(
+                            p10.wrapping_mul((n1 as usize).wrapping_sub(o1 as usize)),
+                        );
+                        *point_total += pv0[k0n & (KEYS - 1)] as i32
+                            - pv0[k0 & (KEYS - 1)] as i32
+                            - pv1[k1n & (KEYS - 1)] as i32
+                            + pv1[k1 & (KEYS - 1)] as i32;
+                    }
                     sh[0].lines[d] = n0;
                     sh[1].lines[d] = n1;
                     // the threat sets change only when a line's class does
@@ -475,15 +516,95 @@ impl Board {
     /// [`Board::resume_line_score`] with the returned state, so the rows and the total are
     /// again what they were (no count from the stones, unlike [`Board::keep_line_score`]).
     #[inline]
-    pub fn pause_line_score(&mut self) -> bool {
-        std::mem::replace(&mut self.keep_line_score, false)
+    pub fn pause_line_score(&mut self) -> Kept {
+        Kept {
+            line: std::mem::replace(&mut self.keep_line_score, false),
+            points: std::mem::replace(&mut self.keep_points, false),
+        }
     }
 
     /// Keeps the line score again as before [`Board::pause_line_score`] (`was` is what it
     /// returned); the stones must be those of that moment.
     #[inline]
-    pub fn resume_line_score(&mut self, was: bool) {
-        self.keep_line_score = was;
+    pub fn resume_line_score(&mut self, was: Kept) {
+        self.keep_line_score = was.line;
+        self.keep_points = was.points;
+    }
+
+    /// Whether the learned point total ([`Board::point_score`]) is kept up to date move by
+    /// move (off by default). Turned on, it is counted again from the shapes.
+    pub fn keep_points(&mut self, on: bool) {
+        if on && !self.keep_points {
+            self.point_total = self.count_point_total();
+        }
+        self.keep_points = on;
+    }
+
+    /// The learned weights of the shapes of both sides on the empty point `pu`, Black's minus
+    /// White's.
+    #[inline]
+    fn point_value(&self, pu: usize) -> i32 {
+        let sh = &self.shapes[pu & MASK];
+        self.pat.point[0][sh[0].key() & (KEYS - 1)] as i32
+            - self.pat.point[1][sh[1].key() & (KEYS - 1)] as i32
+    }
+
+    /// [`Board::point_score`] for Black counted from the shapes.
+    pub(super) fn count_point_total(&self) -> i32 {
+        let mut total = 0;
+        for p in self.on_board.iter() {
+            if self.cell[p as usize] == 0 {
+                total += self.point_value(p as usize);
+            }
+        }
+        total
+    }
+
+    /// The learned point evaluation for `side` (the sum over the empty points of the weights of
+    /// `side`'s shapes minus the opponent's); kept up to date only while
+    /// [`Board::keep_points`] is on, else counted from the shapes.
+    #[inline]
+    pub fn point_score(&self, side: Side) -> i32 {
+        let black = if self.keep_points {
+            self.point_total
+        } else {
+            self.count_point_total()
+        };
+        if side == Side::Black { black } else { -black }
+    }
+
+    /// The threat mask of [`super::patterns`] with `side` to move: bit 0 a four-three point of
+    /// `side`, 1 a four point, 2 two four points or more, 3 an open-three point, 4 a
+    /// three-three point; bits 5-9 the same for the opponent, bit 10 an open-four point (an
+    /// open four or two fours) of the opponent. (The side to move's own open
+    /// four points and fives, and the opponent's fives, decide the game before an evaluation.)
+    pub fn threat_mask(&self, side: Side) -> usize {
+        let me = side.index() & 1;
+        let flags = |s: usize| -> usize {
+            let t = &self.threats[s];
+            let fours = t.four.count();
+            let four_three = !t.four.and(&t.three).is_empty();
+            let double_three = t
+                .three
+                .iter()
+                .any(|p| self.cls[p as usize & MASK][s] & 0xF0 >= 0x20);
+            four_three as usize
+                | ((fours >= 1) as usize) << 1
+                | ((fours >= 2) as usize) << 2
+                | (!t.three.is_empty() as usize) << 3
+                | (double_three as usize) << 4
+        };
+        let op = 1 - me;
+        flags(me) | flags(op) << 5 | (!self.threats[op].open.is_empty() as usize) << 10
+    }
+
+    /// The learned evaluation for `side` to move: [`Board::point_score`] and the threat mask's
+    /// weight.
+    #[inline]
+    pub fn pattern_score(&self, side: Side) -> i32 {
+        self.point_score(side)
+            + self.pat.threat[side.index() & 1][self.threat_mask(side) & (patterns::THREATS - 1)]
+                as i32
     }
 
     /// [`Board::line_score`] for Black counted from the stones.
@@ -540,6 +661,13 @@ impl Board {
         sh.lines[d] = self.tab[s][(code & 0xFFFF) as usize];
         Some(sh)
     }
+}
+
+/// What [`Board::pause_line_score`] stopped keeping.
+#[derive(Clone, Copy, Debug)]
+pub struct Kept {
+    line: bool,
+    points: bool,
 }
 
 #[cfg(test)]

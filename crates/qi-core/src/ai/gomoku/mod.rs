@@ -89,6 +89,7 @@
 
 pub mod bits;
 pub mod board;
+pub mod patterns;
 pub mod search;
 
 use std::sync::Arc;
@@ -128,7 +129,8 @@ pub struct GomokuEval {
     pub lmr: bool,
     /// 0: the line-score evaluation (rows of five cells, report 004), the default: it won
     /// self-play against the shape evaluation; 1: the shape evaluation (match setting
-    /// `shapes=1`).
+    /// `shapes=1`); 2: the learned pattern evaluation ([`patterns`], match setting
+    /// `patterns=1`).
     pub eval_kind: u8,
     /// The share of the move time (percent) after which no new depth starts (match setting
     /// `spend=<percent>`).
@@ -194,6 +196,7 @@ impl GomokuEval {
         };
         Config {
             simple_eval: self.eval_kind == 0,
+            patterns: self.eval_kind == 2,
             threats: self.threats,
             width: self.width,
             depth,
@@ -323,12 +326,13 @@ impl crate::engine::matches::Tunable for Gomoku {
             "noise" => eval.noise = v,
             "threats" => eval.threats = v > 0,
             "shapes" => eval.eval_kind = v.min(1) as u8,
+            "patterns" => eval.eval_kind = if v > 0 { 2 } else { 0 },
             "lmr" => eval.lmr = v > 0,
             "spend" => eval.spend = v.clamp(1, 100) as u32,
             "prune" => eval.prune = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, lmr, spend, prune)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune)"
                 ));
             }
         }

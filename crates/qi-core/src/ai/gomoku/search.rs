@@ -142,6 +142,9 @@ impl Engine {
 pub struct Config {
     /// The line-score evaluation of report 004 instead of the shape evaluation.
     pub simple_eval: bool,
+    /// The learned pattern evaluation ([`super::patterns`]) instead of either (match setting
+    /// `patterns=1`).
+    pub patterns: bool,
     /// Threat logic: open fours as wins, defence-only moves against threats, forced replies
     /// searched without using up depth.
     pub threats: bool,
@@ -180,6 +183,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             simple_eval: false,
+            patterns: false,
             threats: true,
             width: 16,
             depth: None,
@@ -413,7 +417,9 @@ impl Search {
     }
 
     fn evaluate(&self, e: &Engine, sc: &Scan) -> i32 {
-        let v = if self.cfg.simple_eval {
+        let v = if self.cfg.patterns {
+            e.b.pattern_score(e.side()).clamp(-300_000, 300_000)
+        } else if self.cfg.simple_eval {
             e.b.line_score(e.side()).clamp(-300_000, 300_000)
         } else {
             let mut v = e.b.shape_score(e.side());
@@ -528,7 +534,7 @@ impl Search {
         // at a leaf the shape evaluation reads the counts of a full scan; the simple evaluation
         // reads none (the quick scan's stand)
         let leaf = ply >= MAX_PLY - 1 || (!forced && depth <= 0);
-        if leaf && !self.cfg.simple_eval {
+        if leaf && !self.cfg.simple_eval && !self.cfg.patterns {
             sc = self.scan(e, ply);
         }
         if ply >= MAX_PLY - 1 {

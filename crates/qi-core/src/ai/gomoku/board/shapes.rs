@@ -151,7 +151,7 @@ impl PointShape {
 
     /// The index of the four line shapes in [`POINT_INFO`].
     #[inline]
-    pub(super) fn key(&self) -> usize {
+    pub fn key(&self) -> usize {
         let l = self.lines;
         ((l[0] as usize * 10 + l[1] as usize) * 10 + l[2] as usize) * 10 + l[3] as usize
     }

@@ -460,3 +460,105 @@ fn five_or_more_reads_no_cell_five_away() {
     }
     assert!(exact_differs);
 }
+
+/// Random learned tables (the shipped ones may hold few non-zero weights).
+fn random_tables(seed: u64) -> &'static patterns::Tables {
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut w = patterns::RuleWeights::zero();
+    for t in w.point.iter_mut().chain(w.threat.iter_mut()) {
+        for v in t.iter_mut() {
+            *v = rng.below(2001) as i16 - 1000;
+        }
+    }
+    Box::leak(Box::new(patterns::Tables::new(&w)))
+}
+
+#[test]
+fn point_total_kept_stone_by_stone_equals_the_sum_over_empty_points() {
+    // with random weights: kept across places, removals, pauses in a threat search and the
+    // switch off and on, the total equals the sum from the stones' shapes (read point by
+    // point with `shape`, which stays right for empty points)
+    let mut rng = crate::rng::Rng::new(4242);
+    for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+        let mut b = Board::new(15, rule);
+        b.pat = random_tables(rule as u64 + 5);
+        b.keep_points(true);
+        let scratch = |b: &Board| -> i32 {
+            let mut t = 0;
+            for y in 0..15u16 {
+                for x in 0..15u16 {
+                    let p = y * STRIDE + x;
+                    if b.is_empty(p) {
+                        let key = |s: Side| patterns::combo_of(b.shape(s, p).key());
+                        let (kb, kw) = (key(Side::Black), key(Side::White));
+                        // the expanded tables agree with the combination of the key
+                        t += b.pat.point[0][b.shape(Side::Black, p).key()] as i32
+                            - b.pat.point[1][b.shape(Side::White, p).key()] as i32;
+                        assert!(kb < patterns::COMBOS && kw < patterns::COMBOS);
+                    }
+                }
+            }
+            t
+        };
+        let mut played = Vec::new();
+        for i in 0..120 {
+            if i == 30 {
+                b.keep_points(false);
+            }
+            if i == 60 {
+                b.keep_points(true);
+            }
+            let p = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
+            if !b.is_empty(p) {
+                continue;
+            }
+            let side = if i % 2 == 0 { Side::Black } else { Side::White };
+            b.place(p, side);
+            played.push((p, side));
+            if i % 7 == 3 {
+                let (q, s) = played.pop().unwrap();
+                b.remove(q, s);
+            }
+            if i % 11 == 5 {
+                let kept = b.pause_line_score();
+                let mut tried = Vec::new();
+                for j in 0..10 {
+                    let q = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
+                    if b.is_empty(q) {
+                        let s = if j % 2 == 0 { Side::White } else { Side::Black };
+                        b.place(q, s);
+                        tried.push((q, s));
+                    }
+                }
+                for &(q, s) in tried.iter().rev() {
+                    b.remove(q, s);
+                }
+                b.resume_line_score(kept);
+            }
+            let want = scratch(&b);
+            assert_eq!(b.point_score(Side::Black), want, "{rule:?} move {i}");
+            assert_eq!(b.point_score(Side::White), -want, "{rule:?} move {i}");
+        }
+    }
+}
+
+#[test]
+fn threat_mask_reads_the_threats_of_both_sides() {
+    // Black: an open three f8 g8 h8, so with White to move the opponent has open-four
+    // points (bit 10); White: two stones d4 d5
+    let mut b = Board::new(15, GomokuRule::Freestyle);
+    let at = |x: u16, y: u16| y * STRIDE + x;
+    for x in 5..8 {
+        b.place(at(x, 7), Side::Black);
+    }
+    b.place(at(3, 3), Side::White);
+    b.place(at(3, 4), Side::White);
+    let white = b.threat_mask(Side::White);
+    assert!(white & 1 << 10 != 0, "{white:b}");
+    // Black's own four points (the open three's ends make open fours, which are fours)
+    assert!(white & 1 << 6 != 0 && white & 1 << 7 != 0, "{white:b}");
+    // White has an open-three point (next to its two) and no four point
+    assert!(white & 1 << 3 != 0 && white & 1 << 1 == 0, "{white:b}");
+    let black = b.threat_mask(Side::Black);
+    assert!(black & 1 << 10 == 0 && black & 0b110 == 0b110, "{black:b}");
+}

@@ -45,7 +45,8 @@ impl Search {
         }
         let mut e = Engine::new(pos);
         // only the simple evaluation reads the line score
-        e.b.keep_line_score(self.cfg.simple_eval);
+        e.b.keep_line_score(self.cfg.simple_eval && !self.cfg.patterns);
+        e.b.keep_points(self.cfg.patterns);
         let sc = self.scan(&e, 0);
         let me = e.side();
         // immediate decisions: a five, the block of the opponent's four, an open four, a VCF

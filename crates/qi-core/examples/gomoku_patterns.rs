@@ -1,0 +1,324 @@
+//! The training program of the Gomoku pattern evaluation ([`qi_core::ai::gomoku::patterns`]):
+//! it plays self-play games and fits the pattern weights to their results.
+//!
+//! The data recipe (what `data/gomoku-patterns.bin` holds is in the module doc of
+//! `qi_core::ai::gomoku::patterns`):
+//!
+//! ```text
+//! # 1. self-play games (one process at a time on a shared machine), per rule:
+//! cargo run --release -p qi-core --example gomoku_patterns -- gen --rule freestyle --games 1000 --seed 1 --out /tmp/gf1.txt
+//! cargo run --release -p qi-core --example gomoku_patterns -- gen --rule renju --games 1000 --seed 2 --out /tmp/gr1.txt
+//! # 2. the fit of each rule, written into the weights file the crate embeds (the other
+//! #    rule's weights in the file are kept):
+//! cargo run --release -p qi-core --example gomoku_patterns -- train --rule freestyle /tmp/gf1.txt --out crates/qi-core/data/gomoku-patterns.bin
+//! cargo run --release -p qi-core --example gomoku_patterns -- train --rule renju /tmp/gr1.txt --out crates/qi-core/data/gomoku-patterns.bin
+//! ```
+//!
+//! `gen` plays games on 15 × 15 from random openings (3 or 4 stones, alternately Black and
+//! White, on distinct points at most 3 from the centre), then both sides play `qi-engine
+//! gomocup`'s search (level 6 without its depth cap, late-move reductions and pruning by
+//! threat type) bound by `--nodes` nodes a move (20,000 by default) instead of the clock, with
+//! smaller budgets for the threat searches (VCF 20,000 and VCT 10,000 nodes at the root, 5,000
+//! and 2,000 for the checks of the opponent's); with `--patterns 1` on the embedded pattern
+//! evaluation instead of the line score. A game that fills the board is a draw. Output: a line
+//! a game, `<rule> <B|W|D> <moves>` (moves in the game's notation, the opening's included).
+//!
+//! `train` replays the games and takes every position after the opening where the search
+//! would evaluate (the side to move has no five or open-four point, the opponent no five
+//! point), labelled by the game's result for the side to move (1, 0, or 1/2 for a draw); it
+//! fits the weights by logistic regression (full-batch Adam, `--epochs`, `--lr`, ridge
+//! penalty `--l2`) and prints the log loss and the share of results predicted on the
+//! training games and on every tenth game, held out of the fit. Freestyle ties Black's and
+//! White's tables (the same weights for both colours); renju fits them apart.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use qi_core::ai::gomoku::GomokuEval;
+use qi_core::ai::gomoku::patterns::{
+    COMBOS, RuleWeights, SCALE, THREATS, Weights, features, rule_index,
+};
+use qi_core::ai::gomoku::search::Search;
+use qi_core::game::{Game, Side};
+use qi_core::gomoku::{Gomoku, GomokuRule, STRIDE};
+use qi_core::search::{Limits, Rng};
+
+fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn rule_of(args: &[String]) -> GomokuRule {
+    match arg(args, "--rule", "freestyle".to_string()).as_str() {
+        "renju" => GomokuRule::Renju,
+        "standard" => GomokuRule::Standard,
+        _ => GomokuRule::Freestyle,
+    }
+}
+
+fn generate(args: &[String]) {
+    let rule = rule_of(args);
+    let games: u64 = arg(args, "--games", 100);
+    let seed: u64 = arg(args, "--seed", 1);
+    let nodes: u64 = arg(args, "--nodes", 20_000);
+    let patterns: u32 = arg(args, "--patterns", 0);
+    let out: String = arg(args, "--out", "gomoku-games.txt".to_string());
+    let mut w = BufWriter::new(std::fs::File::create(&out).expect("output file"));
+    let mut rng = Rng::new(seed);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut eval = GomokuEval::for_level(6, seed);
+    eval.depth = 0;
+    eval.nodes = nodes;
+    eval.lmr = true;
+    eval.prune = true;
+    eval.vcf_root = 20_000;
+    eval.vct_root = 10_000;
+    eval.vcf_defend = 5_000;
+    eval.vct_defend = 2_000;
+    eval.eval_kind = if patterns > 0 { 2 } else { 0 };
+    let cfg = eval.config(&Limits {
+        time: None,
+        depth: None,
+        nodes: None,
+    });
+    let start = std::time::Instant::now();
+    let mut results = [0u32; 3];
+    for gi in 0..games {
+        let mut g = Gomoku::new(15, rule);
+        let mut moves = Vec::new();
+        let stones = 3 + rng.below(2);
+        while (moves.len() as u64) < stones {
+            let (x, y) = (4 + rng.below(7) as u16, 4 + rng.below(7) as u16);
+            let m = y * STRIDE + x;
+            if g.is_legal(m) {
+                moves.push(g.move_to_text(m));
+                g.make(m);
+            }
+        }
+        // a new table each game, as in a match
+        let mut s = Search::new(cfg.clone(), 16);
+        while g.outcome().is_none() && g.stone_count() < 225 {
+            let t = s.think(&g, &stop, &mut |_| {});
+            let Some(m) = t.best else { break };
+            assert!(g.is_legal(m), "illegal move from the search");
+            moves.push(g.move_to_text(m));
+            g.make(m);
+        }
+        let r = match g.outcome().and_then(|o| o.winner()) {
+            Some(Side::Black) => 'B',
+            Some(Side::White) => 'W',
+            None => 'D',
+        };
+        results[match r {
+            'B' => 0,
+            'W' => 1,
+            _ => 2,
+        }] += 1;
+        writeln!(w, "{} {r} {}", rule.name(), moves.join(" ")).unwrap();
+        w.flush().unwrap();
+        if (gi + 1) % 20 == 0 {
+            eprintln!(
+                "{} games, Black {} White {} draws {}, {:.0} s",
+                gi + 1,
+                results[0],
+                results[1],
+                results[2],
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
+/// One training position: the sparse features from the side to move's view and its label.
+struct Sample {
+    x: Vec<(u32, f32)>,
+    y: f32,
+}
+
+/// The parameter index of a point weight and of a threat weight.
+fn point_param(table: usize, combo: usize) -> u32 {
+    (table * COMBOS + combo) as u32
+}
+fn threat_param(table: usize, mask: usize) -> u32 {
+    (2 * COMBOS + table * THREATS + mask) as u32
+}
+const PARAMS: usize = 2 * COMBOS + 2 * THREATS;
+
+fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
+    let tie = rule != GomokuRule::Renju;
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    let mut game_index = 0;
+    for f in files {
+        let file = std::fs::File::open(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        for line in BufReader::new(file).lines() {
+            let line = line.unwrap();
+            let mut it = line.split_whitespace();
+            let (Some(rname), Some(res)) = (it.next(), it.next()) else {
+                continue;
+            };
+            if rname != rule.name() {
+                continue;
+            }
+            let winner = match res {
+                "B" => Some(0),
+                "W" => Some(1),
+                _ => None,
+            };
+            let mut g = Gomoku::new(15, rule);
+            let moves: Vec<&str> = it.collect();
+            // the opening's stones (3 or 4) are not the engines' choice; positions from 4
+            // stones on
+            for (i, t) in moves.iter().enumerate() {
+                let m = g.parse_move(t).expect("a move");
+                g.make(m);
+                if i < 3 {
+                    continue;
+                }
+                let Some(f) = features(&g) else { continue };
+                let table = |c: usize| if tie { 0 } else { c };
+                let sign = if f.side == 0 { 1.0 } else { -1.0 };
+                let mut acc: HashMap<u32, f32> = HashMap::new();
+                for c in 0..2 {
+                    let s = if c == 0 { sign } else { -sign };
+                    for &k in &f.combos[c] {
+                        *acc.entry(point_param(table(c), k as usize)).or_default() += s;
+                    }
+                }
+                *acc.entry(threat_param(table(f.side), f.mask as usize))
+                    .or_default() += 1.0;
+                let x: Vec<(u32, f32)> = acc.into_iter().filter(|&(_, v)| v != 0.0).collect();
+                let y = match winner {
+                    Some(w) if w == f.side => 1.0,
+                    Some(_) => 0.0,
+                    None => 0.5,
+                };
+                let s = Sample { x, y };
+                if game_index % 10 == 9 {
+                    held.push(s);
+                } else {
+                    train.push(s);
+                }
+            }
+            game_index += 1;
+        }
+    }
+    eprintln!(
+        "{game_index} games: {} training positions, {} held out",
+        train.len(),
+        held.len()
+    );
+    (train, held)
+}
+
+fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+/// Log loss and the share of decided results on the right side of one half.
+fn loss(w: &[f64], data: &[Sample]) -> (f64, f64) {
+    let (mut l, mut right, mut decided) = (0.0f64, 0.0f64, 0.0f64);
+    for s in data {
+        let v: f64 = s.x.iter().map(|&(i, c)| w[i as usize] * c as f64).sum();
+        let p = sigmoid(v / SCALE).clamp(1e-9, 1.0 - 1e-9);
+        let y = s.y as f64;
+        l -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+        if y != 0.5 {
+            decided += 1.0;
+            if (p > 0.5) == (y > 0.5) {
+                right += 1.0;
+            }
+        }
+    }
+    (l / data.len().max(1) as f64, right / decided.max(1.0))
+}
+
+fn train(args: &[String]) {
+    let rule = rule_of(args);
+    let epochs: usize = arg(args, "--epochs", 400);
+    let lr: f64 = arg(args, "--lr", 4.0);
+    let l2: f64 = arg(args, "--l2", 1e-6);
+    let out: String = arg(args, "--out", "gomoku-patterns.bin".to_string());
+    // the game files: the arguments that are neither options nor their values
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if args[i].starts_with("--") {
+            i += 2;
+        } else {
+            files.push(args[i].clone());
+            i += 1;
+        }
+    }
+    let (train, held) = load(&files, rule);
+    let n = train.len() as f64;
+    let mut w = vec![0.0f64; PARAMS];
+    let (mut m1, mut m2) = (vec![0.0f64; PARAMS], vec![0.0f64; PARAMS]);
+    let (b1, b2) = (0.9f64, 0.999f64);
+    for epoch in 1..=epochs {
+        let mut grad = vec![0.0f64; PARAMS];
+        for s in &train {
+            let v: f64 = s.x.iter().map(|&(i, c)| w[i as usize] * c as f64).sum();
+            let err = (sigmoid(v / SCALE) - s.y as f64) / SCALE;
+            for &(i, c) in &s.x {
+                grad[i as usize] += err * c as f64;
+            }
+        }
+        for (j, g) in grad.iter_mut().enumerate() {
+            *g = *g / n + l2 * w[j];
+            m1[j] = b1 * m1[j] + (1.0 - b1) * *g;
+            m2[j] = b2 * m2[j] + (1.0 - b2) * *g * *g;
+            let mh = m1[j] / (1.0 - b1.powi(epoch as i32));
+            let vh = m2[j] / (1.0 - b2.powi(epoch as i32));
+            w[j] -= lr * mh / (vh.sqrt() + 1e-12);
+        }
+        if epoch % 50 == 0 || epoch == epochs {
+            let (lt, at) = loss(&w, &train);
+            let (lh, ah) = loss(&w, &held);
+            eprintln!(
+                "epoch {epoch}: training log loss {lt:.4} ({:.1}% right), held out {lh:.4} ({:.1}% right)",
+                100.0 * at,
+                100.0 * ah
+            );
+        }
+    }
+    let (l0, _) = loss(&vec![0.0; PARAMS], &held);
+    eprintln!("held out log loss of a coin: {l0:.4}");
+    let mut weights = std::fs::read(&out)
+        .ok()
+        .and_then(|b| Weights::from_bytes(&b).ok())
+        .unwrap_or(Weights {
+            rules: [RuleWeights::zero(), RuleWeights::zero()],
+        });
+    let q = |v: f64| v.round().clamp(-32_000.0, 32_000.0) as i16;
+    let tie = rule != GomokuRule::Renju;
+    let mut rw = RuleWeights::zero();
+    for c in 0..2 {
+        let t = if tie { 0 } else { c };
+        for k in 0..COMBOS {
+            rw.point[c][k] = q(w[point_param(t, k) as usize]);
+        }
+        for m in 0..THREATS {
+            rw.threat[c][m] = q(w[threat_param(t, m) as usize]);
+        }
+    }
+    weights.rules[rule_index(rule)] = rw;
+    std::fs::write(&out, weights.to_bytes()).expect("write the weights");
+    eprintln!("wrote {out} ({} rule)", rule.name());
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("gen") => generate(&args[1..]),
+        Some("train") => train(&args[1..]),
+        _ => {
+            eprintln!("usage: gomoku_patterns gen|train [options] (see the program's doc)");
+            std::process::exit(2);
+        }
+    }
+}
