@@ -45,13 +45,9 @@ use qi_core::game::{Game, Side};
 use qi_core::gomoku::{Gomoku, GomokuRule, STRIDE};
 use qi_core::search::{Limits, Rng};
 
-fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+#[path = "common/args.rs"]
+mod args;
+use args::*;
 
 fn rule_of(args: &[String]) -> GomokuRule {
     match arg(args, "--rule", "freestyle".to_string()).as_str() {
@@ -154,9 +150,15 @@ fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let mut game_index = 0;
     for f in files {
-        let file = std::fs::File::open(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let file = std::fs::File::open(f).unwrap_or_else(|e| {
+            eprintln!("{f}: {e}");
+            std::process::exit(2);
+        });
         for line in BufReader::new(file).lines() {
-            let line = line.unwrap();
+            let line = line.unwrap_or_else(|e| {
+                eprintln!("{f}: {e}");
+                std::process::exit(2);
+            });
             let mut it = line.split_whitespace();
             let (Some(rname), Some(res)) = (it.next(), it.next()) else {
                 continue;
@@ -171,6 +173,19 @@ fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
             };
             let mut g = Gomoku::new(15, rule);
             let moves: Vec<&str> = it.collect();
+            // a line whose moves do not all parse and play legally is skipped, not a panic
+            let mut check = Gomoku::new(15, rule);
+            let legal = moves.iter().all(|t| match check.parse_move(t) {
+                Ok(m) if check.is_legal(m) => {
+                    check.make(m);
+                    true
+                }
+                _ => false,
+            });
+            if !legal {
+                eprintln!("{f}: skipped a bad line: {line}");
+                continue;
+            }
             // the opening's stones (3 or 4) are not the engines' choice; positions from 4
             // stones on
             for (i, t) in moves.iter().enumerate() {
@@ -244,17 +259,12 @@ fn train(args: &[String]) {
     let l2: f64 = arg(args, "--l2", 1e-6);
     let out: String = arg(args, "--out", "gomoku-patterns.bin".to_string());
     // the game files: the arguments that are neither options nor their values
-    let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        if args[i].starts_with("--") {
-            i += 2;
-        } else {
-            files.push(args[i].clone());
-            i += 1;
-        }
-    }
+    let files = positional(args);
     let (train, held) = load(&files, rule);
+    if train.is_empty() {
+        eprintln!("no positions to fit: nothing written");
+        std::process::exit(2);
+    }
     let n = train.len() as f64;
     let mut w = vec![0.0f64; PARAMS];
     let (mut m1, mut m2) = (vec![0.0f64; PARAMS], vec![0.0f64; PARAMS]);
@@ -307,7 +317,13 @@ fn train(args: &[String]) {
         }
     }
     weights.rules[rule_index(rule)] = rw;
-    std::fs::write(&out, weights.to_bytes()).expect("write the weights");
+    let tmp = format!("{out}.tmp");
+    if let Err(e) =
+        std::fs::write(&tmp, weights.to_bytes()).and_then(|_| std::fs::rename(&tmp, &out))
+    {
+        eprintln!("{out}: {e}");
+        std::process::exit(2);
+    }
     eprintln!("wrote {out} ({} rule)", rule.name());
 }
 

@@ -48,13 +48,9 @@ use qi_core::game::Side;
 use qi_core::reversi::{flips, mobility};
 use qi_core::search::{Limits, Rng, Searcher};
 
-fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+#[path = "common/args.rs"]
+mod args;
+use args::*;
 
 fn play(p: u64, o: u64, sq: u8) -> (u64, u64) {
     let f = flips(p, o, sq);

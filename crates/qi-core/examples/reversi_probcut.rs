@@ -21,28 +21,15 @@ use qi_core::game::Side;
 use qi_core::reversi::Reversi;
 use qi_core::search::{Evaluator, Limits, Searcher, is_decided};
 
-fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+#[path = "common/args.rs"]
+mod args;
+use args::*;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let positions: usize = arg(&args, "--positions", 200);
     let max_depth: i32 = arg(&args, "--max-depth", 10);
-    let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        if args[i].starts_with("--") {
-            i += 2;
-        } else {
-            files.push(args[i].clone());
-            i += 1;
-        }
-    }
+    let files = positional(&args);
     if files.is_empty() {
         eprintln!("usage: reversi_probcut FILE... [--positions N] [--max-depth D]");
         std::process::exit(2);
@@ -63,7 +50,7 @@ fn main() {
                 continue;
             }
             seen += 1;
-            if seen % 4 != 0 {
+            if !seen.is_multiple_of(4) {
                 continue;
             }
             let (Ok(p), Ok(o)) = (u64::from_str_radix(w[0], 16), u64::from_str_radix(w[1], 16))
@@ -77,16 +64,20 @@ fn main() {
         }
     }
     eprintln!("{} positions", list.len());
-    let mut eval = ReversiEval::default();
-    eval.probcut = 0;
+    let eval = ReversiEval {
+        probcut: 0,
+        ..ReversiEval::default()
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let value = |pos: &Reversi, depth: i32| -> Option<f64> {
         let mut s = Searcher::new(eval.clone(), 4);
         let r = s.search(pos, &Limits::depth(depth as u32), &stop, &mut |_| {});
         (!is_decided(r.score)).then_some(r.score as f64 / 100.0)
     };
-    let mut with_cut = ReversiEval::default();
-    with_cut.probcut = PROBCUT_MARGIN;
+    let with_cut = ReversiEval {
+        probcut: PROBCUT_MARGIN,
+        ..ReversiEval::default()
+    };
     println!("D d n mean_diff sd_diff a b sd_resid margin_now margin_now/sd_resid");
     for depth in 4..=max_depth {
         let Some((d, margin)) = with_cut.probcut(depth) else {
