@@ -8,10 +8,10 @@
 //!
 //! For each searched position of the files (label type 2, above the solver's empties), every
 //! fourth taken until `--positions`, both searches run without ProbCut (the pattern
-//! evaluation, a fresh table each). The program prints, per depth `D` from 4, the shallow depth
-//! `d`, the mean and standard deviation of `v(D) - v(d)` in discs, the regression `v(D) ≈ a
-//! v(d) + b` and its residual deviation, and the margin level 6 uses today (`probcut + 25 D`
-//! hundredths) in those deviations. Positions whose search finds the game decided are left out.
+//! evaluation, a fresh table each). The program prints, per depth `D` from 3 and each shallow
+//! depth `d` that level 6 probes it with (two from 10 plies), the mean and standard deviation
+//! of `v(D) - v(d)` in discs, the regression `v(D) ≈ a v(d) + b` and its residual deviation,
+//! and the margin level 6 uses today (`probcut + 25 D` hundredths) in those deviations. Positions whose search finds the game decided are left out.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -79,10 +79,15 @@ fn main() {
         ..ReversiEval::default()
     };
     println!("D d n mean_diff sd_diff a b sd_resid margin_now margin_now/sd_resid");
-    for depth in 4..=max_depth {
-        let Some((d, margin)) = with_cut.probcut(depth) else {
-            continue;
-        };
+    let pairs: Vec<(i32, i32, i32)> = (3..=max_depth)
+        .flat_map(|depth| {
+            (0..4)
+                .map_while(|k| with_cut.probcut_try(depth, k))
+                .map(move |(d, m)| (depth, d, m))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for (depth, d, margin) in pairs {
         let mut pairs = Vec::new();
         for pos in &list {
             if let (Some(deep), Some(shallow)) = (value(pos, depth), value(pos, d)) {

@@ -172,6 +172,58 @@ fn probcut_prunes_fixed_depth_searches() {
     assert!(n_with < n_without * 9 / 10, "{n_with} vs {n_without}");
 }
 
+/// Zebra's multi-ProbCut pairs (`pcmode=1`): one cheap probe from 3 plies, two from 10, of the
+/// same parity as the deep search; the default mode probes once, about half as deep, from 4.
+/// Both prune fixed-depth searches and return legal moves.
+#[test]
+fn multi_probcut_pairs_and_pruning() {
+    use qi_core::search::Evaluator;
+    let zebra = <Reversi as Ai>::eval_for_level(6, 0);
+    assert_eq!(zebra.pc_mode, 1, "level 6 probes with Zebra's pairs");
+    let half = ReversiEval {
+        pc_mode: 0,
+        ..zebra.clone()
+    };
+    let depths = |e: &ReversiEval, depth: i32| -> Vec<i32> {
+        (0..4)
+            .map_while(|k| e.probcut_try(depth, k))
+            .map(|(d, _)| d)
+            .collect()
+    };
+    assert_eq!(depths(&half, 3), Vec::<i32>::new());
+    assert_eq!(depths(&half, 8), vec![4]);
+    assert_eq!(depths(&half, 9), vec![3]);
+    assert_eq!(depths(&zebra, 2), Vec::<i32>::new());
+    assert_eq!(depths(&zebra, 3), vec![1]);
+    assert_eq!(depths(&zebra, 10), vec![4, 6]);
+    assert_eq!(depths(&zebra, 11), vec![3, 5]);
+    assert_eq!(depths(&zebra, 19), vec![5, 7]);
+    assert_eq!(depths(&zebra, 22), vec![6, 8]);
+    for depth in 3..30 {
+        for (d, margin) in (0..4).map_while(|k| zebra.probcut_try(depth, k)) {
+            assert!(
+                d < depth && (depth - d) % 2 == 0 && margin > 0,
+                "{depth} {d}"
+            );
+        }
+    }
+    let stop = no_stop();
+    let none = ReversiEval {
+        probcut: 0,
+        ..half.clone()
+    };
+    let mut nodes = [0u64; 3];
+    for p in positions(20, 47).iter().filter(|p| !p.is_over()) {
+        for (eval, n) in [&none, &half, &zebra].into_iter().zip(nodes.iter_mut()) {
+            let mut s = Searcher::new(eval.clone(), 4);
+            let r = s.search(p, &Limits::depth(7), &stop, &mut |_| {});
+            assert!(p.is_legal(r.best.expect("a move")), "{}", p.to_text());
+            *n += s.nodes();
+        }
+    }
+    assert!(nodes[2] < nodes[0] * 9 / 10, "{nodes:?}");
+}
+
 /// Level 6's ordering by the pattern evaluation after each move changes the tree but, without
 /// ProbCut, not the value: fixed-depth searches score the same as with the square-weight
 /// ordering, with other node counts, and return legal moves.
@@ -367,11 +419,14 @@ fn negamax(e: &ReversiEval, pos: &Reversi, depth: u32, ply: i32) -> i32 {
 
 /// The alpha-beta search (principal variation search, transposition table, move ordering)
 /// returns the plain negamax value at depths 1-4 and a move that reaches it, in 40 random
-/// positions from all stages of the game (late move reductions off: they are a deliberate
-/// approximation).
+/// positions from all stages of the game (late move reductions and ProbCut off: they are
+/// deliberate approximations).
 #[test]
 fn alpha_beta_equals_plain_negamax() {
-    let e = ReversiEval::default();
+    let e = ReversiEval {
+        probcut: 0,
+        ..ReversiEval::default()
+    };
     let mut rng = Rng::new(909);
     for i in 0..40u32 {
         let pos = random_opening::<Reversi>(4 + rng.below(50) as u32, &mut rng);

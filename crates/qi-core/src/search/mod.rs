@@ -141,6 +141,12 @@ pub trait Evaluator: Clone + Send + Sync + 'static {
         None
     }
 
+    /// Multi-ProbCut: the cut pairs tried in turn at a node `depth` plies from the leaves,
+    /// `k` counting from 0, until `None`. By default the one pair of [`Evaluator::probcut`].
+    fn probcut_try(&self, depth: i32, k: usize) -> Option<(i32, i32)> {
+        if k == 0 { self.probcut(depth) } else { None }
+    }
+
     /// ProbCut's gate at a node `depth` plies from the leaves: the upper cut is tried only when
     /// the static evaluation is at least `beta - gate`, the lower one only when it is at most
     /// `alpha + gate` (a probe far on the other side would fail). `None` (the default): both
@@ -452,7 +458,9 @@ impl<E: Evaluator> Searcher<E> {
             }
         }
 
-        if !is_pv && let Some((d, margin)) = self.eval.probcut(depth) {
+        let mut cut_try = 0;
+        while !is_pv && let Some((d, margin)) = self.eval.probcut_try(depth, cut_try) {
+            cut_try += 1;
             // ProbCut: a shallow search far outside the window predicts the deep one
             let gate = self.eval.probcut_gate(depth);
             let stat = gate.map(|_| self.eval.evaluate(pos));

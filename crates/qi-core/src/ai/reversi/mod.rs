@@ -11,10 +11,11 @@
 //! 87.5% (35-0-5, 40 games, seed 5). With level 5 on the patterns too, 6 vs 5 fell to 73.1%
 //! (58-1-21 in 80 games), which is why level 5 keeps the hand-made evaluation.
 //!
-//! Level 6 (and the NBoard engine) search with ProbCut ([`ReversiEval::probcut`]): a node
-//! 4 plies or more from the leaves, off the principal variation, is cut when a search about
-//! half as deep (of the same parity) lands beyond the window by 2.5 discs + a quarter of a disc
-//! per ply ([`PROBCUT_MARGIN`]). They order moves 3 plies or more from the leaves by the pattern
+//! Level 6 (and the NBoard engine) search with multi-ProbCut ([`ReversiEval::probcut`],
+//! [`LEVEL6_PC_MODE`]): a node 3 plies or more from the leaves, off the principal variation, is
+//! cut when a shallower search of the same parity (Zebra's pairs, [`ZEBRA_CUTS`]: 1 ply at 3
+//! and 5, 2 at 4 and 6, ..., 4 then 6 at 10, two probes from there) lands beyond the window by
+//! 2.5 discs + a quarter of a disc per ply ([`PROBCUT_MARGIN`]). They order moves 3 plies or more from the leaves by the pattern
 //! evaluation after the move ([`LEVEL6_ORDER_DEPTH`]) and start new iterations until 70% of
 //! the move's time is spent ([`LEVEL6_ITERATION_SHARE`]). Ordering by the opponent's mobility
 //! ([`ReversiEval::order_mobility`], 8 a move) did not help: 47.5% against level 6 without it
@@ -198,6 +199,11 @@ pub struct ReversiEval {
     pub probcut: i32,
     /// ProbCut's gate ([`Evaluator::probcut_gate`]): `pc_gate + 25 × depth` (0: no gate).
     pub pc_gate: i32,
+    /// ProbCut's shallow depths: 0, one probe about half as deep, from 4 plies; 1, Zebra's
+    /// multi-ProbCut pairs ([`ZEBRA_CUTS`]: from 3 plies, two probes from 10).
+    pub pc_mode: i32,
+    /// Added to ProbCut's margin per ply between the deep and the shallow depth (hundredths).
+    pub pc_gap: i32,
     /// Ordering by the pattern evaluation of the position after each move at nodes this many
     /// plies or more from the leaves (0: the square weights everywhere).
     pub order_depth: i32,
@@ -214,6 +220,8 @@ impl ReversiEval {
             order_mobility: 0,
             probcut: 0,
             pc_gate: 0,
+            pc_mode: 0,
+            pc_gap: 0,
             order_depth: 0,
             iteration_share: 45,
         }
@@ -234,6 +242,43 @@ impl ReversiEval {
 /// 13-1-26, 33.8% with the build before session 16's faster `Reversi::make` (load 4.5-6). With 250, `bench reversi --depth 12` needs 1.30 M nodes instead of 2.87 M.
 pub const PROBCUT_MARGIN: i32 = 250;
 
+/// Level 6's ProbCut pairs ([`ReversiEval::pc_mode`]): Zebra's multi-ProbCut table
+/// ([`ZEBRA_CUTS`]), probing from 3 plies and twice from 10, with the same margins. Against the
+/// half-depth probe from 4 plies (session 17, round-three weights, 6 random opening plies): at
+/// 100 ms a move 52-5-43 (seed 401) and 50-5-45 (seed 402), at 400 ms 32-3-25 in 60 games
+/// (seed 403): 134-13-113 in 260 games, 54.0%, Elo about +28 (load 3.4-5.9, two
+/// `reversi_patterns gen` processes and a helper's builds beside them).
+pub const LEVEL6_PC_MODE: i32 = 1;
+
+/// Zebra's multi-ProbCut pairs (its `init_probcut`): the shallow depths tried in turn at a
+/// node `depth` plies from the leaves, of the same parity, the cheaper first.
+pub const ZEBRA_CUTS: [&[i32]; 13] = [
+    &[],
+    &[],
+    &[],
+    &[1],
+    &[2],
+    &[1],
+    &[2],
+    &[3],
+    &[4],
+    &[3],
+    &[4, 6],
+    &[3, 5],
+    &[4, 6],
+];
+
+/// The shallow depths of [`ZEBRA_CUTS`] at `depth`; beyond its table 5 and 7 for odd depths,
+/// 6 and 8 for even ones (Zebra's pairs from 13 to 18 plies).
+fn zebra_cuts(depth: i32) -> &'static [i32] {
+    match depth {
+        d if d < 0 => &[],
+        d if (d as usize) < ZEBRA_CUTS.len() => ZEBRA_CUTS[d as usize],
+        d if d % 2 == 1 => &[5, 7],
+        _ => &[6, 8],
+    }
+}
+
 /// Level 6's share of the move's time (percent) after which it starts no new iteration (45
 /// for the other levels and games). Each iteration's first move is the last one's best, so a
 /// cut iteration still returns a move at least as well searched. Level 6 with 70 against 45:
@@ -251,6 +296,7 @@ impl Default for ReversiEval {
     fn default() -> ReversiEval {
         ReversiEval {
             probcut: PROBCUT_MARGIN,
+            pc_mode: LEVEL6_PC_MODE,
             order_depth: LEVEL6_ORDER_DEPTH,
             iteration_share: LEVEL6_ITERATION_SHARE,
             ..ReversiEval::new(ReversiWeights::PATTERNS)
@@ -311,15 +357,27 @@ impl Evaluator for ReversiEval {
     }
 
     fn probcut(&self, depth: i32) -> Option<(i32, i32)> {
-        if self.probcut == 0 || depth < 4 {
+        self.probcut_try(depth, 0)
+    }
+
+    fn probcut_try(&self, depth: i32, k: usize) -> Option<(i32, i32)> {
+        if self.probcut == 0 {
             return None;
         }
-        // a shallow depth of the same parity (the evaluation swings with the side to move)
-        let mut d = depth / 2;
-        if d % 2 != depth % 2 {
-            d -= 1;
-        }
-        Some((d.max(1), self.probcut + 25 * depth))
+        let d = if self.pc_mode == 1 {
+            *zebra_cuts(depth).get(k)?
+        } else {
+            if depth < 4 || k > 0 {
+                return None;
+            }
+            // a shallow depth of the same parity (the evaluation swings with the side to move)
+            let mut d = depth / 2;
+            if d % 2 != depth % 2 {
+                d -= 1;
+            }
+            d.max(1)
+        };
+        Some((d, self.probcut + 25 * depth + self.pc_gap * (depth - d)))
     }
 
     #[inline]
@@ -377,6 +435,7 @@ impl Ai for Reversi {
             noise,
             seed,
             probcut: if level >= 6 { PROBCUT_MARGIN } else { 0 },
+            pc_mode: if level >= 6 { LEVEL6_PC_MODE } else { 0 },
             order_depth: if level >= 6 { LEVEL6_ORDER_DEPTH } else { 0 },
             iteration_share: if level >= 6 {
                 LEVEL6_ITERATION_SHARE
@@ -496,12 +555,15 @@ impl crate::engine::matches::Tunable for Reversi {
             "order" => eval.order_mobility = value,
             "probcut" => eval.probcut = value,
             "pcgate" => eval.pc_gate = value,
+            "pcmode" => eval.pc_mode = value,
+            "pcgap" => eval.pc_gap = value,
             "orderdepth" => eval.order_depth = value,
             "iter" => eval.iteration_share = value.clamp(1, 100),
             _ => {
                 return Err(format!(
                     "unknown Reversi setting '{key}' (squares, mobility, potential, corner, \
-                     xsquare, stable, patterns, noise, order, probcut, pcgate, orderdepth, iter)"
+                     xsquare, stable, patterns, noise, order, probcut, pcgate, pcmode, pcgap, orderdepth, \
+                     iter)"
                 ));
             }
         }
