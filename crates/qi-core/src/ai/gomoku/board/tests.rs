@@ -462,7 +462,7 @@ fn five_or_more_reads_no_cell_five_away() {
 }
 
 /// Random learned tables (the shipped ones may hold few non-zero weights).
-fn random_tables(seed: u64) -> &'static patterns::Tables {
+pub(super) fn random_tables(seed: u64) -> &'static patterns::Tables {
     let mut rng = crate::rng::Rng::new(seed);
     let mut w = patterns::RuleWeights::zero();
     for t in w.point.iter_mut().chain(w.threat.iter_mut()) {
