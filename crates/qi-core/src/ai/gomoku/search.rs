@@ -465,19 +465,25 @@ impl Search {
             }
         }
         if list.is_empty() {
-            list.extend(
-                self.cands[ply]
-                    .iter()
-                    .filter(|c| !defend || c.my_fours() > 0 || c.op_threat())
-                    .map(|c| {
-                        let k = if Some(c.mv) == hash_move {
-                            i32::MAX
-                        } else {
-                            c.order
-                        };
-                        (k, c.mv)
-                    }),
-            );
+            let key = |c: &Cand| {
+                let k = if Some(c.mv) == hash_move {
+                    i32::MAX
+                } else {
+                    c.order
+                };
+                (k, c.mv)
+            };
+            // (without the filter the list is written with no check of its capacity a move)
+            if defend {
+                list.extend(
+                    self.cands[ply]
+                        .iter()
+                        .filter(|c| c.my_fours() > 0 || c.op_threat())
+                        .map(key),
+                );
+            } else {
+                list.extend(self.cands[ply].iter().map(key));
+            }
         }
         list.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
         let mut taken = 0;
