@@ -233,21 +233,27 @@ impl Board {
 
     /// Puts a stone of `side` on the empty point `p`.
     pub fn place(&mut self, p: Move, side: Side) {
-        self.update::<true>(p, side);
+        // a copy of the update that leaves out the learned point total, for the searches that
+        // do not keep it (the bench's and the threat searches')
+        if self.keep_points {
+            self.update::<true, true>(p, side);
+        } else {
+            self.update::<true, false>(p, side);
+        }
     }
 
     /// Takes the stone of `side` off `p`: from the undo record when `p` is the last stone
     /// placed (the search's case), else worked out from the codes.
     pub fn remove(&mut self, p: Move, side: Side) {
         if !self.restore(p, side) {
-            self.update::<false>(p, side);
+            self.update::<false, true>(p, side);
         }
     }
 
     /// Puts (`ADD`) or takes off a stone of `side` on `p`, and brings everything kept up to
-    /// date.
+    /// date (the learned point total only with `POINTS`, and then if it is kept).
     #[inline(always)]
-    fn update<const ADD: bool>(&mut self, p: Move, side: Side) {
+    fn update<const ADD: bool, const POINTS: bool>(&mut self, p: Move, side: Side) {
         let s = side.index() & 1;
         let (x, y) = ((p % STRIDE) as usize, (p / STRIDE) as usize);
         let pu = p as usize & MASK;
@@ -286,7 +292,7 @@ impl Board {
         // board's edge); the directions stay a loop, as four copies of the pass made place and
         // remove too long for the instruction cache
         for d in 0..4 {
-            self.update_line::<ADD>(d, pu, s, slot);
+            self.update_line::<ADD, POINTS>(d, pu, s, slot);
         }
         // p leaves the threat sets, or rejoins them with its shapes redone from its codes
         if !ADD {
@@ -313,7 +319,13 @@ impl Board {
     /// shapes and threat sets of the empty ones, and the rows of five through `pu`.
     #[inline(always)]
     #[allow(unused_assignments)] // the last point's step to the next is never read
-    fn update_line<const ADD: bool>(&mut self, d: usize, pu: usize, s: usize, slot: usize) {
+    fn update_line<const ADD: bool, const POINTS: bool>(
+        &mut self,
+        d: usize,
+        pu: usize,
+        s: usize,
+        slot: usize,
+    ) {
         let d = d & 3;
         // per side of the stone, what it adds to the packed codes of the point k cells behind
         // it (index k + 5): 1 in its own side's digit, 2 in the other's
@@ -358,7 +370,8 @@ impl Board {
             &mut scratch
         };
         let far = *far;
-        let keep_points = *keep_points;
+        // (`POINTS` false: the point total is known not to be kept)
+        let keep_points = POINTS && *keep_points;
         let (pv0, pv1) = (&*pat.point[0], &*pat.point[1]);
         // the weight of a key's digit of direction d
         const P10: [usize; 4] = [1000, 100, 10, 1];
@@ -407,24 +420,27 @@ impl Board {
                     }
                     sh[0].lines[d] = n0;
                     sh[1].lines[d] = n1;
-                    // the threat sets change only when a line's class does
-                    let step0 = CLASS_STEP[(o0 as usize & 15) << 4 | (n0 as usize & 15)];
-                    if step0 != 0 {
-                        let c = &mut cls[q][0];
-                        if ADD {
-                            cls_log.push((q as u16, 0, *c));
+                    // the threat sets change only when a line's class does, and the shapes
+                    // below an open three have none
+                    if o0.max(n0).max(o1).max(n1) >= F3 {
+                        let step0 = CLASS_STEP[(o0 as usize & 15) << 4 | (n0 as usize & 15)];
+                        if step0 != 0 {
+                            let c = &mut cls[q][0];
+                            if ADD {
+                                cls_log.push((q as u16, 0, *c));
+                            }
+                            *c = c.wrapping_add(step0);
+                            threats[0].apply(q, *c);
                         }
-                        *c = c.wrapping_add(step0);
-                        threats[0].apply(q, *c);
-                    }
-                    let step1 = CLASS_STEP[(o1 as usize & 15) << 4 | (n1 as usize & 15)];
-                    if step1 != 0 {
-                        let c = &mut cls[q][1];
-                        if ADD {
-                            cls_log.push((q as u16, 1, *c));
+                        let step1 = CLASS_STEP[(o1 as usize & 15) << 4 | (n1 as usize & 15)];
+                        if step1 != 0 {
+                            let c = &mut cls[q][1];
+                            if ADD {
+                                cls_log.push((q as u16, 1, *c));
+                            }
+                            *c = c.wrapping_add(step1);
+                            threats[1].apply(q, *c);
                         }
-                        *c = c.wrapping_add(step1);
-                        threats[1].apply(q, *c);
                     }
                 }
             }};
@@ -479,7 +495,7 @@ impl Board {
     /// The shapes a stone of `side` on the empty point `p` would make.
     #[inline]
     pub fn shape(&self, side: Side, p: Move) -> PointShape {
-        self.shapes[p as usize][side.index()]
+        self.shapes[p as usize & MASK][side.index() & 1]
     }
 
     /// The shape evaluation for `side`: every stone scores the shapes of its four lines (a

@@ -42,6 +42,9 @@ mod threats;
 
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 64;
+/// Slots for the candidates of a ply: more than the points of a 19 × 19 board, a power of two
+/// (an index masked by `CAND_SLOTS - 1` needs no bounds check).
+const CAND_SLOTS: usize = 512;
 /// The most threats (fours and threes) of the attacker in a VCT.
 pub const VCT_DEPTH: u32 = 8;
 
@@ -256,6 +259,13 @@ struct Cand {
 }
 
 impl Cand {
+    const NONE: Cand = Cand {
+        mv: 0,
+        me: 0,
+        op: 0,
+        order: 0,
+    };
+
     /// The fours a stone of the side to move makes here.
     #[inline]
     fn my_fours(&self) -> u32 {
@@ -321,7 +331,9 @@ pub struct Search {
     deadline: Option<Instant>,
     stopped: bool,
     stop: Arc<AtomicBool>,
-    cands: Vec<Vec<Cand>>,
+    /// The scanned candidates of each ply: the first `cand_len[ply]` of `cands[ply]`.
+    cands: Vec<Box<[Cand; CAND_SLOTS]>>,
+    cand_len: Vec<usize>,
     /// The moves of each ply's node (kept between nodes, so that no node allocates).
     moves: Vec<Vec<Move>>,
     vcf_fail: HashMap<u64, u32, KeyHash>,
@@ -346,7 +358,10 @@ impl Search {
             deadline: None,
             stopped: false,
             stop: Arc::new(AtomicBool::new(false)),
-            cands: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            cands: (0..=MAX_PLY)
+                .map(|_| Box::new([Cand::NONE; CAND_SLOTS]))
+                .collect(),
+            cand_len: vec![0; MAX_PLY + 1],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             vcf_fail: HashMap::default(),
             vct_fail: HashMap::default(),
@@ -399,19 +414,22 @@ impl Search {
     fn scan_with<const STATS: bool>(&mut self, e: &Engine, ply: usize) -> Scan {
         let me = e.side();
         let op = me.other();
-        let mut out = std::mem::take(&mut self.cands[ply]);
-        out.clear();
+        // written slot by slot into the ply's fixed array (no capacity check a point: there
+        // are fewer candidates than points on the board)
+        let out = &mut self.cands[ply];
+        let mut len = 0;
         let mut sc = Scan::default();
         let n = e.b.n as u16;
         if e.b.stones == 0 {
             let c = n / 2;
             let mv = c * 32 + c;
-            out.push(Cand {
+            out[0] = Cand {
                 mv,
                 me: e.b.shape(me, mv).info().flags,
                 op: e.b.shape(op, mv).info().flags,
                 order: 1,
-            });
+            };
+            len = 1;
         }
         let adjacent = e.b.adjacent_set();
         e.b.cands().for_each_with(&adjacent, |p, near| {
@@ -436,15 +454,22 @@ impl Search {
                 }
             }
             let near_bonus = if near { 2 } else { 0 };
-            out.push(Cand {
+            out[len & (CAND_SLOTS - 1)] = Cand {
                 mv: p,
                 me: mi.flags,
                 op: oi.flags,
                 order: mi.value + oi.value * 7 / 8 + near_bonus,
-            });
+            };
+            len += 1;
         });
-        self.cands[ply] = out;
+        self.cand_len[ply] = len.min(CAND_SLOTS);
         sc
+    }
+
+    /// The candidates of `ply` of the last scan.
+    #[inline]
+    fn cands(&self, ply: usize) -> &[Cand] {
+        &self.cands[ply][..self.cand_len[ply]]
     }
 
     /// The fives and fours of both sides from the kept point sets (no sums, no candidates).
@@ -482,7 +507,7 @@ impl Search {
     /// three-three at one of the scanned points.
     fn opp_threat(&self, e: &Engine, ply: usize) -> bool {
         let op = e.side().other();
-        self.cands[ply]
+        self.cands(ply)
             .iter()
             .any(|c| c.op_double() && e.allowed_for(op, c.mv))
     }
@@ -521,13 +546,13 @@ impl Search {
             // (without the filter the list is written with no check of its capacity a move)
             if defend {
                 list.extend(
-                    self.cands[ply]
+                    self.cands(ply)
                         .iter()
                         .filter(|c| c.my_fours() > 0 || c.op_threat())
                         .map(key),
                 );
             } else {
-                list.extend(self.cands[ply].iter().map(key));
+                list.extend(self.cands(ply).iter().map(key));
             }
         }
         best_first(&mut list, width, |m| e.allowed(m), &mut self.top_buf, out);
