@@ -101,6 +101,9 @@ fn best_first(
         return;
     }
     top.clear();
+    if width == 0 {
+        return;
+    }
     for &(k, m) in list.iter() {
         // not better than the last of a full list (the earlier move stays first)
         if top.len() == width && top[width - 1].0 >= k {
@@ -342,6 +345,8 @@ pub struct Search {
     order_buf: Vec<(i32, Move)>,
     /// The best moves so far of [`best_first`].
     top_buf: Vec<(i32, Move)>,
+    /// Buffers for the fours of [`Search::vcf`]'s nodes, the ones not in use.
+    four_bufs: Vec<Vec<(i32, Move)>>,
     /// The opponent's threat points of [`Search::defence_moves`].
     threat_buf: Vec<Move>,
     /// The search stops when `nodes` reaches this.
@@ -367,6 +372,7 @@ impl Search {
             vct_fail: HashMap::default(),
             order_buf: Vec::with_capacity(256),
             top_buf: Vec::with_capacity(64),
+            four_bufs: Vec::new(),
             threat_buf: Vec::with_capacity(16),
             node_limit: u64::MAX,
         }
@@ -777,7 +783,7 @@ mod tests {
                 .collect();
             let banned = rng.below(5);
             let allowed = |m: Move| banned == 0 || m as u64 % 5 != banned;
-            let width = 1 + rng.below(30) as usize;
+            let width = rng.below(30) as usize;
             let mut want: Vec<(i32, Move)> = list.clone();
             want.sort_by_key(|a| std::cmp::Reverse(a.0));
             let want: Vec<Move> = want
