@@ -273,7 +273,7 @@ impl Board {
             u.point_total = self.point_total;
         }
         // p's own point values leave the total with its stone (its shapes stay as they were
-        // until the stone goes, and are redone then)
+        // until the stone goes: right again if it goes last-first, else redone then)
         if ADD && self.keep_points {
             self.point_total -= self.point_value(pu);
         }
@@ -397,8 +397,9 @@ impl Board {
                 } else {
                     c.wrapping_sub(w)
                 };
-                // only empty points keep their shapes up to date (an occupied point's are
-                // redone from its codes when its stone leaves; off the board there is a wall)
+                // only empty points keep their shapes up to date (an occupied point's stay as
+                // they were, right again when its stone leaves last-first, else redone from its
+                // codes; off the board there is a wall)
                 if $shapes && cell[q] == 0 {
                     let c = *c;
                     let sh = &mut shapes[q];
