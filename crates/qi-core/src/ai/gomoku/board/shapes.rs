@@ -149,7 +149,7 @@ impl PointShape {
         self.max() == FIVE
     }
 
-    /// The index of the four line shapes in [`POINT_INFO`].
+    /// The index of the four line shapes in [`point_info`] (base 10, below 10,000).
     #[inline]
     pub fn key(&self) -> usize {
         let l = self.lines;
@@ -159,31 +159,35 @@ impl PointShape {
     /// The value and all the flags of the point in one look-up (for loops that read several).
     #[inline]
     pub fn info(&self) -> PointInfo {
-        POINT_INFO[self.key()]
+        let x = POINT_INFO[self.key() & (INFO_SLOTS - 1)];
+        PointInfo {
+            value: (x >> 8) as i32,
+            flags: x as u8,
+        }
     }
 
     /// Fours on this point (lines with a four or an open four).
     #[inline]
     pub fn fours(&self) -> u32 {
-        (POINT_INFO[self.key()].flags & FOURS_MASK) as u32
+        (self.info().flags & FOURS_MASK) as u32
     }
 
     /// An open four or two fours: a win next move unless the opponent already has a four.
     #[inline]
     pub fn unstoppable(&self) -> bool {
-        POINT_INFO[self.key()].flags & UNSTOPPABLE != 0
+        self.info().flags & UNSTOPPABLE != 0
     }
 
     /// A four together with an open three.
     #[inline]
     pub fn four_three(&self) -> bool {
-        POINT_INFO[self.key()].flags & FOUR_THREE != 0
+        self.info().flags & FOUR_THREE != 0
     }
 
     /// Two open threes.
     #[inline]
     pub fn double_three(&self) -> bool {
-        POINT_INFO[self.key()].flags & DOUBLE_THREE != 0
+        self.info().flags & DOUBLE_THREE != 0
     }
 
     /// A threat the opponent must answer now: a four, or a move that makes an open four.
@@ -195,12 +199,12 @@ impl PointShape {
     /// The value of the point for its side (evaluation and move ordering): one table look-up.
     #[inline]
     pub fn value(&self) -> i32 {
-        POINT_INFO[self.key()].value
+        self.info().value
     }
 }
 
 /// What the four line shapes of a point add up to: its value and the threat flags.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PointInfo {
     pub value: i32,
     pub flags: u8,
@@ -216,9 +220,27 @@ pub const FIVE_FLAG: u8 = 64;
 /// An open three or more on some line ([`PointShape::threat`]).
 pub const THREAT: u8 = 128;
 
-/// [`PointInfo`] of every combination of four line shapes (index [`PointShape::key`]).
-pub(super) static POINT_INFO: [PointInfo; 10_000] = point_info();
+/// [`POINT_INFO`] has this many slots (a power of two above 10,000), so that a key masked by
+/// `INFO_SLOTS - 1` needs no bounds check.
+const INFO_SLOTS: usize = 1 << 14;
 
+/// [`point_info`] packed in four bytes an entry, the flags in the low byte and the value
+/// (never negative, below 2^24) above them: half the cache lines of [`PointInfo`]'s eight
+/// bytes, for the candidate scan, which reads two entries a point at random.
+pub(super) static POINT_INFO: [u32; INFO_SLOTS] = {
+    let info = point_info();
+    let mut t = [0u32; INFO_SLOTS];
+    let mut k = 0;
+    while k < 10_000 {
+        let v = info[k].value;
+        assert!(v >= 0 && v < 1 << 24);
+        t[k] = (v as u32) << 8 | info[k].flags as u32;
+        k += 1;
+    }
+    t
+};
+
+/// [`PointInfo`] of every combination of four line shapes (index [`PointShape::key`]).
 pub(super) const fn point_info() -> [PointInfo; 10_000] {
     const V: [i32; 10] = [0, 1, 4, 8, 24, 28, 110, 130, 600, 20_000];
     let mut t = [PointInfo { value: 0, flags: 0 }; 10_000];

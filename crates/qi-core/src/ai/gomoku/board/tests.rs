@@ -348,6 +348,8 @@ fn point_info_agrees_with_the_shape_tests() {
         assert_eq!(i.flags & DOUBLE_THREE != 0, s.double_three(), "{k}");
         assert_eq!(i.flags & THREAT != 0, s.threat(), "{k}");
         assert_eq!(i.value, s.value(), "{k}");
+        // the packed table the methods read holds the value and flags of the full one
+        assert_eq!(i, point_info()[k], "{k}");
     }
 }
 
@@ -462,7 +464,7 @@ fn five_or_more_reads_no_cell_five_away() {
 }
 
 /// Random learned tables (the shipped ones may hold few non-zero weights).
-fn random_tables(seed: u64) -> &'static patterns::Tables {
+pub(super) fn random_tables(seed: u64) -> &'static patterns::Tables {
     let mut rng = crate::rng::Rng::new(seed);
     let mut w = patterns::RuleWeights::zero();
     for t in w.point.iter_mut().chain(w.threat.iter_mut()) {

@@ -20,7 +20,7 @@ impl Search {
         let op = e.side().other();
         let mut fast = false;
         self.threat_buf.clear();
-        for c in &self.cands[ply] {
+        for c in &self.cands[ply][..self.cand_len[ply]] {
             if c.op_double() && e.allowed_for(op, c.mv) {
                 fast |= c.op_fast();
                 self.threat_buf.push(c.mv);
@@ -53,7 +53,7 @@ impl Search {
     ) {
         list.clear();
         let fast = self.opp_threat_points(e, ply);
-        for c in &self.cands[ply] {
+        for c in self.cands(ply) {
             let keep = c.my_fours() > 0 || (!fast && c.my_threat()) || self.blocks_all(e, c.mv);
             if keep {
                 let k = if Some(c.mv) == hash_move {

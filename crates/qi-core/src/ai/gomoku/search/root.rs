@@ -64,7 +64,8 @@ impl Search {
             return self.finish(&e, m, s, 1, on_info);
         }
         if self.cfg.threats
-            && let Some(c) = self.cands[0]
+            && let Some(c) = self
+                .cands(0)
                 .iter()
                 .find(|c| c.my_unstoppable() && e.allowed_for(me, c.mv))
         {

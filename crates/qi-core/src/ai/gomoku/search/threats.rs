@@ -9,6 +9,23 @@ impl Search {
     /// A VCF for the side to move within `budget` nodes and `depth` fours: its first move and
     /// the plies to the five.
     pub fn vcf(&mut self, e: &mut Engine, budget: &mut u64, depth: u32) -> Option<(Move, u32)> {
+        // the list of fours from a pool of buffers (one in use a level of the recursion), not
+        // a new allocation a node
+        let mut fours = self.four_bufs.pop().unwrap_or_default();
+        fours.clear();
+        let r = self.vcf_with(e, budget, depth, &mut fours);
+        self.four_bufs.push(fours);
+        r
+    }
+
+    /// [`Search::vcf`] with `fours` (empty) for the node's fours.
+    fn vcf_with(
+        &mut self,
+        e: &mut Engine,
+        budget: &mut u64,
+        depth: u32,
+        fours: &mut Vec<(i32, Move)>,
+    ) -> Option<(Move, u32)> {
         if *budget == 0 {
             return None;
         }
@@ -29,7 +46,6 @@ impl Search {
         }
         let def_fives = td.five.count();
         let def_five = td.five.first().unwrap_or(0);
-        let mut fours: Vec<(i32, Move)> = Vec::with_capacity(16);
         for p in ta.four.iter() {
             fours.push((e.b.shape(a, p).value(), p));
         }
@@ -46,7 +62,7 @@ impl Search {
             fours.retain(|&(_, p)| p == def_five);
         }
         fours.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
-        for &(_, m) in &fours {
+        for &(_, m) in fours.iter() {
             if !e.allowed(m) {
                 continue;
             }
@@ -241,5 +257,42 @@ impl Search {
             }
         }
         Some(longest + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Config, Search};
+    use super::*;
+    use crate::gomoku::{Gomoku, GomokuRule};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn vcf_buffers_come_back_to_the_pool() {
+        // e5 f6 g7 (d4 White's) and j8 k8 for Black: h8, i9, i8 wins (five plies). The
+        // buffers of the fours all come back after each search, one a level in use at most,
+        // and a search again with the pool filled finds the same VCF
+        let mut g = Gomoku::new(15, GomokuRule::Freestyle);
+        for t in ["e5", "d4", "f6", "c12", "g7", "m3", "j8", "a1", "k8", "a15"] {
+            let m = g.parse_move(t).unwrap();
+            g.make(m);
+        }
+        let mut s = Search::new(Config::default(), 1);
+        s.cfg.time = None;
+        s.begin(&Arc::new(AtomicBool::new(false)));
+        let mut found = Vec::new();
+        for _ in 0..3 {
+            let mut e = Engine::new(&g);
+            let mut budget = 100_000;
+            s.vcf_fail.clear();
+            found.push(s.vcf(&mut e, &mut budget, 30));
+            let pool = s.four_bufs.len();
+            assert!((2..=30).contains(&pool), "{pool} buffers");
+            assert!(s.four_bufs.iter().all(|b| b.capacity() > 0));
+        }
+        let (m, plies) = found[0].expect("a VCF");
+        assert_eq!((g.move_to_text(m).as_str(), plies), ("h8", 5));
+        assert!(found.iter().all(|&f| f == found[0]));
     }
 }
