@@ -523,9 +523,9 @@ mod tests {
         for _ in 0..2000 {
             let empty = rng.next_u64() & rng.next_u64();
             let mut parity = 0u8;
-            for sq in 0..64 {
+            for (sq, id) in QUADRANT_ID.iter().enumerate() {
                 if empty >> sq & 1 != 0 {
-                    parity ^= QUADRANT_ID[sq];
+                    parity ^= id;
                 }
             }
             assert_eq!(parity_of(empty), parity, "{empty:x}");
