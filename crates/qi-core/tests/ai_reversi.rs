@@ -345,6 +345,81 @@ fn solver_equals_plain_minimax() {
     }
 }
 
+/// The win/loss/draw solve against plain minimax on 80 random endgames of 4-9 empties: the
+/// outcome is the sign of the exact score, and when the side to move wins or draws, its move
+/// keeps that outcome.
+#[test]
+fn wld_solve_equals_the_sign_of_plain_minimax() {
+    let mut solver = Solver::new(4);
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    for pos in endgames(80, 84, 4..=9) {
+        let want = exact(&pos).signum();
+        let sol = solver.solve_wld(&pos, None, None).unwrap();
+        assert_eq!(sol.score, want, "{}", pos.to_text());
+        match want {
+            1 => wins += 1,
+            0 => draws += 1,
+            _ => losses += 1,
+        }
+        if want >= 0 {
+            let m = sol.best.unwrap();
+            let mut q = pos;
+            q.play(m).unwrap();
+            assert_eq!(
+                -exact(&q).signum(),
+                want,
+                "{} in {}",
+                pos.move_to_text(m),
+                pos.to_text()
+            );
+        }
+    }
+    // the sample has all three outcomes
+    assert!(
+        wins > 0 && losses > 0 && draws > 0,
+        "{wins} {losses} {draws}"
+    );
+}
+
+/// Level 6 told to solve only win/loss/draw (`exact_empties` 0) keeps a won or drawn endgame's
+/// outcome with its move, reports a score of the outcome's sign, and in a lost one plays a
+/// legal move, on random endgames of 11-16 empties (from 15 the solve follows a midgame
+/// search). The oracle is the exact solver, which the test above checks against minimax.
+#[test]
+fn level_6_keeps_the_outcome_when_it_solves_win_loss_draw() {
+    let stop = no_stop();
+    let mut cpu = Cpu::<Reversi>::new(6, 2);
+    let mut oracle = Solver::new(16);
+    let mut exact_score = |pos: &Reversi| oracle.solve(pos, None, None).unwrap().score;
+    let mut positions = endgames(24, 82, 11..=14);
+    positions.extend(endgames(6, 83, 15..=16));
+    for (i, pos) in positions.iter().enumerate() {
+        let want = exact_score(pos).signum();
+        let r = cpu.choose_tuned(
+            pos,
+            Duration::from_secs(60),
+            &stop,
+            i as u64,
+            &mut |e: &mut ReversiEval| e.exact_empties = 0,
+            &mut |_| {},
+        );
+        let m = r.best.unwrap();
+        assert!(pos.is_legal(m), "{}", pos.to_text());
+        assert_eq!(r.score.signum(), want, "{}", pos.to_text());
+        if want >= 0 {
+            let mut q = *pos;
+            q.play(m).unwrap();
+            assert_eq!(
+                -exact_score(&q).signum(),
+                want,
+                "{} in {}",
+                pos.move_to_text(m),
+                pos.to_text()
+            );
+        }
+    }
+}
+
 /// Every level that solves endgames (3-6 solve from 8, 12, 16 and 24 empties) plays a move
 /// that keeps the exact minimax value, on random endgames of up to 8 empties.
 #[test]

@@ -74,6 +74,15 @@ fn solve_prints_move_and_score_last() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().last(), Some("a2 +38"));
     assert!(err.contains("nodes"), "{err}");
+    // win/loss/draw only: FFO #40 is won for X, and after X's a2 lost for O
+    let (code, out, err) = engine(&["solve", "reversi", "--wld", "--fen", fen]);
+    assert_eq!(code, 0, "{err}");
+    let last = out.lines().last().unwrap_or("");
+    assert!(last.ends_with(" win"), "{last}");
+    let after = "O--OOOOXXXXXXXXXOXXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- O";
+    let (code, out, err) = engine(&["solve", "reversi", "--wld", "--fen", after]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().last().unwrap_or("").ends_with(" loss"), "{out}");
     let (code, _, _) = engine(&["solve", "reversi", "--fen", "garbage"]);
     assert_eq!(code, 2);
 }

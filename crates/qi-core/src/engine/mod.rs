@@ -124,6 +124,10 @@ pub enum Command {
         /// Reversi: threads solving together (1 to 64).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
         threads: u64,
+        /// Reversi: win, loss or draw only (the last line is `<best move> win|draw|loss`),
+        /// faster than the exact score.
+        #[arg(long)]
+        wld: bool,
         /// Gomoku: freestyle, standard or renju.
         #[arg(long, default_value = "freestyle")]
         rule: String,
@@ -458,6 +462,7 @@ fn run(cli: Cli) -> Result<(), String> {
             fen,
             hash,
             threads,
+            wld,
             rule,
             moves,
             size,
@@ -469,6 +474,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     &fen.ok_or_else(|| "solve reversi needs --fen".to_string())?,
                     hash as usize,
                     threads as usize,
+                    wld,
                 ),
                 GameKind::Gomoku => solve::run_gomoku(&rule, &moves, size, nodes),
                 other => Err(format!("solve is not available for {other}")),

@@ -1,6 +1,7 @@
 //! `qi-engine solve reversi --fen "<position>"`: the exact endgame result. The last line of
 //! stdout is `<best move> <score>` (score from the side to move's view, empty squares to the
-//! winner); nodes and time go to stderr. `qi-engine ffo`: the FFO endgame benchmark.
+//! winner), or with `--wld` `<best move> win|draw|loss` (the move is the first tried when the
+//! position is lost); nodes and time go to stderr. `qi-engine ffo`: the FFO endgame benchmark.
 
 use std::time::Instant;
 
@@ -8,15 +9,18 @@ use crate::ai::endgame::Solver;
 use crate::game::Game;
 use crate::reversi::Reversi;
 
-pub fn run(fen: &str, hash_mb: usize, threads: usize) -> Result<(), String> {
+pub fn run(fen: &str, hash_mb: usize, threads: usize, wld: bool) -> Result<(), String> {
     let pos = Reversi::from_text(fen).map_err(|e| format!("bad position: {e}"))?;
     let empties = 64 - (pos.discs[0] | pos.discs[1]).count_ones();
     let mut solver = Solver::new(hash_mb);
     solver.threads = threads;
     let t = Instant::now();
-    let sol = solver
-        .solve(&pos, None, None)
-        .ok_or_else(|| "the solve was stopped".to_string())?;
+    let sol = if wld {
+        solver.solve_wld(&pos, None, None)
+    } else {
+        solver.solve(&pos, None, None)
+    }
+    .ok_or_else(|| "the solve was stopped".to_string())?;
     let secs = t.elapsed().as_secs_f64();
     eprintln!(
         "solved {empties} empties: {} nodes in {secs:.3} s, {:.2} M nodes/s",
@@ -27,7 +31,16 @@ pub fn run(fen: &str, hash_mb: usize, threads: usize) -> Result<(), String> {
         Some(m) => pos.move_to_text(m),
         None => "none".to_string(),
     };
-    println!("{mv} {:+}", sol.score);
+    if wld {
+        let word = match sol.score {
+            1.. => "win",
+            0 => "draw",
+            _ => "loss",
+        };
+        println!("{mv} {word}");
+    } else {
+        println!("{mv} {:+}", sol.score);
+    }
     Ok(())
 }
 

@@ -209,6 +209,12 @@ pub struct ReversiEval {
     pub order_depth: i32,
     /// Percent of the move's time after which no new iteration starts.
     pub iteration_share: i32,
+    /// The most empties at which the endgame is solved exactly; above them, up to the level's
+    /// [`solve_empties`], only win/loss/draw is solved (64: always exact).
+    pub exact_empties: i32,
+    /// Percent of the move's time for the midgame search made before a solve that may not
+    /// finish (from 15 empties); the solve gets the rest.
+    pub solve_share: i32,
 }
 
 impl ReversiEval {
@@ -224,6 +230,8 @@ impl ReversiEval {
             pc_gap: 0,
             order_depth: 0,
             iteration_share: 45,
+            exact_empties: 64,
+            solve_share: 30,
         }
     }
 }
@@ -286,6 +294,20 @@ fn zebra_cuts(depth: i32) -> &'static [i32] {
 /// 2.3-3.0); its average time a move (endgame included) rose from 0.05 to 0.07 s.
 pub const LEVEL6_ITERATION_SHARE: i32 = 70;
 
+/// The most empties at which level 6 solves exactly ([`ReversiEval::exact_empties`]); from
+/// there up to [`solve_empties`] (24) it would solve win/loss/draw only. 64: always exact.
+/// Session 18 measured `exact=20` (win/loss/draw from 21 to 24 empties) with
+/// `examples/reversi_endplay.rs` at 1 s a move on 60 positions of 21-24 empties from games
+/// against Zebra (load about 5): of the 36 won or drawn positions both settings kept the
+/// outcome in 35 (the exact solve that does not finish falls back on a midgame search whose
+/// move is nearly always right there); against Zebra on the same 40 openings (seed 103) it
+/// scored no better (the README's Zebra row). So the exact solve stays.
+pub const LEVEL6_EXACT_EMPTIES: i32 = 64;
+
+/// Level 6's share of the move's time (percent) for the midgame search before a solve that
+/// may not finish ([`ReversiEval::solve_share`]).
+pub const LEVEL6_SOLVE_SHARE: i32 = 30;
+
 /// Level 6 orders the moves by the pattern evaluation of the position after them at nodes 3
 /// plies or more from the leaves ([`ReversiEval::order_depth`]): 50-6-44 in 100 games at
 /// 100 ms against square-weight ordering, 53.0%, Elo +21 ± 67 (seed 22, load 2.2-3.0).
@@ -299,6 +321,8 @@ impl Default for ReversiEval {
             pc_mode: LEVEL6_PC_MODE,
             order_depth: LEVEL6_ORDER_DEPTH,
             iteration_share: LEVEL6_ITERATION_SHARE,
+            exact_empties: LEVEL6_EXACT_EMPTIES,
+            solve_share: LEVEL6_SOLVE_SHARE,
             ..ReversiEval::new(ReversiWeights::PATTERNS)
         }
     }
@@ -442,6 +466,8 @@ impl Ai for Reversi {
             } else {
                 45
             },
+            exact_empties: if level >= 6 { LEVEL6_EXACT_EMPTIES } else { 64 },
+            solve_share: if level >= 6 { LEVEL6_SOLVE_SHARE } else { 30 },
             ..ReversiEval::new(w)
         }
     }
@@ -500,8 +526,9 @@ impl Ai for Reversi {
             .min(crate::search::MAX_TIME);
         // a quick midgame search first when the solve may not finish in time
         let fallback = if e > 14 {
+            let share = searcher.eval.solve_share.clamp(1, 100) as f64 / 100.0;
             let l = Limits {
-                time: Some(budget.mul_f64(0.3)),
+                time: Some(budget.mul_f64(share)),
                 ..limits.clone()
             };
             Some(searcher.search(pos, &l, stop, on_info))
@@ -512,25 +539,34 @@ impl Ai for Reversi {
         // the stop flag ends it), so that a thread starved on a busy machine still gets the
         // exact score, and a small table will do
         let small = e <= ALWAYS_SOLVE;
+        let wld = e as i32 > searcher.eval.exact_empties;
         let mut solver = Solver::new(if small { 1 } else { 16 });
         let deadline = (!small).then(|| crate::search::deadline_after(start, budget));
-        match solver.solve(pos, Some(stop), deadline) {
+        let solved = if wld {
+            solver.solve_wld(pos, Some(stop), deadline)
+        } else {
+            solver.solve(pos, Some(stop), deadline)
+        };
+        match solved {
             Some(sol) => {
                 let elapsed = start.elapsed();
+                let (best, score) = match (wld, &fallback) {
+                    (false, _) => (sol.best, sol.score * 100),
+                    // lost: the midgame search's move, which keeps the most chances
+                    (true, Some(f)) if sol.score < 0 => (f.best, f.score.min(-100)),
+                    (true, Some(f)) if sol.score > 0 => (sol.best, f.score.max(100)),
+                    (true, _) => (sol.best, sol.score * 100),
+                };
                 let info = SearchInfo {
                     depth: e,
-                    score: sol.score * 100,
+                    score,
                     nodes: solver.nodes,
                     nps: (solver.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                    pv: sol.best.iter().map(|&m| pos.move_to_text(m)).collect(),
+                    pv: best.iter().map(|&m| pos.move_to_text(m)).collect(),
                     elapsed,
                 };
                 on_info(&info);
-                SearchResult {
-                    best: sol.best,
-                    score: info.score,
-                    info,
-                }
+                SearchResult { best, score, info }
             }
             None => match fallback {
                 Some(r) => r,
@@ -559,11 +595,13 @@ impl crate::engine::matches::Tunable for Reversi {
             "pcgap" => eval.pc_gap = value,
             "orderdepth" => eval.order_depth = value,
             "iter" => eval.iteration_share = value.clamp(1, 100),
+            "exact" => eval.exact_empties = value,
+            "solveshare" => eval.solve_share = value.clamp(1, 100),
             _ => {
                 return Err(format!(
                     "unknown Reversi setting '{key}' (squares, mobility, potential, corner, \
                      xsquare, stable, patterns, noise, order, probcut, pcgate, pcmode, pcgap, orderdepth, \
-                     iter)"
+                     iter, exact, solveshare)"
                 ));
             }
         }

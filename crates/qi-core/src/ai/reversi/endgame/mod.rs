@@ -474,6 +474,23 @@ impl Solver {
         }
     }
 
+    /// Win, draw or loss only (score 1, 0 or -1 from the side to move's view), by one search
+    /// with the window (-1, 1): faster than the exact score. The move wins, or draws, when the
+    /// position does; in a lost position it is only the first move tried. `None` if `stop` was
+    /// raised or `deadline` passed first.
+    pub fn solve_wld(
+        &mut self,
+        pos: &Reversi,
+        stop: Option<&Arc<AtomicBool>>,
+        deadline: Option<Instant>,
+    ) -> Option<Solution> {
+        let r = self.solve_window(pos, -1, 1, stop, deadline)?;
+        Some(Solution {
+            best: r.best,
+            score: r.score.signum(),
+        })
+    }
+
     /// Solves with a window: the score is exact when it lies strictly inside `(alpha, beta)`,
     /// else a bound on the side the window was left.
     pub fn solve_window(
