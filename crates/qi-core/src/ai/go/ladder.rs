@@ -28,7 +28,7 @@ pub(crate) fn escape_caught(b: &Board, p: usize) -> bool {
         return false;
     }
     let mut r = Reader { left: BUDGET };
-    let mut nb = b.clone();
+    let mut nb = Box::new(b.clone());
     nb.play(p as Move);
     r.left -= 1;
     r.attacker_catches(&nb, p) == Some(true)
@@ -99,12 +99,14 @@ struct Reader {
 
 impl Reader {
     /// `b` after the move `m`, one move of the budget spent; `None` when it is spent already.
-    fn step(&mut self, b: &Board, m: usize) -> Option<Board> {
+    /// The copy lives on the heap: a reading recurses once a move, and a board (about 9 KB)
+    /// in each frame overflowed 2 MB stacks in long ladders.
+    fn step(&mut self, b: &Board, m: usize) -> Option<Box<Board>> {
         if self.left == 0 {
             return None;
         }
         self.left -= 1;
-        let mut nb = b.clone();
+        let mut nb = Box::new(b.clone());
         nb.play(m as Move);
         Some(nb)
     }
@@ -208,7 +210,17 @@ mod tests {
     /// The light board after `black` and `white` stones are placed (Black first, passes in
     /// between so that each list is played in full), with `to_move` to move.
     fn setup(black: &[&str], white: &[&str], to_move: crate::game::Side) -> (Go, Board) {
-        let mut g = Go::new(9, 7.0).unwrap();
+        setup_on(9, black, white, to_move)
+    }
+
+    /// [`setup`] on a board of `size`.
+    fn setup_on(
+        size: u8,
+        black: &[&str],
+        white: &[&str],
+        to_move: crate::game::Side,
+    ) -> (Go, Board) {
+        let mut g = Go::new(size, 7.0).unwrap();
         let n = black.len().max(white.len());
         for i in 0..n {
             let b = black
@@ -309,5 +321,27 @@ mod tests {
         // and White's atari at C2 that would start this ladder catches nothing
         let (g, b) = setup(&black, &LADDER_WHITE[..3], Side::White);
         assert!(!atari_catches(&b, pt(&g, "C2")));
+    }
+
+    /// The textbook ladder on 19×19 runs from C3 to the far corner, over 60 moves deep: the
+    /// reading keeps its board copies off the stack, so that it fits the 2 MB of a test or
+    /// task-pool thread (with a copy of about 9 KB a move in each frame, a Go test thread
+    /// overflowed its stack now and then). Here it reads on a thread of 256 KB.
+    #[test]
+    fn a_long_ladder_is_read_on_a_small_stack() {
+        use crate::game::Side;
+        let (g, b) = setup_on(19, &LADDER_BLACK, &LADDER_WHITE, Side::Black);
+        let c3 = pt(&g, "C3");
+        let reading = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || (caught(&b, c3), escape_caught(&b, pt(&g, "D3"))))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(
+            reading,
+            (true, true),
+            "the ladder catches C3 across the board"
+        );
     }
 }
