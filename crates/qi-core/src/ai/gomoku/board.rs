@@ -66,6 +66,22 @@ const ROW_GAIN: [[[i32; 16]; 16]; 2] = {
     g
 };
 
+/// Per side of a stone, what it adds to the packed codes ([`Board::codes`]) of the point k
+/// cells behind it (index k + 5): 1 in its own side's digit, 2 in the other's.
+const DELTA: [[u32; 11]; 2] = {
+    let mut w = [[0; 11]; 2];
+    let mut k = -5i32;
+    while k <= 5 {
+        if k != 0 {
+            let p = POW3[digit(k)];
+            w[0][(k + 5) as usize] = p | (2 * p) << 16;
+            w[1][(k + 5) as usize] = (2 * p) | (p << 16);
+        }
+        k += 1;
+    }
+    w
+};
+
 /// `CLASS_STEP[old << 4 | new]`: what a line's shape going from `old` to `new` adds to the
 /// point's class ([`CLASS`], wrapping), one look-up instead of two; 0 for shapes above 9.
 const CLASS_STEP: [u16; 256] = {
@@ -87,15 +103,8 @@ const CLASS_STEP: [u16; 256] = {
 #[derive(Clone)]
 pub struct Board {
     pub n: u8,
-    /// 0 empty, 1 Black, 2 White, [`WALL`] off the board.
-    pub cell: PerPoint<u8>,
-    /// `codes[point][dir]`: the base-3 codes of both sides in one word, Black's in the low 16
-    /// bits and White's in the high 16 (each below 3^10, so adding or taking off a stone never
-    /// carries from one into the other); see [`Board::code`].
-    codes: PerPoint<[u32; 4]>,
-    /// `shapes[point][side]`: the table look-ups of `codes`, redone only for the points whose
-    /// codes a stone changes.
-    shapes: PerPoint<[PointShape; 2]>,
+    /// What is kept of each point, all of it in one [`Pt`] (one base address for the update).
+    pts: PerPoint<Pt>,
     /// `rows[start][dir]`: the stones of each side in the row of five cells from `start` along
     /// `dir` ([`NO_ROW`] and up for rows that do not fit on the board).
     rows: PerPoint<[[u8; 2]; 4]>,
@@ -126,8 +135,6 @@ pub struct Board {
     on_board: Bits,
     /// Each side's empty points by the threat a stone there makes.
     pub threats: [Threats; 2],
-    /// `cls[point][side]`: [`class_of`] the point's shape, kept for every point.
-    cls: PerPoint<[u16; 2]>,
     /// What each stone still on the board changed when it was placed, most recent last (the
     /// first `undo_len` entries; see [`Undo`]): [`Board::remove`] of the last stone placed
     /// puts it back instead of working it out again.
@@ -136,6 +143,32 @@ pub struct Board {
     /// The points whose class ([`Board::cls`]) a placed stone changed, with the class before:
     /// `(point, side, class)`, the entries of each [`Undo`] from its `log` on.
     cls_log: Vec<(u16, u8, u16)>,
+}
+
+/// What the board keeps of one point, in half a cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+struct Pt {
+    /// `codes[dir]`: the base-3 codes of both sides in one word, Black's in the low 16 bits
+    /// and White's in the high 16 (each below 3^10, so adding or taking off a stone never
+    /// carries from one into the other); see [`Board::code`].
+    codes: [u32; 4],
+    /// `shapes[side]`: the table look-ups of `codes`, redone only for the points whose codes
+    /// a stone changes.
+    shapes: [PointShape; 2],
+    /// `cls[side]`: [`class_of`] the point's shape, kept for every point.
+    cls: [u16; 2],
+    /// 0 empty, 1 Black, 2 White, [`WALL`] off the board.
+    cell: u8,
+}
+
+impl Pt {
+    const WALL: Pt = Pt {
+        codes: [0; 4],
+        shapes: [PointShape { lines: [0; 4] }; 2],
+        cls: [0; 2],
+        cell: WALL,
+    };
 }
 
 /// The line-score of one row of five cells for Black (report 004), by its Black and White
@@ -163,9 +196,7 @@ impl Board {
         let t = tables();
         let mut b = Board {
             n,
-            cell: per_point(WALL),
-            codes: per_point([0; 4]),
-            shapes: per_point([PointShape::default(); 2]),
+            pts: per_point(Pt::WALL),
             rows: per_point([NO_ROW; 4]),
             line_total: 0,
             keep_line_score: true,
@@ -180,7 +211,6 @@ impl Board {
             occupied: Bits::default(),
             on_board: Bits::default(),
             threats: [Threats::default(); 2],
-            cls: per_point([0; 2]),
             undo: Vec::new(),
             undo_len: 0,
             cls_log: Vec::new(),
@@ -189,7 +219,7 @@ impl Board {
             for x in 0..n as i32 {
                 let p = (y * STRIDE as i32 + x) as usize;
                 b.on_board.set(p, true);
-                b.cell[p] = 0;
+                b.pts[p].cell = 0;
                 for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                     for k in -5i32..=5 {
                         if k == 0 {
@@ -197,12 +227,12 @@ impl Board {
                         }
                         if !b.on(x + k * dx, y + k * dy) {
                             let w = 2 * POW3[digit(k)];
-                            b.codes[p][d] += w | w << 16;
+                            b.pts[p].codes[d] += w | w << 16;
                         }
                     }
                     for s in 0..2 {
-                        b.shapes[p][s].lines[d] = b.tab[s][b.code(p, s, d)];
-                        b.cls[p][s] = class_of(b.shapes[p][s]);
+                        b.pts[p].shapes[s].lines[d] = b.tab[s][b.code(p, s, d)];
+                        b.pts[p].cls[s] = class_of(b.pts[p].shapes[s]);
                     }
                     if b.on(x + 4 * dx, y + 4 * dy) {
                         b.rows[p][d] = [0, 0];
@@ -218,7 +248,7 @@ impl Board {
     /// board.
     #[inline]
     fn code(&self, p: usize, s: usize, d: usize) -> usize {
-        (self.codes[p & MASK][d] >> (16 * s) & 0xFFFF) as usize
+        (self.pts[p & MASK].codes[d & 3] >> (16 * s) & 0xFFFF) as usize
     }
 
     #[inline]
@@ -228,7 +258,14 @@ impl Board {
 
     #[inline]
     pub fn is_empty(&self, p: Move) -> bool {
-        self.cell[p as usize] == 0
+        self.pts[p as usize & MASK].cell == 0
+    }
+
+    /// What is on the point `p`: 0 nothing, 1 a Black stone, 2 a White one, [`WALL`] off the
+    /// board.
+    #[inline]
+    pub fn cell(&self, p: usize) -> u8 {
+        self.pts[p & MASK].cell
     }
 
     /// Puts a stone of `side` on the empty point `p`.
@@ -277,7 +314,7 @@ impl Board {
         if ADD && self.keep_points {
             self.point_total -= self.point_value(pu);
         }
-        self.cell[pu] = if ADD { s as u8 + 1 } else { 0 };
+        self.pts[pu].cell = if ADD { s as u8 + 1 } else { 0 };
         if ADD {
             self.stones += 1;
             self.row_stones[y] += 1;
@@ -298,16 +335,16 @@ impl Board {
         if !ADD {
             for side in 0..2 {
                 for d in 0..4 {
-                    self.shapes[pu][side].lines[d] = self.tab[side][self.code(pu, side, d)];
+                    self.pts[pu].shapes[side].lines[d] = self.tab[side][self.code(pu, side, d)];
                 }
-                self.cls[pu][side] = class_of(self.shapes[pu][side]);
+                self.pts[pu].cls[side] = class_of(self.pts[pu].shapes[side]);
             }
             if self.keep_points {
                 self.point_total += self.point_value(pu);
             }
         }
         // (a point of class 0 is in no set: nothing to take out or put back)
-        for (t, &c) in self.threats.iter_mut().zip(self.cls[pu].iter()) {
+        for (t, &c) in self.threats.iter_mut().zip(self.pts[pu].cls.iter()) {
             if c != 0 {
                 t.apply(pu, if ADD { 0 } else { c });
             }
@@ -327,28 +364,10 @@ impl Board {
         slot: usize,
     ) {
         let d = d & 3;
-        // per side of the stone, what it adds to the packed codes of the point k cells behind
-        // it (index k + 5): 1 in its own side's digit, 2 in the other's
-        const DELTA: [[u32; 11]; 2] = {
-            let mut w = [[0; 11]; 2];
-            let mut k = -5i32;
-            while k <= 5 {
-                if k != 0 {
-                    let p = POW3[digit(k)];
-                    w[0][(k + 5) as usize] = p | (2 * p) << 16;
-                    w[1][(k + 5) as usize] = (2 * p) | (p << 16);
-                }
-                k += 1;
-            }
-            w
-        };
         let step = STEPS[d];
         let delta = &DELTA[s];
         let Board {
-            cell,
-            codes,
-            shapes,
-            cls,
+            pts,
             threats,
             tab,
             rows,
@@ -387,11 +406,12 @@ impl Board {
                 let k: isize = $k;
                 let q = at & MASK;
                 at = at.wrapping_sub(step as usize);
+                let pt = &mut pts[q];
                 if ADD {
-                    saved[$i] = shapes[q];
+                    saved[$i] = pt.shapes;
                 }
                 let w = delta[(k + 5) as usize];
-                let c = &mut codes[q][d];
+                let c = &mut pt.codes[d];
                 *c = if ADD {
                     c.wrapping_add(w)
                 } else {
@@ -400,9 +420,9 @@ impl Board {
                 // only empty points keep their shapes up to date (an occupied point's stay as
                 // they were, right again when its stone leaves last-first, else redone from its
                 // codes; off the board there is a wall)
-                if $shapes && cell[q] == 0 {
+                if $shapes && pt.cell == 0 {
                     let c = *c;
-                    let sh = &mut shapes[q];
+                    let sh = &mut pt.shapes;
                     let (n0, n1) = (t0[(c & 0xFFFF) as usize], t1[(c >> 16) as usize]);
                     let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
                     if keep_points && (o0 != n0 || o1 != n1) {
@@ -421,27 +441,26 @@ impl Board {
                     }
                     sh[0].lines[d] = n0;
                     sh[1].lines[d] = n1;
-                    // the threat sets change only when a line's class does, and the shapes
-                    // below an open three have none
-                    if o0.max(n0).max(o1).max(n1) >= F3 {
-                        let step0 = CLASS_STEP[(o0 as usize & 15) << 4 | (n0 as usize & 15)];
-                        if step0 != 0 {
-                            let c = &mut cls[q][0];
-                            if ADD {
-                                cls_log.push((q as u16, 0, *c));
-                            }
-                            *c = c.wrapping_add(step0);
-                            threats[0].apply(q, *c);
+                    // the threat sets change only when a line's class does (the shapes below
+                    // an open three have none); the index is below 256 as the shapes are
+                    // below 16
+                    let step0 = CLASS_STEP[(o0 << 4 | n0) as usize];
+                    if step0 != 0 {
+                        let c = &mut pt.cls[0];
+                        if ADD {
+                            cls_log.push((q as u16, 0, *c));
                         }
-                        let step1 = CLASS_STEP[(o1 as usize & 15) << 4 | (n1 as usize & 15)];
-                        if step1 != 0 {
-                            let c = &mut cls[q][1];
-                            if ADD {
-                                cls_log.push((q as u16, 1, *c));
-                            }
-                            *c = c.wrapping_add(step1);
-                            threats[1].apply(q, *c);
+                        *c = c.wrapping_add(step0);
+                        threats[0].apply(q, *c);
+                    }
+                    let step1 = CLASS_STEP[(o1 << 4 | n1) as usize];
+                    if step1 != 0 {
+                        let c = &mut pt.cls[1];
+                        if ADD {
+                            cls_log.push((q as u16, 1, *c));
                         }
+                        *c = c.wrapping_add(step1);
+                        threats[1].apply(q, *c);
                     }
                 }
             }};
@@ -496,7 +515,7 @@ impl Board {
     /// The shapes a stone of `side` on the empty point `p` would make.
     #[inline]
     pub fn shape(&self, side: Side, p: Move) -> PointShape {
-        self.shapes[p as usize & MASK][side.index() & 1]
+        self.pts[p as usize & MASK].shapes[side.index() & 1]
     }
 
     /// The shape evaluation for `side`: every stone scores the shapes of its four lines (a
@@ -507,7 +526,7 @@ impl Board {
         for y in 0..self.n as u16 {
             for x in 0..self.n as u16 {
                 let p = y * STRIDE + x;
-                let c = self.cell[p as usize];
+                let c = self.cell(p as usize);
                 if c == 0 {
                     continue;
                 }
@@ -575,7 +594,7 @@ impl Board {
                         let start = (y * STRIDE as i32 + x) as usize;
                         self.rows[start][d] = [0, 0];
                         for k in 0..5 {
-                            let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
+                            let c = self.cell(((y + k * dy) * STRIDE as i32 + x + k * dx) as usize);
                             if c != 0 {
                                 self.rows[start][d][(c - 1) as usize] += 1;
                             }
@@ -621,7 +640,7 @@ impl Board {
     /// White's.
     #[inline]
     fn point_value(&self, pu: usize) -> i32 {
-        let sh = &self.shapes[pu & MASK];
+        let sh = &self.pts[pu & MASK].shapes;
         self.pat.point[0][sh[0].key() & (KEYS - 1)] as i32
             - self.pat.point[1][sh[1].key() & (KEYS - 1)] as i32
     }
@@ -630,7 +649,7 @@ impl Board {
     pub(super) fn count_point_total(&self) -> i32 {
         let mut total = 0;
         for p in self.on_board.iter() {
-            if self.cell[p as usize] == 0 {
+            if self.cell(p as usize) == 0 {
                 total += self.point_value(p as usize);
             }
         }
@@ -664,7 +683,7 @@ impl Board {
             let double_three = t
                 .three
                 .iter()
-                .any(|p| self.cls[p as usize & MASK][s] & 0xF0 >= 0x20);
+                .any(|p| self.pts[p as usize & MASK].cls[s] & 0xF0 >= 0x20);
             four_three as usize
                 | ((fours >= 1) as usize) << 1
                 | ((fours >= 2) as usize) << 2
@@ -696,7 +715,7 @@ impl Board {
                     }
                     let mut count = [0usize; 2];
                     for k in 0..5 {
-                        let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
+                        let c = self.cell(((y + k * dy) * STRIDE as i32 + x + k * dx) as usize);
                         if c != 0 {
                             count[(c - 1) as usize] += 1;
                         }
@@ -734,7 +753,7 @@ impl Board {
         }
         let s = side.index();
         let code = self.code(t as usize, s, d) as u32 + 2 * POW3[digit(k)];
-        let mut sh = self.shapes[t as usize][s];
+        let mut sh = self.pts[t as usize & MASK].shapes[s];
         sh.lines[d] = self.tab[s][(code & 0xFFFF) as usize];
         Some(sh)
     }

@@ -354,11 +354,38 @@ pub struct Search {
     node_limit: u64,
 }
 
+thread_local! {
+    /// The transposition table of the last search dropped on this thread, for the next one of
+    /// the same size: the levels make a new [`Search`] a move, and a table of 16 MB written
+    /// afresh each time cost more than the shortest searches (a cleared table behaves as a new
+    /// one, see [`crate::search::tt`]).
+    static SPARE_TT: std::cell::RefCell<Option<Table<Move>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A table of `hash_mb` megabytes, empty: this thread's spare one if it has that size.
+fn empty_table(hash_mb: usize) -> Table<Move> {
+    match SPARE_TT.with(|t| t.borrow_mut().take()) {
+        Some(mut t) if t.has_size(hash_mb) => {
+            t.clear();
+            t
+        }
+        _ => Table::new(hash_mb),
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        let t = std::mem::replace(&mut self.tt, Table::new(1));
+        // (no spare table once the thread's own storage is gone)
+        let _ = SPARE_TT.try_with(|s| *s.borrow_mut() = Some(t));
+    }
+}
+
 impl Search {
     pub fn new(cfg: Config, hash_mb: usize) -> Search {
         Search {
             cfg,
-            tt: Table::new(hash_mb),
+            tt: empty_table(hash_mb),
             nodes: 0,
             start: Instant::now(),
             deadline: None,
@@ -806,7 +833,7 @@ mod tests {
         let g = pos("15 freestyle 15/15/15/15/15/15/6o8/7x7/7xo6/15/15/15/15/15/15 x");
         let e = Engine::new(&g);
         assert_eq!(e.b.stones, 4);
-        assert_eq!(e.b.cell[move_at(Square::new(7, 7)) as usize], 1);
-        assert_eq!(e.b.cell[move_at(Square::new(6, 8)) as usize], 2);
+        assert_eq!(e.b.cell(move_at(Square::new(7, 7)) as usize), 1);
+        assert_eq!(e.b.cell(move_at(Square::new(6, 8)) as usize), 2);
     }
 }

@@ -18,7 +18,7 @@ impl Board {
                     }
                     let (mut mine, mut theirs) = (0, 0);
                     for k in 0..5 {
-                        let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
+                        let c = self.cell(((y + k * dy) * STRIDE as i32 + x + k * dx) as usize);
                         if c == me {
                             mine += 1;
                         } else if c != 0 {
@@ -151,8 +151,8 @@ fn codes_follow_place_and_remove() {
     for (i, &m) in moves.iter().enumerate().rev() {
         b.remove(m, if i % 2 == 0 { Side::Black } else { Side::White });
     }
-    assert!(b.codes == fresh.codes && b.cell == fresh.cell && b.occupied == fresh.occupied);
-    assert!(b.shapes == fresh.shapes && b.rows == fresh.rows);
+    assert!(b.pts == fresh.pts && b.occupied == fresh.occupied);
+    assert!(b.rows == fresh.rows);
     assert!(b.threats == fresh.threats);
     assert_eq!(b.line_total, 0);
 }
@@ -234,12 +234,12 @@ fn incremental_state_matches_scratch() {
                         (-r..=r).any(|dy| {
                             (-r..=r).any(|dx| {
                                 b.on(x + dx, y + dy)
-                                    && b.cell[((y + dy) * STRIDE as i32 + x + dx) as usize] != 0
+                                    && b.cell(((y + dy) * STRIDE as i32 + x + dx) as usize) != 0
                             })
                         })
                     };
                     assert_eq!(b.adjacent_set().get(p as usize), near(1));
-                    let cand = near(2) && b.cell[p as usize] == 0;
+                    let cand = near(2) && b.cell(p as usize) == 0;
                     assert_eq!(b.cands().get(p as usize), cand);
                     let inside =
                         (x0 as i32..x1 as i32).contains(&x) && (y0 as i32..y1 as i32).contains(&y);
@@ -249,12 +249,12 @@ fn incremental_state_matches_scratch() {
                         let want: Vec<u8> = (0..4)
                             .map(|d| t[which[s]][b.code(p as usize, s, d)])
                             .collect();
-                        if b.cell[p as usize] == 0 {
+                        if b.cell(p as usize) == 0 {
                             assert_eq!(b.shape(side, p).lines.to_vec(), want);
                         }
                         let mut t = super::super::bits::Threats::default();
                         let q = p as usize;
-                        t.put(q, b.shape(side, p), b.cell[q] == 0);
+                        t.put(q, b.shape(side, p), b.cell(q) == 0);
                         let kept = &b.threats[s];
                         for (a, k) in [
                             (t.five, kept.five),
@@ -378,7 +378,7 @@ fn codes_match_the_cells_up_to_the_edges() {
         for slot in 0..SLOTS {
             let (x, y) = ((slot % 32) as i32, (slot / 32) as i32);
             if !b.on(x, y) {
-                assert_eq!(b.cell[slot], WALL, "{n}: slot {slot}");
+                assert_eq!(b.cell(slot), WALL, "{n}: slot {slot}");
                 continue;
             }
             for s in 0..2 {
@@ -392,7 +392,7 @@ fn codes_match_the_cells_up_to_the_edges() {
                         let digit_value = if !b.on(qx, qy) {
                             2
                         } else {
-                            match b.cell[(qy * STRIDE as i32 + qx) as usize] {
+                            match b.cell((qy * STRIDE as i32 + qx) as usize) {
                                 0 => 0,
                                 c if (c - 1) as usize == s => 1,
                                 _ => 2,
