@@ -44,21 +44,22 @@ const STEPS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, 1 - STRIDE a
 /// points within five of a 19 × 19 board (columns and rows -5..24, wrapped by [`MASK`]) all
 /// have slots of their own outside the board, so the update writes to them without tests.
 const WALL: u8 = 3;
-/// The stone counts of a row of five that does not fit on the board: with 5 stones more at
-/// most they stay in 8..16, where [`ROW_GAIN`] is 0.
-const NO_ROW: [u8; 2] = [8, 8];
+/// The stone counts of a row of five that does not fit on the board (Black's in the low four
+/// bits, White's in the high four, as in [`Board::rows`]): 8 each, which 5 stones more or
+/// less keep in 3..16, where [`ROW_GAIN`] is 0.
+const NO_ROW: u8 = 0x88;
 
-/// `ROW_GAIN[side][black][white]`: what a stone of `side` adds to [`ROW_VALUE`] of a row
-/// holding `black` and `white` stones (one look-up a row instead of two); 0 for counts of 8
-/// or more ([`NO_ROW`]).
-const ROW_GAIN: [[[i32; 16]; 16]; 2] = {
-    let mut g = [[[0; 16]; 16]; 2];
+/// `ROW_GAIN[side][counts]`: what a stone of `side` adds to [`ROW_VALUE`] of a row holding
+/// `counts & 15` Black and `counts >> 4` White stones (one look-up a row); 0 unless both
+/// counts are below 5 (rows off the board: [`NO_ROW`]).
+const ROW_GAIN: [[i32; 256]; 2] = {
+    let mut g = [[0; 256]; 2];
     let mut b = 0;
     while b < 5 {
         let mut w = 0;
         while w < 5 {
-            g[0][b][w] = ROW_VALUE[b + 1][w] - ROW_VALUE[b][w];
-            g[1][b][w] = ROW_VALUE[b][w + 1] - ROW_VALUE[b][w];
+            g[0][b | w << 4] = ROW_VALUE[b + 1][w] - ROW_VALUE[b][w];
+            g[1][b | w << 4] = ROW_VALUE[b][w + 1] - ROW_VALUE[b][w];
             w += 1;
         }
         b += 1;
@@ -106,8 +107,9 @@ pub struct Board {
     /// What is kept of each point, all of it in one [`Pt`] (one base address for the update).
     pts: PerPoint<Pt>,
     /// `rows[start][dir]`: the stones of each side in the row of five cells from `start` along
-    /// `dir` ([`NO_ROW`] and up for rows that do not fit on the board).
-    rows: PerPoint<[[u8; 2]; 4]>,
+    /// `dir`, Black's in the low four bits and White's in the high four ([`NO_ROW`] for rows
+    /// that do not fit on the board).
+    rows: PerPoint<[u8; 4]>,
     /// [`Board::line_score`] for Black, kept up to date row by row while `keep_line_score`.
     line_total: i32,
     /// `rows` and `line_total` are kept up to date (the default; the search turns it off when
@@ -235,7 +237,7 @@ impl Board {
                         b.pts[p].cls[s] = class_of(b.pts[p].shapes[s]);
                     }
                     if b.on(x + 4 * dx, y + 4 * dy) {
-                        b.rows[p][d] = [0, 0];
+                        b.rows[p][d] = 0;
                     }
                 }
             }
@@ -346,7 +348,7 @@ impl Board {
         // (a point of class 0 is in no set: nothing to take out or put back)
         for (t, &c) in self.threats.iter_mut().zip(self.pts[pu].cls.iter()) {
             if c != 0 {
-                t.apply(pu, if ADD { 0 } else { c });
+                t.change(pu, if ADD { c } else { 0 }, if ADD { 0 } else { c });
             }
         }
         self.occupied.set(pu, ADD);
@@ -407,7 +409,8 @@ impl Board {
                 let q = at & MASK;
                 at = at.wrapping_sub(step as usize);
                 let pt = &mut pts[q];
-                if ADD {
+                // (the shapes that may change: five away only when `far`)
+                if ADD && $shapes {
                     saved[$i] = pt.shapes;
                 }
                 let w = delta[(k + 5) as usize];
@@ -450,8 +453,9 @@ impl Board {
                         if ADD {
                             cls_log.push((q as u16, 0, *c));
                         }
-                        *c = c.wrapping_add(step0);
-                        threats[0].apply(q, *c);
+                        let old = *c;
+                        *c = old.wrapping_add(step0);
+                        threats[0].change(q, old, *c);
                     }
                     let step1 = CLASS_STEP[(o1 << 4 | n1) as usize];
                     if step1 != 0 {
@@ -459,8 +463,9 @@ impl Board {
                         if ADD {
                             cls_log.push((q as u16, 1, *c));
                         }
-                        *c = c.wrapping_add(step1);
-                        threats[1].apply(q, *c);
+                        let old = *c;
+                        *c = old.wrapping_add(step1);
+                        threats[1].change(q, old, *c);
                     }
                 }
             }};
@@ -481,14 +486,15 @@ impl Board {
         if !*keep_line_score {
             return;
         }
+        let (gain, one) = (&ROW_GAIN[s], 1u8 << (4 * s));
         for k in 0..5 {
             let r = &mut rows[(pu as isize - k * step) as usize & MASK][d];
             if ADD {
-                *line_total += ROW_GAIN[s][r[0] as usize & 15][r[1] as usize & 15];
-                r[s] += 1;
+                *line_total += gain[*r as usize];
+                *r = r.wrapping_add(one);
             } else {
-                r[s] -= 1;
-                *line_total -= ROW_GAIN[s][r[0] as usize & 15][r[1] as usize & 15];
+                *r = r.wrapping_sub(one);
+                *line_total -= gain[*r as usize];
             }
         }
     }
@@ -592,11 +598,11 @@ impl Board {
                             continue;
                         }
                         let start = (y * STRIDE as i32 + x) as usize;
-                        self.rows[start][d] = [0, 0];
+                        self.rows[start][d] = 0;
                         for k in 0..5 {
                             let c = self.cell(((y + k * dy) * STRIDE as i32 + x + k * dx) as usize);
                             if c != 0 {
-                                self.rows[start][d][(c - 1) as usize] += 1;
+                                self.rows[start][d] += 1 << (4 * (c - 1));
                             }
                         }
                     }

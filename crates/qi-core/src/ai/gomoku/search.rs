@@ -85,39 +85,49 @@ fn passed(pos: &Gomoku) -> Option<Gomoku> {
     Gomoku::from_text(&flipped).ok()
 }
 
-/// The moves of `list` (ordering score, move) for which `allowed` holds, best score first and
-/// in list order among equal scores, at most `width` of them, into `out` (after what it
-/// holds). Only the best `width` are kept in order (in `top`, a buffer), the others passed
-/// over, unless the list is no longer than `width`: then it is sorted (stably) in place.
+/// The moves of `items` (ordering score, move) for which `allowed` holds, best score first
+/// and in the items' order among equal scores, at most `width` of them, into `out` (after what
+/// it holds): a stable sort by score cut to the width. Only the best `width` are kept, in
+/// order (in `top`, a buffer; each new one moved up from the end past the lower scores), and
+/// the others passed over without a look at `allowed`.
 fn best_first(
-    list: &mut [(i32, Move)],
+    items: impl Iterator<Item = (i32, Move)>,
     width: usize,
     allowed: impl Fn(Move) -> bool,
     top: &mut Vec<(i32, Move)>,
     out: &mut Vec<Move>,
 ) {
-    if width >= list.len() {
-        list.sort_by_key(|a| std::cmp::Reverse(a.0));
-        out.extend(list.iter().map(|a| a.1).filter(|&m| allowed(m)));
-        return;
-    }
     top.clear();
     if width == 0 {
         return;
     }
-    for &(k, m) in list.iter() {
+    // the score of the last kept move once `width` are kept (no better one: passed over)
+    let mut floor = i32::MIN;
+    let mut full = false;
+    for (k, m) in items {
         // not better than the last of a full list (the earlier move stays first)
-        if top.len() == width && top[width - 1].0 >= k {
+        if full && floor >= k {
             continue;
         }
         if !allowed(m) {
             continue;
         }
-        let at = top.partition_point(|t| t.0 >= k);
-        if top.len() == width {
+        // the last slot (a new one, or the one of the move that drops out), then up
+        if full {
             top.pop();
         }
-        top.insert(at, (k, m));
+        top.push((k, m));
+        let t = top.as_mut_slice();
+        let mut j = t.len() - 1;
+        while j > 0 && t[j - 1].0 < k {
+            t[j] = t[j - 1];
+            j -= 1;
+        }
+        t[j] = (k, m);
+        if t.len() == width {
+            full = true;
+            floor = top[width - 1].0;
+        }
     }
     out.extend(top.iter().map(|a| a.1));
 }
@@ -561,14 +571,19 @@ impl Search {
         let mut list = std::mem::take(&mut self.order_buf);
         list.clear();
         // the exact answers to the threats, all of them; the wider filter if there are none
-        let mut width = width;
         if defend && self.cfg.prune {
             self.defence_moves(e, ply, hash_move, &mut list);
-            if !list.is_empty() {
-                width = usize::MAX;
-            }
         }
-        if list.is_empty() {
+        let allowed = |m| e.allowed(m);
+        if !list.is_empty() {
+            best_first(
+                list.iter().copied(),
+                usize::MAX,
+                allowed,
+                &mut self.top_buf,
+                out,
+            );
+        } else {
             let key = |c: &Cand| {
                 let k = if Some(c.mv) == hash_move {
                     i32::MAX
@@ -577,19 +592,22 @@ impl Search {
                 };
                 (k, c.mv)
             };
-            // (without the filter the list is written with no check of its capacity a move)
+            // (read from the scanned candidates, without a list of their own)
+            let cands = &self.cands[ply][..self.cand_len[ply]];
+            let top = &mut self.top_buf;
             if defend {
-                list.extend(
-                    self.cands(ply)
-                        .iter()
-                        .filter(|c| c.my_fours() > 0 || c.op_threat())
-                        .map(key),
+                let threat = |c: &&Cand| c.my_fours() > 0 || c.op_threat();
+                best_first(
+                    cands.iter().filter(threat).map(key),
+                    width,
+                    allowed,
+                    top,
+                    out,
                 );
             } else {
-                list.extend(self.cands(ply).iter().map(key));
+                best_first(cands.iter().map(key), width, allowed, top, out);
             }
         }
-        best_first(&mut list, width, |m| e.allowed(m), &mut self.top_buf, out);
         self.order_buf = list;
     }
 
@@ -811,7 +829,11 @@ mod tests {
                 .collect();
             let banned = rng.below(5);
             let allowed = |m: Move| banned == 0 || m as u64 % 5 != banned;
-            let width = rng.below(30) as usize;
+            // (no limit, as for the answers to a threat, one time in eight)
+            let width = match rng.below(30) as usize {
+                w if w % 8 == 7 => usize::MAX,
+                w => w,
+            };
             let mut want: Vec<(i32, Move)> = list.clone();
             want.sort_by_key(|a| std::cmp::Reverse(a.0));
             let want: Vec<Move> = want
@@ -821,8 +843,7 @@ mod tests {
                 .take(width)
                 .collect();
             let mut got = vec![999];
-            let mut l = list.clone();
-            best_first(&mut l, width, allowed, &mut top, &mut got);
+            best_first(list.iter().copied(), width, allowed, &mut top, &mut got);
             assert_eq!(got[0], 999, "round {round}: out is appended to");
             assert_eq!(got[1..], want[..], "round {round}: {list:?} width {width}");
         }

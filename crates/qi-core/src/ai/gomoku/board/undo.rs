@@ -20,7 +20,8 @@ pub(super) struct Undo {
     pub(super) line_total: i32,
     pub(super) point_total: i32,
     /// `shapes[d][i]`: the shapes of the `i`-th point along direction `d` (offsets -5..-1,
-    /// then 1..5) before the stone.
+    /// then 1..5) before the stone (five away only when [`Board::far`]: else they never
+    /// change, and the slots are not written).
     pub(super) shapes: [[[PointShape; 2]; 10]; 4],
 }
 
@@ -36,32 +37,36 @@ impl Board {
     /// `top`.
     #[inline(always)]
     fn restore_lines<const S: usize>(&mut self, pu: usize, top: usize) {
-        let Board { pts, undo, .. } = self;
+        let Board { pts, undo, far, .. } = self;
+        let far = *far;
         let u = &undo[top];
         for (d, (&step, saved)) in STEPS.iter().zip(u.shapes.iter()).enumerate() {
             // the point k cells behind the stone, from k = -5 up (over the stone between
             // k = -1 and 1), written out for every k
             let mut at = pu.wrapping_add(5 * step as usize);
+            // (five away the shapes were saved and may have changed only when `far`)
             macro_rules! back {
-                ($k:expr, $i:expr) => {{
+                ($k:expr, $i:expr, $shapes:expr) => {{
                     let pt = &mut pts[at & MASK];
                     at = at.wrapping_sub(step as usize);
                     let c = &mut pt.codes[d];
                     *c = c.wrapping_sub(DELTA[S][($k + 5) as usize]);
-                    pt.shapes = saved[$i];
+                    if $shapes {
+                        pt.shapes = saved[$i];
+                    }
                 }};
             }
-            back!(-5, 0);
-            back!(-4, 1);
-            back!(-3, 2);
-            back!(-2, 3);
-            back!(-1, 4);
+            back!(-5, 0, far);
+            back!(-4, 1, true);
+            back!(-3, 2, true);
+            back!(-2, 3, true);
+            back!(-1, 4, true);
             at = at.wrapping_sub(step as usize);
-            back!(1, 5);
-            back!(2, 6);
-            back!(3, 7);
-            back!(4, 8);
-            back!(5, 9);
+            back!(1, 5, true);
+            back!(2, 6, true);
+            back!(3, 7, true);
+            back!(4, 8, true);
+            back!(5, 9, far);
         }
     }
 
@@ -112,9 +117,11 @@ impl Board {
         row_stones[y] -= 1;
         col_stones[x] -= 1;
         if *keep_line_score {
+            let one = 1u8 << (4 * s);
             for (d, &step) in STEPS.iter().enumerate() {
                 for k in 0..5 {
-                    rows[(pu as isize - k * step) as usize & MASK][d][s] -= 1;
+                    let r = &mut rows[(pu as isize - k * step) as usize & MASK][d];
+                    *r = r.wrapping_sub(one);
                 }
             }
             *line_total = u.line_total;
@@ -125,14 +132,14 @@ impl Board {
         for &(q, side, c) in cls_log[u.log as usize..].iter().rev() {
             let q = q as usize & MASK;
             let side = side as usize & 1;
-            pts[q].cls[side] = c;
-            threats[side].apply(q, c);
+            let now = std::mem::replace(&mut pts[q].cls[side], c);
+            threats[side].change(q, now, c);
         }
         cls_log.truncate(u.log as usize);
         // p's own shapes and classes stayed as they were while it was occupied
         for (t, &c) in threats.iter_mut().zip(pts[pu].cls.iter()) {
             if c != 0 {
-                t.apply(pu, c);
+                t.change(pu, 0, c);
             }
         }
         occupied.set(pu, false);
@@ -177,9 +184,10 @@ mod tests {
             // the rows that fit on the board (the others hold counts from 8 up, less the
             // stones taken off since a recount: a sum above 5, where ROW_GAIN is 0)
             for (r, g) in b.rows.iter().zip(f.rows.iter()) {
-                for (r, g) in r.iter().zip(g.iter()) {
-                    let fits = g[0] + g[1] <= 5;
-                    assert!(r == g || (!fits && r[0] + r[1] > 5), "{what}: {r:?} {g:?}");
+                for (&r, &g) in r.iter().zip(g.iter()) {
+                    let fits = (g & 15) + (g >> 4) <= 5;
+                    let sum = (r & 15) + (r >> 4);
+                    assert!(r == g || (!fits && sum > 5), "{what}: {r:#x} {g:#x}");
                 }
             }
             assert_eq!(b.line_total, f.line_total, "{what}");
