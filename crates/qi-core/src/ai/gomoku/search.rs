@@ -133,11 +133,19 @@ fn best_first(
 }
 
 /// A position with the AI's board beside it, kept in step.
+///
+/// The search reads of the position only its hash, its side to move and (in Renju) Black's
+/// forbidden points, so the engine keeps the hash and the side itself and plays the moves on
+/// the position only in Renju (whose forbidden points are read from its lines): under the
+/// other rules `g` stays the position the engine was made from, which is the position again
+/// whenever every move made has been taken back (the root, where `g` is read).
 #[derive(Clone)]
 pub struct Engine {
     pub g: Gomoku,
     pub b: Board,
     renju: bool,
+    hash: u64,
+    side: Side,
 }
 
 impl Engine {
@@ -156,29 +164,42 @@ impl Engine {
             g: pos.clone(),
             b,
             renju: pos.rule() == GomokuRule::Renju,
+            hash: pos.hash(),
+            side: pos.side_to_move(),
         }
     }
 
     #[inline]
     pub fn side(&self) -> Side {
-        self.g.side_to_move()
+        self.side
     }
 
-    /// Plays `m` on both boards. The position's result is not updated
-    /// ([`Gomoku::make_quiet`]): the search reads the fives from its own board, never the
-    /// position's result (the position serves for the hash, the side to move and Renju's
-    /// forbidden points).
+    /// The position's hash ([`Game::hash`]).
     #[inline]
-    pub fn make(&mut self, m: Move) -> GomokuUndo {
-        let s = self.side();
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Plays `m` on the AI's board, and in Renju on the position too. The position's result is
+    /// not updated ([`Gomoku::make_quiet`]): the search reads the fives from its own board,
+    /// never the position's result.
+    #[inline]
+    pub fn make(&mut self, m: Move) -> Option<GomokuUndo> {
+        let s = self.side;
         self.b.place(m, s);
-        self.g.make_quiet(m)
+        self.hash ^= Gomoku::hash_step(s, m);
+        self.side = s.other();
+        self.renju.then(|| self.g.make_quiet(m))
     }
 
     #[inline]
-    pub fn unmake(&mut self, m: Move, u: GomokuUndo) {
-        self.g.unmake(u);
-        let s = self.side();
+    pub fn unmake(&mut self, m: Move, u: Option<GomokuUndo>) {
+        if let Some(u) = u {
+            self.g.unmake(u);
+        }
+        let s = self.side.other();
+        self.side = s;
+        self.hash ^= Gomoku::hash_step(s, m);
         self.b.remove(m, s);
     }
 
@@ -544,7 +565,7 @@ impl Search {
             v += 40 * sc.my_fours.min(5) as i32;
             v.clamp(-300_000, 300_000)
         };
-        v + hash_noise(e.g.hash(), self.cfg.seed, self.cfg.noise)
+        v + hash_noise(e.hash(), self.cfg.seed, self.cfg.noise)
     }
 
     /// Whether the opponent (not to move) threatens to win by an open four, a four-three or a
@@ -671,7 +692,7 @@ impl Search {
             }
             return self.evaluate(e, &sc);
         }
-        let key = e.g.hash();
+        let key = e.hash();
         let mut hash_move = None;
         if let Some(t) = self.tt.probe(key) {
             hash_move = t.mv;
@@ -846,6 +867,50 @@ mod tests {
             best_first(list.iter().copied(), width, allowed, &mut top, &mut got);
             assert_eq!(got[0], 999, "round {round}: out is appended to");
             assert_eq!(got[1..], want[..], "round {round}: {list:?} width {width}");
+        }
+    }
+
+    #[test]
+    fn engine_keeps_the_hash_and_side_of_the_position() {
+        // random moves made and taken back on every rule: the engine's hash and side to move
+        // are those of the position with the same moves, and once all are taken back the
+        // position is the one it started from
+        let mut rng = crate::rng::Rng::new(99);
+        for rule in [
+            GomokuRule::Freestyle,
+            GomokuRule::Standard,
+            GomokuRule::Renju,
+        ] {
+            let start = pos(&format!(
+                "15 {} 15/15/15/15/15/15/6o8/7x7/7xo6/15/15/15/15/15/15 x",
+                rule.name()
+            ));
+            let mut e = Engine::new(&start);
+            let mut g = start.clone();
+            let mut played = Vec::new();
+            for i in 0..200 {
+                if rng.below(3) == 0 && !played.is_empty() {
+                    let (m, u, gu) = played.pop().unwrap();
+                    e.unmake(m, u);
+                    g.unmake(gu);
+                } else {
+                    let m = (rng.below(15) * 32 + rng.below(15)) as Move;
+                    if !e.b.is_empty(m) {
+                        continue;
+                    }
+                    let u = e.make(m);
+                    played.push((m, u, g.make_quiet(m)));
+                }
+                assert_eq!(
+                    (e.hash(), e.side()),
+                    (g.hash(), g.side_to_move()),
+                    "{rule:?} {i}"
+                );
+            }
+            while let Some((m, u, _)) = played.pop() {
+                e.unmake(m, u);
+            }
+            assert!(e.g == start && e.hash() == start.hash() && e.side() == start.side_to_move());
         }
     }
 

@@ -568,3 +568,11 @@ fn threat_mask_reads_the_threats_of_both_sides() {
     let black = b.threat_mask(Side::Black);
     assert!(black & 1 << 10 == 0 && black & 0b110 == 0b110, "{black:b}");
 }
+
+#[test]
+fn point_key_is_the_shapes_in_base_ten() {
+    for k in 0..10_000usize {
+        let lines = [k / 1000, k / 100 % 10, k / 10 % 10, k % 10].map(|d| d as u8);
+        assert_eq!(PointShape { lines }.key(), k, "{lines:?}");
+    }
+}
