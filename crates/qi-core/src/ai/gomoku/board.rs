@@ -195,7 +195,6 @@ impl Board {
             GomokuRule::Standard => [0, 0],
             GomokuRule::Renju => [0, 1],
         };
-        let t = tables();
         let mut b = Board {
             n,
             pts: per_point(Pt::WALL),
@@ -205,7 +204,7 @@ impl Board {
             keep_points: false,
             point_total: 0,
             pat: patterns::Tables::for_rule(rule),
-            tab: [&t[table[0]], &t[table[1]]],
+            tab: [self::table(table[0]), self::table(table[1])],
             far: table != [1, 1],
             row_stones: [0; 19],
             col_stones: [0; 19],

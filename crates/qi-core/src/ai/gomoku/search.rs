@@ -385,38 +385,66 @@ pub struct Search {
     node_limit: u64,
 }
 
-thread_local! {
-    /// The transposition table of the last search dropped on this thread, for the next one of
-    /// the same size: the levels make a new [`Search`] a move, and a table of 16 MB written
-    /// afresh each time cost more than the shortest searches (a cleared table behaves as a new
-    /// one, see [`crate::search::tt`]).
-    static SPARE_TT: std::cell::RefCell<Option<Table<Move>>> = const { std::cell::RefCell::new(None) };
+/// A search's tables that outlive it on its thread ([`SPARE`]).
+struct Spare {
+    tt: Table<Move>,
+    vcf_fail: HashMap<u64, u32, KeyHash>,
+    vct_fail: HashMap<u64, u32, KeyHash>,
 }
 
-/// A table of `hash_mb` megabytes, empty: this thread's spare one if it has that size.
-fn empty_table(hash_mb: usize) -> Table<Move> {
-    match SPARE_TT.with(|t| t.borrow_mut().take()) {
-        Some(mut t) if t.has_size(hash_mb) => {
-            t.clear();
+thread_local! {
+    /// The tables of the last search dropped on this thread, for the next one (the
+    /// transposition table if it has the same size): the levels make a new [`Search`] a move,
+    /// and a table of 16 MB written afresh each time cost more than the shortest searches, the
+    /// failed-threat maps their growth again. Emptied, they behave as new ones (a cleared
+    /// table: see [`crate::search::tt`]).
+    static SPARE: std::cell::RefCell<Option<Spare>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Empty tables for a search with a transposition table of `hash_mb` megabytes: this
+/// thread's spare ones where they fit.
+fn empty_tables(hash_mb: usize) -> Spare {
+    match SPARE.with(|t| t.borrow_mut().take()) {
+        Some(mut t) => {
+            if t.tt.has_size(hash_mb) {
+                t.tt.clear();
+            } else {
+                t.tt = Table::new(hash_mb);
+            }
+            t.vcf_fail.clear();
+            t.vct_fail.clear();
             t
         }
-        _ => Table::new(hash_mb),
+        None => Spare {
+            tt: Table::new(hash_mb),
+            vcf_fail: HashMap::default(),
+            vct_fail: HashMap::default(),
+        },
     }
 }
 
 impl Drop for Search {
     fn drop(&mut self) {
-        let t = std::mem::replace(&mut self.tt, Table::new(1));
-        // (no spare table once the thread's own storage is gone)
-        let _ = SPARE_TT.try_with(|s| *s.borrow_mut() = Some(t));
+        let t = Spare {
+            tt: std::mem::replace(&mut self.tt, Table::new(1)),
+            vcf_fail: std::mem::take(&mut self.vcf_fail),
+            vct_fail: std::mem::take(&mut self.vct_fail),
+        };
+        // (no spare tables once the thread's own storage is gone)
+        let _ = SPARE.try_with(|s| *s.borrow_mut() = Some(t));
     }
 }
 
 impl Search {
     pub fn new(cfg: Config, hash_mb: usize) -> Search {
+        let Spare {
+            tt,
+            vcf_fail,
+            vct_fail,
+        } = empty_tables(hash_mb);
         Search {
             cfg,
-            tt: empty_table(hash_mb),
+            tt,
             nodes: 0,
             start: Instant::now(),
             deadline: None,
@@ -427,8 +455,8 @@ impl Search {
                 .collect(),
             cand_len: vec![0; MAX_PLY + 1],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            vcf_fail: HashMap::default(),
-            vct_fail: HashMap::default(),
+            vcf_fail,
+            vct_fail,
             order_buf: Vec::with_capacity(256),
             top_buf: Vec::with_capacity(64),
             four_bufs: Vec::new(),

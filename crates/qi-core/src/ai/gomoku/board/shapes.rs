@@ -121,9 +121,17 @@ pub(super) fn classify(code: usize, exact: bool, memo: &mut [u8]) -> u8 {
     result
 }
 
-pub(super) fn tables() -> &'static [Box<Table>; 2] {
-    static T: OnceLock<[Box<Table>; 2]> = OnceLock::new();
-    T.get_or_init(|| [build_table(true), build_table(false)])
+/// The table of exact fives (`which` 0) or of fives or more (1), built at its first use (a
+/// game under Freestyle or Standard never builds the other).
+pub(super) fn table(which: usize) -> &'static Table {
+    static T: [OnceLock<Box<Table>>; 2] = [OnceLock::new(), OnceLock::new()];
+    T[which & 1].get_or_init(|| build_table(which & 1 == 0))
+}
+
+/// Both tables ([`table`] 0 and 1).
+#[cfg(test)]
+pub(super) fn tables() -> [&'static Table; 2] {
+    [table(0), table(1)]
 }
 
 /// What a stone of one side on one point would make: the shape on each line, and the sums the

@@ -43,11 +43,13 @@ impl Board {
         for (d, (&step, saved)) in STEPS.iter().zip(u.shapes.iter()).enumerate() {
             // the point k cells behind the stone, from k = -5 up (over the stone between
             // k = -1 and 1), written out for every k
-            let mut at = pu.wrapping_add(5 * step as usize);
+            // (in 32nds of a point, as in `update_line`: masked, the record's byte offset)
+            let step = step << 5;
+            let mut at = (pu << 5).wrapping_add(5 * step as usize);
             // (five away the shapes were saved and may have changed only when `far`)
             macro_rules! back {
                 ($k:expr, $i:expr, $shapes:expr) => {{
-                    let pt = &mut pts[at & MASK];
+                    let pt = &mut pts[(at & MASK << 5) >> 5];
                     at = at.wrapping_sub(step as usize);
                     let c = &mut pt.codes[d];
                     *c = c.wrapping_sub(DELTA[S][($k + 5) as usize]);
