@@ -89,12 +89,13 @@ fn passed(pos: &Gomoku) -> Option<Gomoku> {
 /// and in the items' order among equal scores, at most `width` of them, into `out` (after what
 /// it holds): a stable sort by score cut to the width. Only the best `width` are kept, in
 /// order (in `top`, a buffer; each new one moved up from the end past the lower scores), and
-/// the others passed over without a look at `allowed`.
+/// the others passed over without a look at `allowed`. A kept move is its score times 2^16
+/// plus the move, so that one word moves at a time.
 fn best_first(
     items: impl Iterator<Item = (i32, Move)>,
     width: usize,
     allowed: impl Fn(Move) -> bool,
-    top: &mut Vec<(i32, Move)>,
+    top: &mut Vec<i64>,
     out: &mut Vec<Move>,
 ) {
     top.clear();
@@ -112,24 +113,28 @@ fn best_first(
         if !allowed(m) {
             continue;
         }
-        // the last slot (a new one, or the one of the move that drops out), then up
+        // the last slot (a new one, or the one of the move that drops out), then up past the
+        // lower scores
         if full {
             top.pop();
         }
-        top.push((k, m));
+        let v = (k as i64) << 16 | m as i64;
+        top.push(v);
         let t = top.as_mut_slice();
-        let mut j = t.len() - 1;
-        while j > 0 && t[j - 1].0 < k {
-            t[j] = t[j - 1];
-            j -= 1;
+        for j in (1..t.len()).rev() {
+            let prev = t[j - 1];
+            if (prev >> 16) as i32 >= k {
+                break;
+            }
+            t[j] = prev;
+            t[j - 1] = v;
         }
-        t[j] = (k, m);
         if t.len() == width {
             full = true;
-            floor = top[width - 1].0;
+            floor = (t[width - 1] >> 16) as i32;
         }
     }
-    out.extend(top.iter().map(|a| a.1));
+    out.extend(top.iter().map(|&a| a as Move));
 }
 
 /// A position with the AI's board beside it, kept in step.
@@ -328,7 +333,13 @@ impl Cand {
     /// An open four, two fours, a four-three or a three-three of the opponent.
     #[inline]
     fn op_double(&self) -> bool {
-        self.op & (UNSTOPPABLE | FOUR_THREE | DOUBLE_THREE) != 0
+        Self::op_double_flags(self.op)
+    }
+
+    /// [`Cand::op_double`] of the opponent's flags `op`.
+    #[inline]
+    fn op_double_flags(op: u8) -> bool {
+        op & (UNSTOPPABLE | FOUR_THREE | DOUBLE_THREE) != 0
     }
 
     /// An open four, two fours or a four-three of the opponent.
@@ -369,6 +380,8 @@ pub struct Search {
     /// The scanned candidates of each ply: the first `cand_len[ply]` of `cands[ply]`.
     cands: Vec<Box<[Cand; CAND_SLOTS]>>,
     cand_len: Vec<usize>,
+    /// The opponent's flags of the candidates of each ply's last scan, or-ed together.
+    cand_ops: Vec<u8>,
     /// The moves of each ply's node (kept between nodes, so that no node allocates).
     moves: Vec<Vec<Move>>,
     vcf_fail: HashMap<u64, u32, KeyHash>,
@@ -376,7 +389,7 @@ pub struct Search {
     /// The ordering buffer of [`Search::node_moves`].
     order_buf: Vec<(i32, Move)>,
     /// The best moves so far of [`best_first`].
-    top_buf: Vec<(i32, Move)>,
+    top_buf: Vec<i64>,
     /// Buffers for the fours of [`Search::vcf`]'s nodes, the ones not in use.
     four_bufs: Vec<Vec<(i32, Move)>>,
     /// The opponent's threat points of [`Search::defence_moves`].
@@ -454,6 +467,7 @@ impl Search {
                 .map(|_| Box::new([Cand::NONE; CAND_SLOTS]))
                 .collect(),
             cand_len: vec![0; MAX_PLY + 1],
+            cand_ops: vec![0; MAX_PLY + 1],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             vcf_fail,
             vct_fail,
@@ -511,6 +525,7 @@ impl Search {
         // are fewer candidates than points on the board)
         let out = &mut self.cands[ply];
         let mut len = 0;
+        let mut ops = 0u8;
         let mut sc = Scan::default();
         let n = e.b.n as u16;
         if e.b.stones == 0 {
@@ -522,6 +537,7 @@ impl Search {
                 op: e.b.shape(op, mv).info().flags,
                 order: 1,
             };
+            ops = out[0].op;
             len = 1;
         }
         let adjacent = e.b.adjacent_set();
@@ -553,9 +569,11 @@ impl Search {
                 op: oi.flags,
                 order: mi.value + oi.value * 7 / 8 + near_bonus,
             };
+            ops |= oi.flags;
             len += 1;
         });
         self.cand_len[ply] = len.min(CAND_SLOTS);
+        self.cand_ops[ply] = ops;
         sc
     }
 
@@ -599,10 +617,13 @@ impl Search {
     /// Whether the opponent (not to move) threatens to win by an open four, a four-three or a
     /// three-three at one of the scanned points.
     fn opp_threat(&self, e: &Engine, ply: usize) -> bool {
+        // (none at all unless some candidate has one: no pass over them then)
         let op = e.side().other();
-        self.cands(ply)
-            .iter()
-            .any(|c| c.op_double() && e.allowed_for(op, c.mv))
+        Cand::op_double_flags(self.cand_ops[ply])
+            && self
+                .cands(ply)
+                .iter()
+                .any(|c| c.op_double() && e.allowed_for(op, c.mv))
     }
 
     /// The moves of a node, best first: `forced` alone, or the defences against a threat, or
