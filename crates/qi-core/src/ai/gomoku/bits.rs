@@ -200,10 +200,19 @@ fn class_sets(class: u16) -> u8 {
 impl Threats {
     /// Refiles the point `p` from class `old` to class `new` (sums of [`CLASS`]; 0 for a
     /// point in no set), when its sets are those of `old`: only the sets that differ are
-    /// touched, each by one bit flip.
+    /// touched, each by one bit flip. Returns those sets (bits as in [`CLASS_SETS`]), which
+    /// [`Threats::flip`] flips back.
     #[inline]
-    pub fn change(&mut self, p: usize, old: u16, new: u16) {
-        let x = (class_sets(old) ^ class_sets(new)) as u64;
+    pub fn change(&mut self, p: usize, old: u16, new: u16) -> u8 {
+        let x = class_sets(old) ^ class_sets(new);
+        self.flip(p, x);
+        x
+    }
+
+    /// Flips the point `p` in the sets of `sets` (bits as in [`CLASS_SETS`]).
+    #[inline]
+    pub fn flip(&mut self, p: usize, sets: u8) {
+        let x = sets as u64;
         let (w, b) = (p / 64, p % 64);
         self.five.0[w] ^= (x & 1) << b;
         self.four.0[w] ^= (x >> 1 & 1) << b;

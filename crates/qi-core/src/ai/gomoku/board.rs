@@ -142,9 +142,11 @@ pub struct Board {
     /// puts it back instead of working it out again.
     undo: Vec<Undo>,
     undo_len: usize,
-    /// The points whose class ([`Board::cls`]) a placed stone changed, with the class before:
-    /// `(point, side, class)`, the entries of each [`Undo`] from its `log` on.
-    cls_log: Vec<(u16, u8, u16)>,
+    /// The points whose class ([`Pt::cls`]) a placed stone changed, with the class before and
+    /// the sets of [`Threats`] the change flipped (as [`Threats::change`] returns them, for
+    /// [`Threats::flip`] to flip back): `(point, side, class, sets)`, the entries of each
+    /// [`Undo`] from its `log` on.
+    cls_log: Vec<(u16, u8, u16, u8)>,
 }
 
 /// What the board keeps of one point, in half a cache line.
@@ -328,10 +330,8 @@ impl Board {
         // one pass a direction, every offset a multiple of the step written out (the off-board
         // points have slots of their own and a wall in `cell`, so no point needs a test of the
         // board's edge); the directions stay a loop, as four copies of the pass made place and
-        // remove too long for the instruction cache
-        for d in 0..4 {
-            self.update_line::<ADD, POINTS>(d, pu, s, slot);
-        }
+        // remove too long for the instruction cache (what the passes share read once)
+        self.update_lines::<ADD, POINTS>(pu, s, slot);
         // p leaves the threat sets, or rejoins them with its shapes redone from its codes
         if !ADD {
             for side in 0..2 {
@@ -353,19 +353,16 @@ impl Board {
         self.occupied.set(pu, ADD);
     }
 
-    /// [`Board::update`] along direction `d`: the codes of the ten points around `pu`, the
+    /// [`Board::update`] along each direction: the codes of the ten points around `pu`, the
     /// shapes and threat sets of the empty ones, and the rows of five through `pu`.
     #[inline(always)]
     #[allow(unused_assignments)] // the last point's step to the next is never read
-    fn update_line<const ADD: bool, const POINTS: bool>(
+    fn update_lines<const ADD: bool, const POINTS: bool>(
         &mut self,
-        d: usize,
         pu: usize,
         s: usize,
         slot: usize,
     ) {
-        let d = d & 3;
-        let step = STEPS[d];
         let delta = &DELTA[s];
         let Board {
             pts,
@@ -382,118 +379,123 @@ impl Board {
             cls_log,
             ..
         } = self;
-        // with ADD, the shapes of the ten points before the stone, into its undo record
-        let mut scratch = [[PointShape::default(); 2]; 10];
-        let saved = if ADD {
-            &mut undo[slot].shapes[d]
+        // with ADD, the shapes of the ten points before the stone on each line, into its undo
+        // record
+        let mut scratch = [[[PointShape::default(); 2]; 10]; 4];
+        let saved_lines = if ADD {
+            &mut undo[slot].shapes
         } else {
             &mut scratch
         };
         let far = *far;
+        let keep_line_score = *keep_line_score;
         // (`POINTS` false: the point total is known not to be kept)
         let keep_points = POINTS && *keep_points;
         let (pv0, pv1) = (&*pat.point[0], &*pat.point[1]);
-        // the weight of a key's digit of direction d
-        const P10: [usize; 4] = [1000, 100, 10, 1];
-        let p10 = P10[d];
         let (t0, t1) = (tab[0], tab[1]);
-        // the point q for which p sits at offset k (q = p - k * step, from k = -5 up: `at`
-        // goes down a step a point, and over p itself between k = -1 and 1), written out for
-        // every k by a macro; its shapes only with `$shapes` (five away they stay under
-        // Freestyle)
-        let mut at = pu.wrapping_add(5 * step as usize);
-        macro_rules! touch {
-            ($k:expr, $i:expr, $shapes:expr) => {{
-                let k: isize = $k;
-                let q = at & MASK;
-                at = at.wrapping_sub(step as usize);
-                let pt = &mut pts[q];
-                // (the shapes that may change: five away only when `far`)
-                if ADD && $shapes {
-                    saved[$i] = pt.shapes;
-                }
-                let w = delta[(k + 5) as usize];
-                let c = &mut pt.codes[d];
-                *c = if ADD {
-                    c.wrapping_add(w)
-                } else {
-                    c.wrapping_sub(w)
-                };
-                // only empty points keep their shapes up to date (an occupied point's stay as
-                // they were, right again when its stone leaves last-first, else redone from its
-                // codes; off the board there is a wall)
-                if $shapes && pt.cell == 0 {
-                    let c = *c;
-                    let sh = &mut pt.shapes;
-                    let (n0, n1) = (t0[(c & 0xFFFF) as usize], t1[(c >> 16) as usize]);
-                    let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
-                    if keep_points && (o0 != n0 || o1 != n1) {
-                        // the keys before, and after by the changed digit
-                        let (k0, k1) = (sh[0].key(), sh[1].key());
-                        let k0n = k0.wrapping_add(
-                            p10.wrapping_mul((n0 as usize).wrapping_sub(o0 as usize)),
-                        );
-                        let k1n = k1.wrapping_add(
-                            p10.wrapping_mul((n1 as usize).wrapping_sub(o1 as usize)),
-                        );
-                        *point_total += pv0[k0n & (KEYS - 1)] as i32
-                            - pv0[k0 & (KEYS - 1)] as i32
-                            - pv1[k1n & (KEYS - 1)] as i32
-                            + pv1[k1 & (KEYS - 1)] as i32;
-                    }
-                    sh[0].lines[d] = n0;
-                    sh[1].lines[d] = n1;
-                    // the threat sets change only when a line's class does (the shapes below
-                    // an open three have none); the index is below 256 as the shapes are
-                    // below 16
-                    let step0 = CLASS_STEP[(o0 << 4 | n0) as usize];
-                    if step0 != 0 {
-                        let c = &mut pt.cls[0];
-                        if ADD {
-                            cls_log.push((q as u16, 0, *c));
-                        }
-                        let old = *c;
-                        *c = old.wrapping_add(step0);
-                        threats[0].change(q, old, *c);
-                    }
-                    let step1 = CLASS_STEP[(o1 << 4 | n1) as usize];
-                    if step1 != 0 {
-                        let c = &mut pt.cls[1];
-                        if ADD {
-                            cls_log.push((q as u16, 1, *c));
-                        }
-                        let old = *c;
-                        *c = old.wrapping_add(step1);
-                        threats[1].change(q, old, *c);
-                    }
-                }
-            }};
-        }
-        touch!(-5, 0, far);
-        touch!(-4, 1, true);
-        touch!(-3, 2, true);
-        touch!(-2, 3, true);
-        touch!(-1, 4, true);
-        at = at.wrapping_sub(step as usize);
-        touch!(1, 5, true);
-        touch!(2, 6, true);
-        touch!(3, 7, true);
-        touch!(4, 8, true);
-        touch!(5, 9, far);
-        // the rows of five through p: from p - k * step for k = 0..=4 (a row that does not
-        // fit on the board holds counts of 8 or more, which gain nothing)
-        if !*keep_line_score {
-            return;
-        }
         let (gain, one) = (&ROW_GAIN[s], 1u8 << (4 * s));
-        for k in 0..5 {
-            let r = &mut rows[(pu as isize - k * step) as usize & MASK][d];
-            if ADD {
-                *line_total += gain[*r as usize];
-                *r = r.wrapping_add(one);
-            } else {
-                *r = r.wrapping_sub(one);
-                *line_total -= gain[*r as usize];
+        for (d, saved) in saved_lines.iter_mut().enumerate() {
+            let step = STEPS[d];
+            // the weight of a key's digit of direction d
+            const P10: [usize; 4] = [1000, 100, 10, 1];
+            let p10 = P10[d];
+            // the point q for which p sits at offset k (q = p - k * step, from k = -5 up: `at`
+            // goes down a step a point, and over p itself between k = -1 and 1), written out for
+            // every k by a macro; its shapes only with `$shapes` (five away they stay under
+            // Freestyle)
+            let mut at = pu.wrapping_add(5 * step as usize);
+            macro_rules! touch {
+                ($k:expr, $i:expr, $shapes:expr) => {{
+                    let k: isize = $k;
+                    let q = at & MASK;
+                    at = at.wrapping_sub(step as usize);
+                    let pt = &mut pts[q];
+                    // (the shapes that may change: five away only when `far`)
+                    if ADD && $shapes {
+                        saved[$i] = pt.shapes;
+                    }
+                    let w = delta[(k + 5) as usize];
+                    let c = &mut pt.codes[d];
+                    *c = if ADD {
+                        c.wrapping_add(w)
+                    } else {
+                        c.wrapping_sub(w)
+                    };
+                    // only empty points keep their shapes up to date (an occupied point's stay as
+                    // they were, right again when its stone leaves last-first, else redone from its
+                    // codes; off the board there is a wall)
+                    if $shapes && pt.cell == 0 {
+                        let c = *c;
+                        let sh = &mut pt.shapes;
+                        let (n0, n1) = (t0[(c & 0xFFFF) as usize], t1[(c >> 16) as usize]);
+                        let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
+                        if keep_points && (o0 != n0 || o1 != n1) {
+                            // the keys before, and after by the changed digit
+                            let (k0, k1) = (sh[0].key(), sh[1].key());
+                            let k0n = k0.wrapping_add(
+                                p10.wrapping_mul((n0 as usize).wrapping_sub(o0 as usize)),
+                            );
+                            let k1n = k1.wrapping_add(
+                                p10.wrapping_mul((n1 as usize).wrapping_sub(o1 as usize)),
+                            );
+                            *point_total += pv0[k0n & (KEYS - 1)] as i32
+                                - pv0[k0 & (KEYS - 1)] as i32
+                                - pv1[k1n & (KEYS - 1)] as i32
+                                + pv1[k1 & (KEYS - 1)] as i32;
+                        }
+                        sh[0].lines[d] = n0;
+                        sh[1].lines[d] = n1;
+                        // the threat sets change only when a line's class does (the shapes below
+                        // an open three have none); the index is below 256 as the shapes are
+                        // below 16
+                        let step0 = CLASS_STEP[(o0 << 4 | n0) as usize];
+                        if step0 != 0 {
+                            let c = &mut pt.cls[0];
+                            let old = *c;
+                            *c = old.wrapping_add(step0);
+                            let flipped = threats[0].change(q, old, *c);
+                            if ADD {
+                                cls_log.push((q as u16, 0, old, flipped));
+                            }
+                        }
+                        let step1 = CLASS_STEP[(o1 << 4 | n1) as usize];
+                        if step1 != 0 {
+                            let c = &mut pt.cls[1];
+                            let old = *c;
+                            *c = old.wrapping_add(step1);
+                            let flipped = threats[1].change(q, old, *c);
+                            if ADD {
+                                cls_log.push((q as u16, 1, old, flipped));
+                            }
+                        }
+                    }
+                }};
+            }
+            touch!(-5, 0, far);
+            touch!(-4, 1, true);
+            touch!(-3, 2, true);
+            touch!(-2, 3, true);
+            touch!(-1, 4, true);
+            at = at.wrapping_sub(step as usize);
+            touch!(1, 5, true);
+            touch!(2, 6, true);
+            touch!(3, 7, true);
+            touch!(4, 8, true);
+            touch!(5, 9, far);
+            // the rows of five through p: from p - k * step for k = 0..=4 (a row that does not
+            // fit on the board holds counts of 8 or more, which gain nothing)
+            if !keep_line_score {
+                continue;
+            }
+            for k in 0..5 {
+                let r = &mut rows[(pu as isize - k * step) as usize & MASK][d];
+                if ADD {
+                    *line_total += gain[*r as usize];
+                    *r = r.wrapping_add(one);
+                } else {
+                    *r = r.wrapping_sub(one);
+                    *line_total -= gain[*r as usize];
+                }
             }
         }
     }

@@ -131,11 +131,11 @@ impl Board {
         if *keep_points {
             *point_total = u.point_total;
         }
-        for &(q, side, c) in cls_log[u.log as usize..].iter().rev() {
+        for &(q, side, c, flipped) in cls_log[u.log as usize..].iter().rev() {
             let q = q as usize & MASK;
             let side = side as usize & 1;
-            let now = std::mem::replace(&mut pts[q].cls[side], c);
-            threats[side].change(q, now, c);
+            pts[q].cls[side] = c;
+            threats[side].flip(q, flipped);
         }
         cls_log.truncate(u.log as usize);
         // p's own shapes and classes stayed as they were while it was occupied
