@@ -9,6 +9,12 @@
 //! stone saves the shapes of the forty points on its lines and the classes it changes, so that
 //! taking it back (the search's stones always go last-first) puts them back instead of reading
 //! the table again (`board/undo.rs`; bench gomoku 5.47 G to 4.89 G instructions, the same tree).
+//! Session 18 (issue 18): a point's codes, shapes, classes and cell in one 32-byte record
+//! ([`Pt`]), the threat sets changed by flipping only the sets a class change alters (and
+//! flipped back from the class log), the line-score rows one byte each; with the search's own
+//! savings (the engine's hash kept without the position's lines outside Renju, the candidates
+//! picked without a list, the tables kept from search to search) bench gomoku went from
+//! 3.92 G to 3.34 G instructions, the same 590,091 nodes and results.
 
 use super::bits::{Bits, CLASS, Threats, class_of};
 use super::patterns::{self, KEYS};
