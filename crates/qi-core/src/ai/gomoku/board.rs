@@ -292,8 +292,15 @@ impl Board {
     /// placed (the search's case), else worked out from the codes.
     pub fn remove(&mut self, p: Move, side: Side) {
         if !self.restore(p, side) {
-            self.update::<false, true>(p, side);
+            self.remove_in_full(p, side);
         }
+    }
+
+    /// [`Board::remove`] worked out from the codes (out of line: the search never needs it).
+    #[cold]
+    #[inline(never)]
+    fn remove_in_full(&mut self, p: Move, side: Side) {
+        self.update::<false, true>(p, side);
     }
 
     /// Puts (`ADD`) or takes off a stone of `side` on `p`, and brings everything kept up to
