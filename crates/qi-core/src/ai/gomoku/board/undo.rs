@@ -121,9 +121,11 @@ impl Board {
         if *keep_line_score {
             let one = 1u8 << (4 * s);
             for (d, &step) in STEPS.iter().enumerate() {
-                for k in 0..5 {
-                    let r = &mut rows[(pu as isize - k * step) as usize & MASK][d];
+                let mut start = pu;
+                for _ in 0..5 {
+                    let r = &mut rows[start & MASK][d];
                     *r = r.wrapping_sub(one);
+                    start = start.wrapping_sub(step as usize);
                 }
             }
             *line_total = u.line_total;
