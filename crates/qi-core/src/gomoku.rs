@@ -519,6 +519,13 @@ impl Gomoku {
         self.counts[0] as u32 + self.counts[1] as u32
     }
 
+    /// What a stone of `side` on `mv` changes in the hash (with the side to move passing to
+    /// the other side): [`Game::hash`] after the move is the hash before XOR this.
+    #[inline]
+    pub fn hash_step(side: Side, mv: Move) -> u64 {
+        PIECE_KEYS[side.index() * CELLS + mv as usize] ^ SIDE_KEY
+    }
+
     /// [`Game::make`] without looking for a five or a full board: the result stays as it was.
     /// For a search that finds the fives on a board of its own (the Gomoku AI's); `unmake`
     /// takes the move back like any other.

@@ -1218,10 +1218,13 @@ pub fn random_opening<G: Game>(plies: u32, rng: &mut Rng) -> G {
     }
 }
 
-/// Searches a fixed set of positions to a fixed depth; returns (nodes, seconds).
-pub fn bench<G: Ai>(depth: u32, positions: u32, seed: u64) -> (u64, f64) {
+/// Searches a fixed set of positions to a fixed depth; returns (nodes, seconds, checksum),
+/// the checksum of the searches' results (their best moves and scores), which stays the same
+/// as long as the search does.
+pub fn bench<G: Ai>(depth: u32, positions: u32, seed: u64) -> (u64, f64, u64) {
+    use std::hash::{Hash, Hasher};
     let mut rng = Rng::new(seed);
-    let mut total = 0u64;
+    let (mut total, mut checksum) = (0u64, 0u64);
     let t0 = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
     for i in 0..positions {
@@ -1230,8 +1233,12 @@ pub fn bench<G: Ai>(depth: u32, positions: u32, seed: u64) -> (u64, f64) {
         // through the level's own search (Gomoku's is not the shared framework's)
         let r = G::search_at_level(&mut s, &pos, 6, &Limits::depth(depth), &stop, &mut |_| {});
         total += r.info.nodes;
+        // (the standard library's hasher with its fixed keys: the same from run to run)
+        let mut h = std::hash::DefaultHasher::new();
+        (r.best, r.score).hash(&mut h);
+        checksum = checksum.rotate_left(7).wrapping_add(h.finish());
     }
-    (total, t0.elapsed().as_secs_f64())
+    (total, t0.elapsed().as_secs_f64(), checksum)
 }
 
 /// What [`bench_go`] measured: playouts, seconds, and a checksum of the searches' results

@@ -509,14 +509,15 @@ fn run(cli: Cli) -> Result<(), String> {
                 println!("{:.0} playouts/s", b.playouts as f64 / b.seconds.max(1e-9));
                 return Ok(());
             }
-            let (nodes, secs) = match kind {
+            let (nodes, secs, checksum) = match kind {
                 GameKind::Ataxx => matches::bench::<Ataxx>(depth, positions, 7),
                 GameKind::Reversi => matches::bench::<Reversi>(depth, positions, 7),
                 GameKind::Gomoku => matches::bench::<Gomoku>(depth, positions, 7),
                 other => return Err(format!("bench is not available for {other}")),
             };
             println!(
-                "{kind} bench depth {depth}, {positions} positions: {nodes} nodes in {secs:.3} s"
+                "{kind} bench depth {depth}, {positions} positions: {nodes} nodes in {secs:.3} s, \
+                 checksum {checksum:016x}"
             );
             println!("{:.0} nodes/s", nodes as f64 / secs.max(1e-9));
             Ok(())

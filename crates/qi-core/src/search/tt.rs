@@ -2,6 +2,12 @@
 //!
 //! Each bucket keeps one depth-preferred entry and one always-replaced entry. Entries store the
 //! full 64-bit Zobrist key, so a hit is a real hit (barring a 64-bit collision).
+//!
+//! The buckets are allocated at the first store (a table that is never written, such as the
+//! shared searcher's in a game with a search of its own, costs nothing), and [`Table::clear`]
+//! starts a new epoch instead of writing the whole table: an entry of an earlier epoch is
+//! read as an empty slot everywhere (probe, update and replacement), so a cleared table
+//! behaves exactly as a new one.
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +28,8 @@ pub struct Entry<M: Copy> {
     pub depth: i16,
     pub bound: Bound,
     pub age: u8,
+    /// The table's epoch when stored ([`Table::clear`]): an entry of another epoch is empty.
+    pub epoch: u16,
 }
 
 /// The largest table any option may ask for, in megabytes (UAI `Hash`, `solve --hash`); a
@@ -29,32 +37,55 @@ pub struct Entry<M: Copy> {
 pub const MAX_HASH_MB: usize = 4096;
 
 pub struct Table<M: Copy> {
+    /// Empty until the first store, then `n` buckets.
     buckets: Vec<[Option<Entry<M>>; 2]>,
+    n: usize,
     age: u8,
+    /// Entries of other epochs are empty slots.
+    epoch: u16,
 }
 
 impl<M: Copy> Table<M> {
-    /// A table that takes about `mb` megabytes (at least one bucket; at most [`MAX_HASH_MB`]).
+    /// A table that takes about `mb` megabytes (at least one bucket; at most [`MAX_HASH_MB`]),
+    /// allocated at the first store.
     pub fn new(mb: usize) -> Table<M> {
-        let bucket = std::mem::size_of::<[Option<Entry<M>>; 2]>();
-        let n = (mb.clamp(1, MAX_HASH_MB) * 1024 * 1024 / bucket).max(1);
         Table {
-            buckets: vec![[None, None]; n],
+            buckets: Vec::new(),
+            n: Self::buckets_for(mb),
             age: 0,
+            epoch: 0,
         }
     }
 
+    /// The buckets of a table of `mb` megabytes.
+    fn buckets_for(mb: usize) -> usize {
+        let bucket = std::mem::size_of::<[Option<Entry<M>>; 2]>();
+        (mb.clamp(1, MAX_HASH_MB) * 1024 * 1024 / bucket).max(1)
+    }
+
+    /// Whether the table has the size [`Table::new`] gives for `mb` megabytes.
+    pub fn has_size(&self, mb: usize) -> bool {
+        self.n == Self::buckets_for(mb)
+    }
+
     pub fn len(&self) -> usize {
-        self.buckets.len() * 2
+        self.n * 2
     }
 
     pub fn is_empty(&self) -> bool {
         false
     }
 
+    /// Empties the table: a new epoch (the slots are written again only when the epoch
+    /// counter wraps), so that it behaves as [`Table::new`].
     pub fn clear(&mut self) {
-        for b in &mut self.buckets {
-            *b = [None, None];
+        if self.epoch == u16::MAX {
+            for b in &mut self.buckets {
+                *b = [None, None];
+            }
+            self.epoch = 0;
+        } else {
+            self.epoch += 1;
         }
         self.age = 0;
     }
@@ -66,14 +97,15 @@ impl<M: Copy> Table<M> {
 
     #[inline(always)]
     fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+        ((key as u128 * self.n as u128) >> 64) as usize
     }
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
-        let b = &self.buckets[self.index(key)];
+        // (no bucket before the first store)
+        let b = self.buckets.get(self.index(key))?;
         for e in b.iter().flatten() {
-            if e.key == key {
+            if e.key == key && e.epoch == self.epoch {
                 return Some(*e);
             }
         }
@@ -82,7 +114,10 @@ impl<M: Copy> Table<M> {
 
     #[inline]
     pub fn store(&mut self, key: u64, mv: Option<M>, score: i32, depth: i16, bound: Bound) {
-        let age = self.age;
+        if self.buckets.is_empty() {
+            self.buckets = vec![[None, None]; self.n];
+        }
+        let (age, epoch) = (self.age, self.epoch);
         let i = self.index(key);
         let b = &mut self.buckets[i];
         let new = Entry {
@@ -92,18 +127,20 @@ impl<M: Copy> Table<M> {
             depth,
             bound,
             age,
+            epoch,
         };
         // Same position: update in place, keeping a known move if the new result has none.
         for e in b.iter_mut().flatten() {
-            if e.key == key {
+            if e.key == key && e.epoch == epoch {
                 let mv = mv.or(e.mv);
                 *e = Entry { mv, ..new };
                 return;
             }
         }
+        // (an entry of an earlier epoch is an empty slot)
         let replace_deep = match b[0] {
-            None => true,
-            Some(e) => e.age != age || depth >= e.depth,
+            Some(e) if e.epoch == epoch => e.age != age || depth >= e.depth,
+            _ => true,
         };
         if replace_deep {
             b[1] = b[0];
@@ -135,5 +172,42 @@ mod tests {
         assert_eq!((e.mv, e.score, e.depth), (Some(7), -3, 6));
         t.clear();
         assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_cleared_table_behaves_as_a_new_one() {
+        // the same random stores and probes on a new table and on one filled and cleared
+        // (across the wrap of the epoch counter too) give the same answers
+        let mut rng = crate::rng::Rng::new(5);
+        let mut used: Table<u16> = Table::new(1);
+        for round in 0..6 {
+            if round == 4 {
+                used.epoch = u16::MAX - 1;
+            }
+            let mut fresh: Table<u16> = Table::new(1);
+            assert!(used.has_size(1) && fresh.probe(1).is_none());
+            for _ in 0..3 {
+                fresh.new_search();
+                used.new_search();
+                for _ in 0..20_000 {
+                    // about two keys a bucket, so that they collide and replace one another
+                    let key = (rng.below(40_000) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    if rng.below(3) == 0 {
+                        let e = |t: &Table<u16>| {
+                            t.probe(key)
+                                .map(|e| (e.key, e.mv, e.score, e.depth, e.bound))
+                        };
+                        assert_eq!(e(&fresh), e(&used), "round {round}");
+                    } else {
+                        let mv = (rng.below(4) != 0).then(|| rng.below(500) as u16);
+                        let score = rng.below(1000) as i32;
+                        let depth = rng.below(12) as i16;
+                        fresh.store(key, mv, score, depth, Bound::Lower);
+                        used.store(key, mv, score, depth, Bound::Lower);
+                    }
+                }
+            }
+            used.clear();
+        }
     }
 }

@@ -174,7 +174,52 @@ pub fn class_of(s: PointShape) -> u16 {
     CLASS[l[0] as usize] + CLASS[l[1] as usize] + CLASS[l[2] as usize] + CLASS[l[3] as usize]
 }
 
+/// The sets a point of a class ([`CLASS`]) is in, bit 0 `five`, 1 `four`, 2 `three`, 3
+/// `open`, from the class's low byte (fours and open threes) and its high byte (open fours and
+/// fives): `CLASS_SETS[0][class & 0xFF] | CLASS_SETS[1][class >> 8]`.
+const CLASS_SETS: [[u8; 256]; 2] = {
+    let mut t = [[0u8; 256]; 2];
+    let mut b = 0;
+    while b < 256 {
+        let (lo, hi) = (b & 0xF, b >> 4);
+        // low byte: fours (lo) and open threes (hi); two fours are an open four
+        t[0][b] = ((lo > 0) as u8) << 1 | ((hi > 0) as u8) << 2 | ((lo >= 2) as u8) << 3;
+        // high byte: open fours (lo) and fives (hi)
+        t[1][b] = (hi > 0) as u8 | ((lo > 0) as u8) << 3;
+        b += 1;
+    }
+    t
+};
+
+/// The sets of [`Threats`] a point of `class` is in (bits as in [`CLASS_SETS`]).
+#[inline]
+fn class_sets(class: u16) -> u8 {
+    CLASS_SETS[0][(class & 0xFF) as usize] | CLASS_SETS[1][(class >> 8) as usize]
+}
+
 impl Threats {
+    /// Refiles the point `p` from class `old` to class `new` (sums of [`CLASS`]; 0 for a
+    /// point in no set), when its sets are those of `old`: only the sets that differ are
+    /// touched, each by one bit flip. Returns those sets (bits as in [`CLASS_SETS`]), which
+    /// [`Threats::flip`] flips back.
+    #[inline]
+    pub fn change(&mut self, p: usize, old: u16, new: u16) -> u8 {
+        let x = class_sets(old) ^ class_sets(new);
+        self.flip(p, x);
+        x
+    }
+
+    /// Flips the point `p` in the sets of `sets` (bits as in [`CLASS_SETS`]).
+    #[inline]
+    pub fn flip(&mut self, p: usize, sets: u8) {
+        let x = sets as u64;
+        let (w, b) = (p / 64, p % 64);
+        self.five.0[w] ^= (x & 1) << b;
+        self.four.0[w] ^= (x >> 1 & 1) << b;
+        self.three.0[w] ^= (x >> 2 & 1) << b;
+        self.open.0[w] ^= (x >> 3 & 1) << b;
+    }
+
     /// Files the point `p` by `class` (a sum of [`CLASS`]; 0 takes it out of every set).
     #[inline]
     pub fn apply(&mut self, p: usize, class: u16) {
@@ -265,5 +310,37 @@ mod tests {
         assert!(t.open.get(5) && t.five.get(5));
         t.put(5, s, false);
         assert_eq!(t, Threats::default());
+    }
+
+    #[test]
+    fn a_change_of_class_equals_filing_afresh() {
+        // every pair of classes of up to four lines: refiling from the one to the other gives
+        // the sets that filing by the other gives
+        let mut classes = vec![];
+        for a in 0..10u8 {
+            for b in a..10 {
+                for c in b..10 {
+                    for d in c..10 {
+                        classes.push(class_of(PointShape {
+                            lines: [a, b, c, d],
+                        }));
+                    }
+                }
+            }
+        }
+        classes.sort_unstable();
+        classes.dedup();
+        for &old in &classes {
+            for &new in &classes {
+                for p in [0, 63, 64, 300, 607] {
+                    let mut t = Threats::default();
+                    t.apply(p, old);
+                    t.change(p, old, new);
+                    let mut want = Threats::default();
+                    want.apply(p, new);
+                    assert_eq!(t, want, "{old:#x} -> {new:#x} at {p}");
+                }
+            }
+        }
     }
 }

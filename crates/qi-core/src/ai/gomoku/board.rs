@@ -9,6 +9,12 @@
 //! stone saves the shapes of the forty points on its lines and the classes it changes, so that
 //! taking it back (the search's stones always go last-first) puts them back instead of reading
 //! the table again (`board/undo.rs`; bench gomoku 5.47 G to 4.89 G instructions, the same tree).
+//! Session 18 (issue 18): a point's codes, shapes, classes and cell in one 32-byte record
+//! ([`Pt`]), the threat sets changed by flipping only the sets a class change alters (and
+//! flipped back from the class log), the line-score rows one byte each; with the search's own
+//! savings (the engine's hash kept without the position's lines outside Renju, the candidates
+//! picked without a list, the tables kept from search to search) bench gomoku went from
+//! 3.92 G to 3.33 G instructions, the same 590,091 nodes and results.
 
 use super::bits::{Bits, CLASS, Threats, class_of};
 use super::patterns::{self, KEYS};
@@ -44,26 +50,43 @@ const STEPS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, 1 - STRIDE a
 /// points within five of a 19 × 19 board (columns and rows -5..24, wrapped by [`MASK`]) all
 /// have slots of their own outside the board, so the update writes to them without tests.
 const WALL: u8 = 3;
-/// The stone counts of a row of five that does not fit on the board: with 5 stones more at
-/// most they stay in 8..16, where [`ROW_GAIN`] is 0.
-const NO_ROW: [u8; 2] = [8, 8];
+/// The stone counts of a row of five that does not fit on the board (Black's in the low four
+/// bits, White's in the high four, as in [`Board::rows`]): 8 each, which 5 stones more or
+/// less keep in 3..16, where [`ROW_GAIN`] is 0.
+const NO_ROW: u8 = 0x88;
 
-/// `ROW_GAIN[side][black][white]`: what a stone of `side` adds to [`ROW_VALUE`] of a row
-/// holding `black` and `white` stones (one look-up a row instead of two); 0 for counts of 8
-/// or more ([`NO_ROW`]).
-const ROW_GAIN: [[[i32; 16]; 16]; 2] = {
-    let mut g = [[[0; 16]; 16]; 2];
+/// `ROW_GAIN[side][counts]`: what a stone of `side` adds to [`ROW_VALUE`] of a row holding
+/// `counts & 15` Black and `counts >> 4` White stones (one look-up a row); 0 unless both
+/// counts are below 5 (rows off the board: [`NO_ROW`]).
+const ROW_GAIN: [[i32; 256]; 2] = {
+    let mut g = [[0; 256]; 2];
     let mut b = 0;
     while b < 5 {
         let mut w = 0;
         while w < 5 {
-            g[0][b][w] = ROW_VALUE[b + 1][w] - ROW_VALUE[b][w];
-            g[1][b][w] = ROW_VALUE[b][w + 1] - ROW_VALUE[b][w];
+            g[0][b | w << 4] = ROW_VALUE[b + 1][w] - ROW_VALUE[b][w];
+            g[1][b | w << 4] = ROW_VALUE[b][w + 1] - ROW_VALUE[b][w];
             w += 1;
         }
         b += 1;
     }
     g
+};
+
+/// Per side of a stone, what it adds to the packed codes ([`Board::codes`]) of the point k
+/// cells behind it (index k + 5): 1 in its own side's digit, 2 in the other's.
+const DELTA: [[u32; 11]; 2] = {
+    let mut w = [[0; 11]; 2];
+    let mut k = -5i32;
+    while k <= 5 {
+        if k != 0 {
+            let p = POW3[digit(k)];
+            w[0][(k + 5) as usize] = p | (2 * p) << 16;
+            w[1][(k + 5) as usize] = (2 * p) | (p << 16);
+        }
+        k += 1;
+    }
+    w
 };
 
 /// `CLASS_STEP[old << 4 | new]`: what a line's shape going from `old` to `new` adds to the
@@ -87,18 +110,12 @@ const CLASS_STEP: [u16; 256] = {
 #[derive(Clone)]
 pub struct Board {
     pub n: u8,
-    /// 0 empty, 1 Black, 2 White, [`WALL`] off the board.
-    pub cell: PerPoint<u8>,
-    /// `codes[point][dir]`: the base-3 codes of both sides in one word, Black's in the low 16
-    /// bits and White's in the high 16 (each below 3^10, so adding or taking off a stone never
-    /// carries from one into the other); see [`Board::code`].
-    codes: PerPoint<[u32; 4]>,
-    /// `shapes[point][side]`: the table look-ups of `codes`, redone only for the points whose
-    /// codes a stone changes.
-    shapes: PerPoint<[PointShape; 2]>,
+    /// What is kept of each point, all of it in one [`Pt`] (one base address for the update).
+    pts: PerPoint<Pt>,
     /// `rows[start][dir]`: the stones of each side in the row of five cells from `start` along
-    /// `dir` ([`NO_ROW`] and up for rows that do not fit on the board).
-    rows: PerPoint<[[u8; 2]; 4]>,
+    /// `dir`, Black's in the low four bits and White's in the high four ([`NO_ROW`] for rows
+    /// that do not fit on the board).
+    rows: PerPoint<[u8; 4]>,
     /// [`Board::line_score`] for Black, kept up to date row by row while `keep_line_score`.
     line_total: i32,
     /// `rows` and `line_total` are kept up to date (the default; the search turns it off when
@@ -126,16 +143,42 @@ pub struct Board {
     on_board: Bits,
     /// Each side's empty points by the threat a stone there makes.
     pub threats: [Threats; 2],
-    /// `cls[point][side]`: [`class_of`] the point's shape, kept for every point.
-    cls: PerPoint<[u16; 2]>,
     /// What each stone still on the board changed when it was placed, most recent last (the
     /// first `undo_len` entries; see [`Undo`]): [`Board::remove`] of the last stone placed
     /// puts it back instead of working it out again.
     undo: Vec<Undo>,
     undo_len: usize,
-    /// The points whose class ([`Board::cls`]) a placed stone changed, with the class before:
-    /// `(point, side, class)`, the entries of each [`Undo`] from its `log` on.
-    cls_log: Vec<(u16, u8, u16)>,
+    /// The points whose class ([`Pt::cls`]) a placed stone changed, with the class before and
+    /// the sets of [`Threats`] the change flipped (as [`Threats::change`] returns them, for
+    /// [`Threats::flip`] to flip back): `(point, side, class, sets)`, the entries of each
+    /// [`Undo`] from its `log` on.
+    cls_log: Vec<(u16, u8, u16, u8)>,
+}
+
+/// What the board keeps of one point, in half a cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+struct Pt {
+    /// `codes[dir]`: the base-3 codes of both sides in one word, Black's in the low 16 bits
+    /// and White's in the high 16 (each below 3^10, so adding or taking off a stone never
+    /// carries from one into the other); see [`Board::code`].
+    codes: [u32; 4],
+    /// `shapes[side]`: the table look-ups of `codes`, redone only for the points whose codes
+    /// a stone changes.
+    shapes: [PointShape; 2],
+    /// `cls[side]`: [`class_of`] the point's shape, kept for every point.
+    cls: [u16; 2],
+    /// 0 empty, 1 Black, 2 White, [`WALL`] off the board.
+    cell: u8,
+}
+
+impl Pt {
+    const WALL: Pt = Pt {
+        codes: [0; 4],
+        shapes: [PointShape { lines: [0; 4] }; 2],
+        cls: [0; 2],
+        cell: WALL,
+    };
 }
 
 /// The line-score of one row of five cells for Black (report 004), by its Black and White
@@ -160,19 +203,16 @@ impl Board {
             GomokuRule::Standard => [0, 0],
             GomokuRule::Renju => [0, 1],
         };
-        let t = tables();
         let mut b = Board {
             n,
-            cell: per_point(WALL),
-            codes: per_point([0; 4]),
-            shapes: per_point([PointShape::default(); 2]),
+            pts: per_point(Pt::WALL),
             rows: per_point([NO_ROW; 4]),
             line_total: 0,
             keep_line_score: true,
             keep_points: false,
             point_total: 0,
             pat: patterns::Tables::for_rule(rule),
-            tab: [&t[table[0]], &t[table[1]]],
+            tab: [self::table(table[0]), self::table(table[1])],
             far: table != [1, 1],
             row_stones: [0; 19],
             col_stones: [0; 19],
@@ -180,7 +220,6 @@ impl Board {
             occupied: Bits::default(),
             on_board: Bits::default(),
             threats: [Threats::default(); 2],
-            cls: per_point([0; 2]),
             undo: Vec::new(),
             undo_len: 0,
             cls_log: Vec::new(),
@@ -189,7 +228,7 @@ impl Board {
             for x in 0..n as i32 {
                 let p = (y * STRIDE as i32 + x) as usize;
                 b.on_board.set(p, true);
-                b.cell[p] = 0;
+                b.pts[p].cell = 0;
                 for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                     for k in -5i32..=5 {
                         if k == 0 {
@@ -197,15 +236,15 @@ impl Board {
                         }
                         if !b.on(x + k * dx, y + k * dy) {
                             let w = 2 * POW3[digit(k)];
-                            b.codes[p][d] += w | w << 16;
+                            b.pts[p].codes[d] += w | w << 16;
                         }
                     }
                     for s in 0..2 {
-                        b.shapes[p][s].lines[d] = b.tab[s][b.code(p, s, d)];
-                        b.cls[p][s] = class_of(b.shapes[p][s]);
+                        b.pts[p].shapes[s].lines[d] = b.tab[s][b.code(p, s, d)];
+                        b.pts[p].cls[s] = class_of(b.pts[p].shapes[s]);
                     }
                     if b.on(x + 4 * dx, y + 4 * dy) {
-                        b.rows[p][d] = [0, 0];
+                        b.rows[p][d] = 0;
                     }
                 }
             }
@@ -218,7 +257,7 @@ impl Board {
     /// board.
     #[inline]
     fn code(&self, p: usize, s: usize, d: usize) -> usize {
-        (self.codes[p & MASK][d] >> (16 * s) & 0xFFFF) as usize
+        (self.pts[p & MASK].codes[d & 3] >> (16 * s) & 0xFFFF) as usize
     }
 
     #[inline]
@@ -228,7 +267,14 @@ impl Board {
 
     #[inline]
     pub fn is_empty(&self, p: Move) -> bool {
-        self.cell[p as usize] == 0
+        self.pts[p as usize & MASK].cell == 0
+    }
+
+    /// What is on the point `p`: 0 nothing, 1 a Black stone, 2 a White one, [`WALL`] off the
+    /// board.
+    #[inline]
+    pub fn cell(&self, p: usize) -> u8 {
+        self.pts[p & MASK].cell
     }
 
     /// Puts a stone of `side` on the empty point `p`.
@@ -246,8 +292,15 @@ impl Board {
     /// placed (the search's case), else worked out from the codes.
     pub fn remove(&mut self, p: Move, side: Side) {
         if !self.restore(p, side) {
-            self.update::<false, true>(p, side);
+            self.remove_in_full(p, side);
         }
+    }
+
+    /// [`Board::remove`] worked out from the codes (out of line: the search never needs it).
+    #[cold]
+    #[inline(never)]
+    fn remove_in_full(&mut self, p: Move, side: Side) {
+        self.update::<false, true>(p, side);
     }
 
     /// Puts (`ADD`) or takes off a stone of `side` on `p`, and brings everything kept up to
@@ -277,7 +330,7 @@ impl Board {
         if ADD && self.keep_points {
             self.point_total -= self.point_value(pu);
         }
-        self.cell[pu] = if ADD { s as u8 + 1 } else { 0 };
+        self.pts[pu].cell = if ADD { s as u8 + 1 } else { 0 };
         if ADD {
             self.stones += 1;
             self.row_stones[y] += 1;
@@ -290,65 +343,42 @@ impl Board {
         // one pass a direction, every offset a multiple of the step written out (the off-board
         // points have slots of their own and a wall in `cell`, so no point needs a test of the
         // board's edge); the directions stay a loop, as four copies of the pass made place and
-        // remove too long for the instruction cache
-        for d in 0..4 {
-            self.update_line::<ADD, POINTS>(d, pu, s, slot);
-        }
+        // remove too long for the instruction cache (what the passes share read once)
+        self.update_lines::<ADD, POINTS>(pu, s, slot);
         // p leaves the threat sets, or rejoins them with its shapes redone from its codes
         if !ADD {
             for side in 0..2 {
                 for d in 0..4 {
-                    self.shapes[pu][side].lines[d] = self.tab[side][self.code(pu, side, d)];
+                    self.pts[pu].shapes[side].lines[d] = self.tab[side][self.code(pu, side, d)];
                 }
-                self.cls[pu][side] = class_of(self.shapes[pu][side]);
+                self.pts[pu].cls[side] = class_of(self.pts[pu].shapes[side]);
             }
             if self.keep_points {
                 self.point_total += self.point_value(pu);
             }
         }
         // (a point of class 0 is in no set: nothing to take out or put back)
-        for (t, &c) in self.threats.iter_mut().zip(self.cls[pu].iter()) {
+        for (t, &c) in self.threats.iter_mut().zip(self.pts[pu].cls.iter()) {
             if c != 0 {
-                t.apply(pu, if ADD { 0 } else { c });
+                t.change(pu, if ADD { c } else { 0 }, if ADD { 0 } else { c });
             }
         }
         self.occupied.set(pu, ADD);
     }
 
-    /// [`Board::update`] along direction `d`: the codes of the ten points around `pu`, the
+    /// [`Board::update`] along each direction: the codes of the ten points around `pu`, the
     /// shapes and threat sets of the empty ones, and the rows of five through `pu`.
     #[inline(always)]
     #[allow(unused_assignments)] // the last point's step to the next is never read
-    fn update_line<const ADD: bool, const POINTS: bool>(
+    fn update_lines<const ADD: bool, const POINTS: bool>(
         &mut self,
-        d: usize,
         pu: usize,
         s: usize,
         slot: usize,
     ) {
-        let d = d & 3;
-        // per side of the stone, what it adds to the packed codes of the point k cells behind
-        // it (index k + 5): 1 in its own side's digit, 2 in the other's
-        const DELTA: [[u32; 11]; 2] = {
-            let mut w = [[0; 11]; 2];
-            let mut k = -5i32;
-            while k <= 5 {
-                if k != 0 {
-                    let p = POW3[digit(k)];
-                    w[0][(k + 5) as usize] = p | (2 * p) << 16;
-                    w[1][(k + 5) as usize] = (2 * p) | (p << 16);
-                }
-                k += 1;
-            }
-            w
-        };
-        let step = STEPS[d];
         let delta = &DELTA[s];
         let Board {
-            cell,
-            codes,
-            shapes,
-            cls,
+            pts,
             threats,
             tab,
             rows,
@@ -362,114 +392,125 @@ impl Board {
             cls_log,
             ..
         } = self;
-        // with ADD, the shapes of the ten points before the stone, into its undo record
-        let mut scratch = [[PointShape::default(); 2]; 10];
-        let saved = if ADD {
-            &mut undo[slot].shapes[d]
+        // with ADD, the shapes of the ten points before the stone on each line, into its undo
+        // record
+        let mut scratch = [[[PointShape::default(); 2]; 10]; 4];
+        let saved_lines = if ADD {
+            &mut undo[slot].shapes
         } else {
             &mut scratch
         };
         let far = *far;
+        let keep_line_score = *keep_line_score;
         // (`POINTS` false: the point total is known not to be kept)
         let keep_points = POINTS && *keep_points;
         let (pv0, pv1) = (&*pat.point[0], &*pat.point[1]);
-        // the weight of a key's digit of direction d
-        const P10: [usize; 4] = [1000, 100, 10, 1];
-        let p10 = P10[d];
         let (t0, t1) = (tab[0], tab[1]);
-        // the point q for which p sits at offset k (q = p - k * step, from k = -5 up: `at`
-        // goes down a step a point, and over p itself between k = -1 and 1), written out for
-        // every k by a macro; its shapes only with `$shapes` (five away they stay under
-        // Freestyle)
-        let mut at = pu.wrapping_add(5 * step as usize);
-        macro_rules! touch {
-            ($k:expr, $i:expr, $shapes:expr) => {{
-                let k: isize = $k;
-                let q = at & MASK;
-                at = at.wrapping_sub(step as usize);
-                if ADD {
-                    saved[$i] = shapes[q];
-                }
-                let w = delta[(k + 5) as usize];
-                let c = &mut codes[q][d];
-                *c = if ADD {
-                    c.wrapping_add(w)
-                } else {
-                    c.wrapping_sub(w)
-                };
-                // only empty points keep their shapes up to date (an occupied point's stay as
-                // they were, right again when its stone leaves last-first, else redone from its
-                // codes; off the board there is a wall)
-                if $shapes && cell[q] == 0 {
-                    let c = *c;
-                    let sh = &mut shapes[q];
-                    let (n0, n1) = (t0[(c & 0xFFFF) as usize], t1[(c >> 16) as usize]);
-                    let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
-                    if keep_points && (o0 != n0 || o1 != n1) {
-                        // the keys before, and after by the changed digit
-                        let (k0, k1) = (sh[0].key(), sh[1].key());
-                        let k0n = k0.wrapping_add(
-                            p10.wrapping_mul((n0 as usize).wrapping_sub(o0 as usize)),
-                        );
-                        let k1n = k1.wrapping_add(
-                            p10.wrapping_mul((n1 as usize).wrapping_sub(o1 as usize)),
-                        );
-                        *point_total += pv0[k0n & (KEYS - 1)] as i32
-                            - pv0[k0 & (KEYS - 1)] as i32
-                            - pv1[k1n & (KEYS - 1)] as i32
-                            + pv1[k1 & (KEYS - 1)] as i32;
+        let (gain, one) = (&ROW_GAIN[s], 1u8 << (4 * s));
+        for (d, saved) in saved_lines.iter_mut().enumerate() {
+            let step = STEPS[d];
+            // the weight of a key's digit of direction d
+            const P10: [usize; 4] = [1000, 100, 10, 1];
+            let p10 = P10[d];
+            // the point q for which p sits at offset k (q = p - k * step, from k = -5 up: `at`
+            // goes down a step a point, and over p itself between k = -1 and 1), written out for
+            // every k by a macro; its shapes only with `$shapes` (five away they stay under
+            // Freestyle)
+            let mut at = pu.wrapping_add(5 * step as usize);
+            macro_rules! touch {
+                ($k:expr, $i:expr, $shapes:expr) => {{
+                    let k: isize = $k;
+                    let q = at & MASK;
+                    at = at.wrapping_sub(step as usize);
+                    let pt = &mut pts[q];
+                    // (the shapes that may change: five away only when `far`)
+                    if ADD && $shapes {
+                        saved[$i] = pt.shapes;
                     }
-                    sh[0].lines[d] = n0;
-                    sh[1].lines[d] = n1;
-                    // the threat sets change only when a line's class does, and the shapes
-                    // below an open three have none
-                    if o0.max(n0).max(o1).max(n1) >= F3 {
-                        let step0 = CLASS_STEP[(o0 as usize & 15) << 4 | (n0 as usize & 15)];
+                    let w = delta[(k + 5) as usize];
+                    let c = &mut pt.codes[d];
+                    *c = if ADD {
+                        c.wrapping_add(w)
+                    } else {
+                        c.wrapping_sub(w)
+                    };
+                    // only empty points keep their shapes up to date (an occupied point's stay as
+                    // they were, right again when its stone leaves last-first, else redone from its
+                    // codes; off the board there is a wall)
+                    if $shapes && pt.cell == 0 {
+                        let c = *c;
+                        let sh = &mut pt.shapes;
+                        let (n0, n1) = (t0[(c & 0xFFFF) as usize], t1[(c >> 16) as usize]);
+                        let (o0, o1) = (sh[0].lines[d], sh[1].lines[d]);
+                        if keep_points && (o0 != n0 || o1 != n1) {
+                            // the keys before, and after by the changed digit
+                            let (k0, k1) = (sh[0].key(), sh[1].key());
+                            let k0n = k0.wrapping_add(
+                                p10.wrapping_mul((n0 as usize).wrapping_sub(o0 as usize)),
+                            );
+                            let k1n = k1.wrapping_add(
+                                p10.wrapping_mul((n1 as usize).wrapping_sub(o1 as usize)),
+                            );
+                            *point_total += pv0[k0n & (KEYS - 1)] as i32
+                                - pv0[k0 & (KEYS - 1)] as i32
+                                - pv1[k1n & (KEYS - 1)] as i32
+                                + pv1[k1 & (KEYS - 1)] as i32;
+                        }
+                        sh[0].lines[d] = n0;
+                        sh[1].lines[d] = n1;
+                        // the threat sets change only when a line's class does (the shapes below
+                        // an open three have none); the index is below 256 as the shapes are
+                        // below 16
+                        let step0 = CLASS_STEP[(o0 << 4 | n0) as usize];
                         if step0 != 0 {
-                            let c = &mut cls[q][0];
+                            let c = &mut pt.cls[0];
+                            let old = *c;
+                            *c = old.wrapping_add(step0);
+                            let flipped = threats[0].change(q, old, *c);
                             if ADD {
-                                cls_log.push((q as u16, 0, *c));
+                                cls_log.push((q as u16, 0, old, flipped));
                             }
-                            *c = c.wrapping_add(step0);
-                            threats[0].apply(q, *c);
                         }
-                        let step1 = CLASS_STEP[(o1 as usize & 15) << 4 | (n1 as usize & 15)];
+                        let step1 = CLASS_STEP[(o1 << 4 | n1) as usize];
                         if step1 != 0 {
-                            let c = &mut cls[q][1];
+                            let c = &mut pt.cls[1];
+                            let old = *c;
+                            *c = old.wrapping_add(step1);
+                            let flipped = threats[1].change(q, old, *c);
                             if ADD {
-                                cls_log.push((q as u16, 1, *c));
+                                cls_log.push((q as u16, 1, old, flipped));
                             }
-                            *c = c.wrapping_add(step1);
-                            threats[1].apply(q, *c);
                         }
                     }
+                }};
+            }
+            touch!(-5, 0, far);
+            touch!(-4, 1, true);
+            touch!(-3, 2, true);
+            touch!(-2, 3, true);
+            touch!(-1, 4, true);
+            at = at.wrapping_sub(step as usize);
+            touch!(1, 5, true);
+            touch!(2, 6, true);
+            touch!(3, 7, true);
+            touch!(4, 8, true);
+            touch!(5, 9, far);
+            // the rows of five through p: from p - k * step for k = 0..=4 (a row that does not
+            // fit on the board holds counts of 8 or more, which gain nothing)
+            if !keep_line_score {
+                continue;
+            }
+            let mut start = pu;
+            for _ in 0..5 {
+                let r = &mut rows[start & MASK][d];
+                start = start.wrapping_sub(step as usize);
+                if ADD {
+                    *line_total += gain[*r as usize];
+                    *r = r.wrapping_add(one);
+                } else {
+                    *r = r.wrapping_sub(one);
+                    *line_total -= gain[*r as usize];
                 }
-            }};
-        }
-        touch!(-5, 0, far);
-        touch!(-4, 1, true);
-        touch!(-3, 2, true);
-        touch!(-2, 3, true);
-        touch!(-1, 4, true);
-        at = at.wrapping_sub(step as usize);
-        touch!(1, 5, true);
-        touch!(2, 6, true);
-        touch!(3, 7, true);
-        touch!(4, 8, true);
-        touch!(5, 9, far);
-        // the rows of five through p: from p - k * step for k = 0..=4 (a row that does not
-        // fit on the board holds counts of 8 or more, which gain nothing)
-        if !*keep_line_score {
-            return;
-        }
-        for k in 0..5 {
-            let r = &mut rows[(pu as isize - k * step) as usize & MASK][d];
-            if ADD {
-                *line_total += ROW_GAIN[s][r[0] as usize & 15][r[1] as usize & 15];
-                r[s] += 1;
-            } else {
-                r[s] -= 1;
-                *line_total -= ROW_GAIN[s][r[0] as usize & 15][r[1] as usize & 15];
             }
         }
     }
@@ -496,7 +537,7 @@ impl Board {
     /// The shapes a stone of `side` on the empty point `p` would make.
     #[inline]
     pub fn shape(&self, side: Side, p: Move) -> PointShape {
-        self.shapes[p as usize & MASK][side.index() & 1]
+        self.pts[p as usize & MASK].shapes[side.index() & 1]
     }
 
     /// The shape evaluation for `side`: every stone scores the shapes of its four lines (a
@@ -507,7 +548,7 @@ impl Board {
         for y in 0..self.n as u16 {
             for x in 0..self.n as u16 {
                 let p = y * STRIDE + x;
-                let c = self.cell[p as usize];
+                let c = self.cell(p as usize);
                 if c == 0 {
                     continue;
                 }
@@ -573,11 +614,11 @@ impl Board {
                             continue;
                         }
                         let start = (y * STRIDE as i32 + x) as usize;
-                        self.rows[start][d] = [0, 0];
+                        self.rows[start][d] = 0;
                         for k in 0..5 {
-                            let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
+                            let c = self.cell(((y + k * dy) * STRIDE as i32 + x + k * dx) as usize);
                             if c != 0 {
-                                self.rows[start][d][(c - 1) as usize] += 1;
+                                self.rows[start][d] += 1 << (4 * (c - 1));
                             }
                         }
                     }
@@ -621,7 +662,7 @@ impl Board {
     /// White's.
     #[inline]
     fn point_value(&self, pu: usize) -> i32 {
-        let sh = &self.shapes[pu & MASK];
+        let sh = &self.pts[pu & MASK].shapes;
         self.pat.point[0][sh[0].key() & (KEYS - 1)] as i32
             - self.pat.point[1][sh[1].key() & (KEYS - 1)] as i32
     }
@@ -630,7 +671,7 @@ impl Board {
     pub(super) fn count_point_total(&self) -> i32 {
         let mut total = 0;
         for p in self.on_board.iter() {
-            if self.cell[p as usize] == 0 {
+            if self.cell(p as usize) == 0 {
                 total += self.point_value(p as usize);
             }
         }
@@ -664,7 +705,7 @@ impl Board {
             let double_three = t
                 .three
                 .iter()
-                .any(|p| self.cls[p as usize & MASK][s] & 0xF0 >= 0x20);
+                .any(|p| self.pts[p as usize & MASK].cls[s] & 0xF0 >= 0x20);
             four_three as usize
                 | ((fours >= 1) as usize) << 1
                 | ((fours >= 2) as usize) << 2
@@ -696,7 +737,7 @@ impl Board {
                     }
                     let mut count = [0usize; 2];
                     for k in 0..5 {
-                        let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
+                        let c = self.cell(((y + k * dy) * STRIDE as i32 + x + k * dx) as usize);
                         if c != 0 {
                             count[(c - 1) as usize] += 1;
                         }
@@ -734,7 +775,7 @@ impl Board {
         }
         let s = side.index();
         let code = self.code(t as usize, s, d) as u32 + 2 * POW3[digit(k)];
-        let mut sh = self.shapes[t as usize][s];
+        let mut sh = self.pts[t as usize & MASK].shapes[s];
         sh.lines[d] = self.tab[s][(code & 0xFFFF) as usize];
         Some(sh)
     }

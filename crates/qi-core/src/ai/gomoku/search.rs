@@ -85,49 +85,72 @@ fn passed(pos: &Gomoku) -> Option<Gomoku> {
     Gomoku::from_text(&flipped).ok()
 }
 
-/// The moves of `list` (ordering score, move) for which `allowed` holds, best score first and
-/// in list order among equal scores, at most `width` of them, into `out` (after what it
-/// holds). Only the best `width` are kept in order (in `top`, a buffer), the others passed
-/// over, unless the list is no longer than `width`: then it is sorted (stably) in place.
+/// The moves of `items` (ordering score, move) for which `allowed` holds, best score first
+/// and in the items' order among equal scores, at most `width` of them, into `out` (after what
+/// it holds): a stable sort by score cut to the width. Only the best `width` are kept, in
+/// order (in `top`, a buffer; each new one moved up from the end past the lower scores), and
+/// the others passed over without a look at `allowed`. A kept move is its score times 2^16
+/// plus the move, so that one word moves at a time.
 fn best_first(
-    list: &mut [(i32, Move)],
+    items: impl Iterator<Item = (i32, Move)>,
     width: usize,
     allowed: impl Fn(Move) -> bool,
-    top: &mut Vec<(i32, Move)>,
+    top: &mut Vec<i64>,
     out: &mut Vec<Move>,
 ) {
-    if width >= list.len() {
-        list.sort_by_key(|a| std::cmp::Reverse(a.0));
-        out.extend(list.iter().map(|a| a.1).filter(|&m| allowed(m)));
-        return;
-    }
     top.clear();
     if width == 0 {
         return;
     }
-    for &(k, m) in list.iter() {
+    // the score of the last kept move once `width` are kept (no better one: passed over)
+    let mut floor = i32::MIN;
+    let mut full = false;
+    for (k, m) in items {
         // not better than the last of a full list (the earlier move stays first)
-        if top.len() == width && top[width - 1].0 >= k {
+        if full && floor >= k {
             continue;
         }
         if !allowed(m) {
             continue;
         }
-        let at = top.partition_point(|t| t.0 >= k);
-        if top.len() == width {
+        // the last slot (a new one, or the one of the move that drops out), then up past the
+        // lower scores
+        if full {
             top.pop();
         }
-        top.insert(at, (k, m));
+        let v = (k as i64) << 16 | m as i64;
+        top.push(v);
+        let t = top.as_mut_slice();
+        for j in (1..t.len()).rev() {
+            let prev = t[j - 1];
+            if (prev >> 16) as i32 >= k {
+                break;
+            }
+            t[j] = prev;
+            t[j - 1] = v;
+        }
+        if t.len() == width {
+            full = true;
+            floor = (t[width - 1] >> 16) as i32;
+        }
     }
-    out.extend(top.iter().map(|a| a.1));
+    out.extend(top.iter().map(|&a| a as Move));
 }
 
 /// A position with the AI's board beside it, kept in step.
+///
+/// The search reads of the position only its hash, its side to move and (in Renju) Black's
+/// forbidden points, so the engine keeps the hash and the side itself and plays the moves on
+/// the position only in Renju (whose forbidden points are read from its lines): under the
+/// other rules `g` stays the position the engine was made from, which is the position again
+/// whenever every move made has been taken back (the root, where `g` is read).
 #[derive(Clone)]
 pub struct Engine {
     pub g: Gomoku,
     pub b: Board,
     renju: bool,
+    hash: u64,
+    side: Side,
 }
 
 impl Engine {
@@ -146,29 +169,42 @@ impl Engine {
             g: pos.clone(),
             b,
             renju: pos.rule() == GomokuRule::Renju,
+            hash: pos.hash(),
+            side: pos.side_to_move(),
         }
     }
 
     #[inline]
     pub fn side(&self) -> Side {
-        self.g.side_to_move()
+        self.side
     }
 
-    /// Plays `m` on both boards. The position's result is not updated
-    /// ([`Gomoku::make_quiet`]): the search reads the fives from its own board, never the
-    /// position's result (the position serves for the hash, the side to move and Renju's
-    /// forbidden points).
+    /// The position's hash ([`Game::hash`]).
     #[inline]
-    pub fn make(&mut self, m: Move) -> GomokuUndo {
-        let s = self.side();
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Plays `m` on the AI's board, and in Renju on the position too. The position's result is
+    /// not updated ([`Gomoku::make_quiet`]): the search reads the fives from its own board,
+    /// never the position's result.
+    #[inline]
+    pub fn make(&mut self, m: Move) -> Option<GomokuUndo> {
+        let s = self.side;
         self.b.place(m, s);
-        self.g.make_quiet(m)
+        self.hash ^= Gomoku::hash_step(s, m);
+        self.side = s.other();
+        self.renju.then(|| self.g.make_quiet(m))
     }
 
     #[inline]
-    pub fn unmake(&mut self, m: Move, u: GomokuUndo) {
-        self.g.unmake(u);
-        let s = self.side();
+    pub fn unmake(&mut self, m: Move, u: Option<GomokuUndo>) {
+        if let Some(u) = u {
+            self.g.unmake(u);
+        }
+        let s = self.side.other();
+        self.side = s;
+        self.hash ^= Gomoku::hash_step(s, m);
         self.b.remove(m, s);
     }
 
@@ -297,7 +333,13 @@ impl Cand {
     /// An open four, two fours, a four-three or a three-three of the opponent.
     #[inline]
     fn op_double(&self) -> bool {
-        self.op & (UNSTOPPABLE | FOUR_THREE | DOUBLE_THREE) != 0
+        Self::op_double_flags(self.op)
+    }
+
+    /// [`Cand::op_double`] of the opponent's flags `op`.
+    #[inline]
+    fn op_double_flags(op: u8) -> bool {
+        op & (UNSTOPPABLE | FOUR_THREE | DOUBLE_THREE) != 0
     }
 
     /// An open four, two fours or a four-three of the opponent.
@@ -338,6 +380,8 @@ pub struct Search {
     /// The scanned candidates of each ply: the first `cand_len[ply]` of `cands[ply]`.
     cands: Vec<Box<[Cand; CAND_SLOTS]>>,
     cand_len: Vec<usize>,
+    /// The opponent's flags of the candidates of each ply's last scan, or-ed together.
+    cand_ops: Vec<u8>,
     /// The moves of each ply's node (kept between nodes, so that no node allocates).
     moves: Vec<Vec<Move>>,
     vcf_fail: HashMap<u64, u32, KeyHash>,
@@ -345,7 +389,7 @@ pub struct Search {
     /// The ordering buffer of [`Search::node_moves`].
     order_buf: Vec<(i32, Move)>,
     /// The best moves so far of [`best_first`].
-    top_buf: Vec<(i32, Move)>,
+    top_buf: Vec<i64>,
     /// Buffers for the fours of [`Search::vcf`]'s nodes, the ones not in use.
     four_bufs: Vec<Vec<(i32, Move)>>,
     /// The opponent's threat points of [`Search::defence_moves`].
@@ -354,11 +398,66 @@ pub struct Search {
     node_limit: u64,
 }
 
+/// A search's tables that outlive it on its thread ([`SPARE`]).
+struct Spare {
+    tt: Table<Move>,
+    vcf_fail: HashMap<u64, u32, KeyHash>,
+    vct_fail: HashMap<u64, u32, KeyHash>,
+}
+
+thread_local! {
+    /// The tables of the last search dropped on this thread, for the next one (the
+    /// transposition table if it has the same size): the levels make a new [`Search`] a move,
+    /// and a table of 16 MB written afresh each time cost more than the shortest searches, the
+    /// failed-threat maps their growth again. Emptied, they behave as new ones (a cleared
+    /// table: see [`crate::search::tt`]).
+    static SPARE: std::cell::RefCell<Option<Spare>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Empty tables for a search with a transposition table of `hash_mb` megabytes: this
+/// thread's spare ones where they fit.
+fn empty_tables(hash_mb: usize) -> Spare {
+    match SPARE.with(|t| t.borrow_mut().take()) {
+        Some(mut t) => {
+            if t.tt.has_size(hash_mb) {
+                t.tt.clear();
+            } else {
+                t.tt = Table::new(hash_mb);
+            }
+            t.vcf_fail.clear();
+            t.vct_fail.clear();
+            t
+        }
+        None => Spare {
+            tt: Table::new(hash_mb),
+            vcf_fail: HashMap::default(),
+            vct_fail: HashMap::default(),
+        },
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        let t = Spare {
+            tt: std::mem::replace(&mut self.tt, Table::new(1)),
+            vcf_fail: std::mem::take(&mut self.vcf_fail),
+            vct_fail: std::mem::take(&mut self.vct_fail),
+        };
+        // (no spare tables once the thread's own storage is gone)
+        let _ = SPARE.try_with(|s| *s.borrow_mut() = Some(t));
+    }
+}
+
 impl Search {
     pub fn new(cfg: Config, hash_mb: usize) -> Search {
+        let Spare {
+            tt,
+            vcf_fail,
+            vct_fail,
+        } = empty_tables(hash_mb);
         Search {
             cfg,
-            tt: Table::new(hash_mb),
+            tt,
             nodes: 0,
             start: Instant::now(),
             deadline: None,
@@ -368,9 +467,10 @@ impl Search {
                 .map(|_| Box::new([Cand::NONE; CAND_SLOTS]))
                 .collect(),
             cand_len: vec![0; MAX_PLY + 1],
+            cand_ops: vec![0; MAX_PLY + 1],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            vcf_fail: HashMap::default(),
-            vct_fail: HashMap::default(),
+            vcf_fail,
+            vct_fail,
             order_buf: Vec::with_capacity(256),
             top_buf: Vec::with_capacity(64),
             four_bufs: Vec::new(),
@@ -425,6 +525,7 @@ impl Search {
         // are fewer candidates than points on the board)
         let out = &mut self.cands[ply];
         let mut len = 0;
+        let mut ops = 0u8;
         let mut sc = Scan::default();
         let n = e.b.n as u16;
         if e.b.stones == 0 {
@@ -436,6 +537,7 @@ impl Search {
                 op: e.b.shape(op, mv).info().flags,
                 order: 1,
             };
+            ops = out[0].op;
             len = 1;
         }
         let adjacent = e.b.adjacent_set();
@@ -467,9 +569,11 @@ impl Search {
                 op: oi.flags,
                 order: mi.value + oi.value * 7 / 8 + near_bonus,
             };
+            ops |= oi.flags;
             len += 1;
         });
         self.cand_len[ply] = len.min(CAND_SLOTS);
+        self.cand_ops[ply] = ops;
         sc
     }
 
@@ -507,16 +611,19 @@ impl Search {
             v += 40 * sc.my_fours.min(5) as i32;
             v.clamp(-300_000, 300_000)
         };
-        v + hash_noise(e.g.hash(), self.cfg.seed, self.cfg.noise)
+        v + hash_noise(e.hash(), self.cfg.seed, self.cfg.noise)
     }
 
     /// Whether the opponent (not to move) threatens to win by an open four, a four-three or a
     /// three-three at one of the scanned points.
     fn opp_threat(&self, e: &Engine, ply: usize) -> bool {
+        // (none at all unless some candidate has one: no pass over them then)
         let op = e.side().other();
-        self.cands(ply)
-            .iter()
-            .any(|c| c.op_double() && e.allowed_for(op, c.mv))
+        Cand::op_double_flags(self.cand_ops[ply])
+            && self
+                .cands(ply)
+                .iter()
+                .any(|c| c.op_double() && e.allowed_for(op, c.mv))
     }
 
     /// The moves of a node, best first: `forced` alone, or the defences against a threat, or
@@ -534,14 +641,19 @@ impl Search {
         let mut list = std::mem::take(&mut self.order_buf);
         list.clear();
         // the exact answers to the threats, all of them; the wider filter if there are none
-        let mut width = width;
         if defend && self.cfg.prune {
             self.defence_moves(e, ply, hash_move, &mut list);
-            if !list.is_empty() {
-                width = usize::MAX;
-            }
         }
-        if list.is_empty() {
+        let allowed = |m| e.allowed(m);
+        if !list.is_empty() {
+            best_first(
+                list.iter().copied(),
+                usize::MAX,
+                allowed,
+                &mut self.top_buf,
+                out,
+            );
+        } else {
             let key = |c: &Cand| {
                 let k = if Some(c.mv) == hash_move {
                     i32::MAX
@@ -550,19 +662,22 @@ impl Search {
                 };
                 (k, c.mv)
             };
-            // (without the filter the list is written with no check of its capacity a move)
+            // (read from the scanned candidates, without a list of their own)
+            let cands = &self.cands[ply][..self.cand_len[ply]];
+            let top = &mut self.top_buf;
             if defend {
-                list.extend(
-                    self.cands(ply)
-                        .iter()
-                        .filter(|c| c.my_fours() > 0 || c.op_threat())
-                        .map(key),
+                let threat = |c: &&Cand| c.my_fours() > 0 || c.op_threat();
+                best_first(
+                    cands.iter().filter(threat).map(key),
+                    width,
+                    allowed,
+                    top,
+                    out,
                 );
             } else {
-                list.extend(self.cands(ply).iter().map(key));
+                best_first(cands.iter().map(key), width, allowed, top, out);
             }
         }
-        best_first(&mut list, width, |m| e.allowed(m), &mut self.top_buf, out);
         self.order_buf = list;
     }
 
@@ -626,7 +741,7 @@ impl Search {
             }
             return self.evaluate(e, &sc);
         }
-        let key = e.g.hash();
+        let key = e.hash();
         let mut hash_move = None;
         if let Some(t) = self.tt.probe(key) {
             hash_move = t.mv;
@@ -784,7 +899,11 @@ mod tests {
                 .collect();
             let banned = rng.below(5);
             let allowed = |m: Move| banned == 0 || m as u64 % 5 != banned;
-            let width = rng.below(30) as usize;
+            // (no limit, as for the answers to a threat, one time in eight)
+            let width = match rng.below(30) as usize {
+                w if w % 8 == 7 => usize::MAX,
+                w => w,
+            };
             let mut want: Vec<(i32, Move)> = list.clone();
             want.sort_by_key(|a| std::cmp::Reverse(a.0));
             let want: Vec<Move> = want
@@ -794,10 +913,53 @@ mod tests {
                 .take(width)
                 .collect();
             let mut got = vec![999];
-            let mut l = list.clone();
-            best_first(&mut l, width, allowed, &mut top, &mut got);
+            best_first(list.iter().copied(), width, allowed, &mut top, &mut got);
             assert_eq!(got[0], 999, "round {round}: out is appended to");
             assert_eq!(got[1..], want[..], "round {round}: {list:?} width {width}");
+        }
+    }
+
+    #[test]
+    fn engine_keeps_the_hash_and_side_of_the_position() {
+        // random moves made and taken back on every rule: the engine's hash and side to move
+        // are those of the position with the same moves, and once all are taken back the
+        // position is the one it started from
+        let mut rng = crate::rng::Rng::new(99);
+        for rule in [
+            GomokuRule::Freestyle,
+            GomokuRule::Standard,
+            GomokuRule::Renju,
+        ] {
+            let start = pos(&format!(
+                "15 {} 15/15/15/15/15/15/6o8/7x7/7xo6/15/15/15/15/15/15 x",
+                rule.name()
+            ));
+            let mut e = Engine::new(&start);
+            let mut g = start.clone();
+            let mut played = Vec::new();
+            for i in 0..200 {
+                if rng.below(3) == 0 && !played.is_empty() {
+                    let (m, u, gu) = played.pop().unwrap();
+                    e.unmake(m, u);
+                    g.unmake(gu);
+                } else {
+                    let m = (rng.below(15) * 32 + rng.below(15)) as Move;
+                    if !e.b.is_empty(m) {
+                        continue;
+                    }
+                    let u = e.make(m);
+                    played.push((m, u, g.make_quiet(m)));
+                }
+                assert_eq!(
+                    (e.hash(), e.side()),
+                    (g.hash(), g.side_to_move()),
+                    "{rule:?} {i}"
+                );
+            }
+            while let Some((m, u, _)) = played.pop() {
+                e.unmake(m, u);
+            }
+            assert!(e.g == start && e.hash() == start.hash() && e.side() == start.side_to_move());
         }
     }
 
@@ -806,7 +968,7 @@ mod tests {
         let g = pos("15 freestyle 15/15/15/15/15/15/6o8/7x7/7xo6/15/15/15/15/15/15 x");
         let e = Engine::new(&g);
         assert_eq!(e.b.stones, 4);
-        assert_eq!(e.b.cell[move_at(Square::new(7, 7)) as usize], 1);
-        assert_eq!(e.b.cell[move_at(Square::new(6, 8)) as usize], 2);
+        assert_eq!(e.b.cell(move_at(Square::new(7, 7)) as usize), 1);
+        assert_eq!(e.b.cell(move_at(Square::new(6, 8)) as usize), 2);
     }
 }

@@ -121,9 +121,17 @@ pub(super) fn classify(code: usize, exact: bool, memo: &mut [u8]) -> u8 {
     result
 }
 
-pub(super) fn tables() -> &'static [Box<Table>; 2] {
-    static T: OnceLock<[Box<Table>; 2]> = OnceLock::new();
-    T.get_or_init(|| [build_table(true), build_table(false)])
+/// The table of exact fives (`which` 0) or of fives or more (1), built at its first use (a
+/// game under Freestyle or Standard never builds the other).
+pub(super) fn table(which: usize) -> &'static Table {
+    static T: [OnceLock<Box<Table>>; 2] = [OnceLock::new(), OnceLock::new()];
+    T[which & 1].get_or_init(|| build_table(which & 1 == 0))
+}
+
+/// Both tables ([`table`] 0 and 1).
+#[cfg(test)]
+pub(super) fn tables() -> [&'static Table; 2] {
+    [table(0), table(1)]
 }
 
 /// What a stone of one side on one point would make: the shape on each line, and the sums the
@@ -149,11 +157,12 @@ impl PointShape {
         self.max() == FIVE
     }
 
-    /// The index of the four line shapes in [`point_info`] (base 10, below 10,000).
+    /// The index of the four line shapes in [`point_info`] (base 10, below 10,000): two
+    /// look-ups, of the first two shapes and of the last two, read from the four bytes at once.
     #[inline]
     pub fn key(&self) -> usize {
-        let l = self.lines;
-        ((l[0] as usize * 10 + l[1] as usize) * 10 + l[2] as usize) * 10 + l[3] as usize
+        let l = u32::from_le_bytes(self.lines);
+        (KEY_PAIRS[0][(l & 0xF0F) as usize] + KEY_PAIRS[1][(l >> 16 & 0xF0F) as usize]) as usize
     }
 
     /// The value and all the flags of the point in one look-up (for loops that read several).
@@ -202,6 +211,24 @@ impl PointShape {
         self.info().value
     }
 }
+
+/// `KEY_PAIRS[0][a | b << 8]` = `1000 a + 100 b` and `KEY_PAIRS[1][c | d << 8]` = `10 c + d`
+/// for the shapes `a, b, c, d` of [`PointShape::key`] (4096 slots: an index masked by
+/// `0xF0F` needs no bounds check).
+static KEY_PAIRS: [[u16; 4096]; 2] = {
+    let mut t = [[0u16; 4096]; 2];
+    let mut a = 0;
+    while a < 16 {
+        let mut b = 0;
+        while b < 16 {
+            t[0][a | b << 8] = (1000 * a + 100 * b) as u16;
+            t[1][a | b << 8] = (10 * a + b) as u16;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 /// What the four line shapes of a point add up to: its value and the threat flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

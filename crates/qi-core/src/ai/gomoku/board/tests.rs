@@ -1,6 +1,7 @@
 //! Tests of the Gomoku AI board: shapes, tables, and the incremental state against scratch.
 
 use super::*;
+use crate::rng::Rng;
 
 impl Board {
     /// [`Board::line_score`] counted from nothing (the incremental one must equal it).
@@ -18,7 +19,7 @@ impl Board {
                     }
                     let (mut mine, mut theirs) = (0, 0);
                     for k in 0..5 {
-                        let c = self.cell[((y + k * dy) * STRIDE as i32 + x + k * dx) as usize];
+                        let c = self.cell(((y + k * dy) * STRIDE as i32 + x + k * dx) as usize);
                         if c == me {
                             mine += 1;
                         } else if c != 0 {
@@ -34,6 +35,38 @@ impl Board {
             }
         }
         total
+    }
+}
+
+/// A random game on the `n` × `n` board `b` for `steps` steps: each step a random point (a
+/// step whose point is taken does nothing more), Black's stone on the even steps and White's
+/// on the odd ones, and after it the last stone still on the board taken off on the steps
+/// where `take_back` holds. `before` runs at the start of every step, `after` after each
+/// stone (and its removal).
+fn random_game(
+    b: &mut Board,
+    rng: &mut Rng,
+    n: u64,
+    steps: usize,
+    take_back: impl Fn(usize) -> bool,
+    mut before: impl FnMut(&mut Board, usize),
+    mut after: impl FnMut(&mut Board, &mut Rng, usize),
+) {
+    let mut played = Vec::new();
+    for i in 0..steps {
+        before(b, i);
+        let p = (rng.below(n) * STRIDE as u64 + rng.below(n)) as Move;
+        if !b.is_empty(p) {
+            continue;
+        }
+        let side = if i % 2 == 0 { Side::Black } else { Side::White };
+        b.place(p, side);
+        played.push((p, side));
+        if take_back(i) {
+            let (q, s) = played.pop().unwrap();
+            b.remove(q, s);
+        }
+        after(b, rng, i);
     }
 }
 
@@ -151,8 +184,8 @@ fn codes_follow_place_and_remove() {
     for (i, &m) in moves.iter().enumerate().rev() {
         b.remove(m, if i % 2 == 0 { Side::Black } else { Side::White });
     }
-    assert!(b.codes == fresh.codes && b.cell == fresh.cell && b.occupied == fresh.occupied);
-    assert!(b.shapes == fresh.shapes && b.rows == fresh.rows);
+    assert!(b.pts == fresh.pts && b.occupied == fresh.occupied);
+    assert!(b.rows == fresh.rows);
     assert!(b.threats == fresh.threats);
     assert_eq!(b.line_total, 0);
 }
@@ -160,32 +193,20 @@ fn codes_follow_place_and_remove() {
 #[test]
 fn line_score_switched_off_and_on() {
     // off: counted from the stones; on again: rebuilt, then kept move by move
-    let mut rng = crate::rng::Rng::new(777);
+    let mut rng = Rng::new(777);
     for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
         let mut b = Board::new(15, rule);
-        let mut played = Vec::new();
-        for i in 0..90 {
-            if i == 10 {
-                b.keep_line_score(false);
-            }
-            if i == 50 {
-                b.keep_line_score(true);
-            }
-            let p = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
-            if !b.is_empty(p) {
-                continue;
-            }
-            let side = if i % 2 == 0 { Side::Black } else { Side::White };
-            b.place(p, side);
-            played.push((p, side));
-            if i % 5 == 2 {
-                let (q, s) = played.pop().unwrap();
-                b.remove(q, s);
-            }
+        let switch = |b: &mut Board, i: usize| match i {
+            10 => b.keep_line_score(false),
+            50 => b.keep_line_score(true),
+            _ => {}
+        };
+        let check = |b: &mut Board, _: &mut Rng, i: usize| {
             for side in [Side::Black, Side::White] {
                 assert_eq!(b.line_score(side), b.line_score_scratch(side), "move {i}");
             }
-        }
+        };
+        random_game(&mut b, &mut rng, 15, 90, |i| i % 5 == 2, switch, check);
     }
 }
 
@@ -193,8 +214,7 @@ fn line_score_switched_off_and_on() {
 fn incremental_state_matches_scratch() {
     // random games on every rule: the kept shapes, neighbour counts and line score equal
     // the ones counted from the stones
-    let mut rng = crate::rng::Rng::new(12345);
-    let mut rnd = move |k: u64| rng.below(k);
+    let mut rng = Rng::new(12345);
     for rule in [
         GomokuRule::Freestyle,
         GomokuRule::Standard,
@@ -203,20 +223,16 @@ fn incremental_state_matches_scratch() {
         for game in 0..6 {
             let n = if game % 3 == 2 { 19 } else { 15 };
             let mut b = Board::new(n, rule);
-            let mut played = Vec::new();
-            for i in 0..120 {
-                let p = (rnd(n as u64) * STRIDE as u64 + rnd(n as u64)) as Move;
-                if !b.is_empty(p) {
-                    continue;
-                }
-                let side = if i % 2 == 0 { Side::Black } else { Side::White };
-                b.place(p, side);
-                played.push((p, side));
-                if i % 7 == 3 {
-                    let (q, s) = played.pop().unwrap();
-                    b.remove(q, s);
-                }
-            }
+            let take_back = |i| i % 7 == 3;
+            random_game(
+                &mut b,
+                &mut rng,
+                n as u64,
+                120,
+                take_back,
+                |_, _| {},
+                |_, _, _| {},
+            );
             for side in [Side::Black, Side::White] {
                 assert_eq!(b.line_score(side), b.line_score_scratch(side), "{rule:?}");
             }
@@ -234,12 +250,12 @@ fn incremental_state_matches_scratch() {
                         (-r..=r).any(|dy| {
                             (-r..=r).any(|dx| {
                                 b.on(x + dx, y + dy)
-                                    && b.cell[((y + dy) * STRIDE as i32 + x + dx) as usize] != 0
+                                    && b.cell(((y + dy) * STRIDE as i32 + x + dx) as usize) != 0
                             })
                         })
                     };
                     assert_eq!(b.adjacent_set().get(p as usize), near(1));
-                    let cand = near(2) && b.cell[p as usize] == 0;
+                    let cand = near(2) && b.cell(p as usize) == 0;
                     assert_eq!(b.cands().get(p as usize), cand);
                     let inside =
                         (x0 as i32..x1 as i32).contains(&x) && (y0 as i32..y1 as i32).contains(&y);
@@ -249,12 +265,12 @@ fn incremental_state_matches_scratch() {
                         let want: Vec<u8> = (0..4)
                             .map(|d| t[which[s]][b.code(p as usize, s, d)])
                             .collect();
-                        if b.cell[p as usize] == 0 {
+                        if b.cell(p as usize) == 0 {
                             assert_eq!(b.shape(side, p).lines.to_vec(), want);
                         }
                         let mut t = super::super::bits::Threats::default();
                         let q = p as usize;
-                        t.put(q, b.shape(side, p), b.cell[q] == 0);
+                        t.put(q, b.shape(side, p), b.cell(q) == 0);
                         let kept = &b.threats[s];
                         for (a, k) in [
                             (t.five, kept.five),
@@ -378,7 +394,7 @@ fn codes_match_the_cells_up_to_the_edges() {
         for slot in 0..SLOTS {
             let (x, y) = ((slot % 32) as i32, (slot / 32) as i32);
             if !b.on(x, y) {
-                assert_eq!(b.cell[slot], WALL, "{n}: slot {slot}");
+                assert_eq!(b.cell(slot), WALL, "{n}: slot {slot}");
                 continue;
             }
             for s in 0..2 {
@@ -392,7 +408,7 @@ fn codes_match_the_cells_up_to_the_edges() {
                         let digit_value = if !b.on(qx, qy) {
                             2
                         } else {
-                            match b.cell[(qy * STRIDE as i32 + qx) as usize] {
+                            match b.cell((qy * STRIDE as i32 + qx) as usize) {
                                 0 => 0,
                                 c if (c - 1) as usize == s => 1,
                                 _ => 2,
@@ -480,7 +496,7 @@ fn point_total_kept_stone_by_stone_equals_the_sum_over_empty_points() {
     // with random weights: kept across places, removals, pauses in a threat search and the
     // switch off and on, the total equals the sum from the stones' shapes (read point by
     // point with `shape`, which stays right for empty points)
-    let mut rng = crate::rng::Rng::new(4242);
+    let mut rng = Rng::new(4242);
     for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
         let mut b = Board::new(15, rule);
         b.pat = random_tables(rule as u64 + 5);
@@ -502,25 +518,12 @@ fn point_total_kept_stone_by_stone_equals_the_sum_over_empty_points() {
             }
             t
         };
-        let mut played = Vec::new();
-        for i in 0..120 {
-            if i == 30 {
-                b.keep_points(false);
-            }
-            if i == 60 {
-                b.keep_points(true);
-            }
-            let p = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
-            if !b.is_empty(p) {
-                continue;
-            }
-            let side = if i % 2 == 0 { Side::Black } else { Side::White };
-            b.place(p, side);
-            played.push((p, side));
-            if i % 7 == 3 {
-                let (q, s) = played.pop().unwrap();
-                b.remove(q, s);
-            }
+        let switch = |b: &mut Board, i: usize| match i {
+            30 => b.keep_points(false),
+            60 => b.keep_points(true),
+            _ => {}
+        };
+        let check = |b: &mut Board, rng: &mut Rng, i: usize| {
             if i % 11 == 5 {
                 let kept = b.pause_line_score();
                 let mut tried = Vec::new();
@@ -537,10 +540,11 @@ fn point_total_kept_stone_by_stone_equals_the_sum_over_empty_points() {
                 }
                 b.resume_line_score(kept);
             }
-            let want = scratch(&b);
+            let want = scratch(b);
             assert_eq!(b.point_score(Side::Black), want, "{rule:?} move {i}");
             assert_eq!(b.point_score(Side::White), -want, "{rule:?} move {i}");
-        }
+        };
+        random_game(&mut b, &mut rng, 15, 120, |i| i % 7 == 3, switch, check);
     }
 }
 
@@ -563,4 +567,12 @@ fn threat_mask_reads_the_threats_of_both_sides() {
     assert!(white & 1 << 3 != 0 && white & 1 << 1 == 0, "{white:b}");
     let black = b.threat_mask(Side::Black);
     assert!(black & 1 << 10 == 0 && black & 0b110 == 0b110, "{black:b}");
+}
+
+#[test]
+fn point_key_is_the_shapes_in_base_ten() {
+    for k in 0..10_000usize {
+        let lines = [k / 1000, k / 100 % 10, k / 10 % 10, k % 10].map(|d| d as u8);
+        assert_eq!(PointShape { lines }.key(), k, "{lines:?}");
+    }
 }

@@ -20,7 +20,8 @@ pub(super) struct Undo {
     pub(super) line_total: i32,
     pub(super) point_total: i32,
     /// `shapes[d][i]`: the shapes of the `i`-th point along direction `d` (offsets -5..-1,
-    /// then 1..5) before the stone.
+    /// then 1..5) before the stone (five away only when [`Board::far`]: else they never
+    /// change, and the slots are not written).
     pub(super) shapes: [[[PointShape; 2]; 10]; 4],
 }
 
@@ -29,6 +30,46 @@ impl Board {
     #[inline]
     pub(super) fn kept_bits(&self) -> u8 {
         self.keep_line_score as u8 | (self.keep_points as u8) << 1
+    }
+
+    /// [`Board::restore`] along the four lines through `pu` for a stone of side `S`: the codes
+    /// of the ten points around it on each, less the stone, and their shapes from record
+    /// `top`.
+    #[inline(always)]
+    fn restore_lines<const S: usize>(&mut self, pu: usize, top: usize) {
+        let Board { pts, undo, far, .. } = self;
+        let far = *far;
+        let u = &undo[top];
+        for (d, (&step, saved)) in STEPS.iter().zip(u.shapes.iter()).enumerate() {
+            // the point k cells behind the stone, from k = -5 up (over the stone between
+            // k = -1 and 1), written out for every k
+            // (in 32nds of a point, as in `update_line`: masked, the record's byte offset)
+            let step = step << 5;
+            let mut at = (pu << 5).wrapping_add(5 * step as usize);
+            // (five away the shapes were saved and may have changed only when `far`)
+            macro_rules! back {
+                ($k:expr, $i:expr, $shapes:expr) => {{
+                    let pt = &mut pts[(at & MASK << 5) >> 5];
+                    at = at.wrapping_sub(step as usize);
+                    let c = &mut pt.codes[d];
+                    *c = c.wrapping_sub(DELTA[S][($k + 5) as usize]);
+                    if $shapes {
+                        pt.shapes = saved[$i];
+                    }
+                }};
+            }
+            back!(-5, 0, far);
+            back!(-4, 1, true);
+            back!(-3, 2, true);
+            back!(-2, 3, true);
+            back!(-1, 4, true);
+            at = at.wrapping_sub(step as usize);
+            back!(1, 5, true);
+            back!(2, 6, true);
+            back!(3, 7, true);
+            back!(4, 8, true);
+            back!(5, 9, far);
+        }
     }
 
     /// Takes the stone of `side` off `p` from its undo record if it is the last stone placed
@@ -49,11 +90,15 @@ impl Board {
         let s = side.index() & 1;
         let (x, y) = ((p % STRIDE) as usize, (p / STRIDE) as usize);
         let pu = p as usize & MASK;
+        // the codes and shapes of the forty points on the stone's lines, with the side known
+        // at compile time (the codes' changes are constants)
+        if s == 0 {
+            self.restore_lines::<0>(pu, top);
+        } else {
+            self.restore_lines::<1>(pu, top);
+        }
         let Board {
-            cell,
-            codes,
-            shapes,
-            cls,
+            pts,
             threats,
             rows,
             line_total,
@@ -69,57 +114,36 @@ impl Board {
             ..
         } = self;
         let u = &undo[top];
-        cell[pu] = 0;
+        pts[pu].cell = 0;
         *stones -= 1;
         row_stones[y] -= 1;
         col_stones[x] -= 1;
-        for d in 0..4 {
-            let step = STEPS[d];
-            let saved = &u.shapes[d];
-            // what the stone added to the codes of the point k cells behind it: 1 in its own
-            // side's digit, 2 in the other's
-            let mut at = pu.wrapping_add(5 * step as usize);
-            for (i, k) in [-5i32, -4, -3, -2, -1, 1, 2, 3, 4, 5]
-                .into_iter()
-                .enumerate()
-            {
-                if k == 1 {
-                    at = at.wrapping_sub(step as usize);
-                }
-                let q = at & MASK;
-                at = at.wrapping_sub(step as usize);
-                let w = POW3[digit(k)];
-                let w = if s == 0 {
-                    w | (2 * w) << 16
-                } else {
-                    (2 * w) | (w << 16)
-                };
-                codes[q][d] = codes[q][d].wrapping_sub(w);
-                shapes[q] = saved[i];
-            }
-            if *keep_line_score {
-                for k in 0..5 {
-                    rows[(pu as isize - k * step) as usize & MASK][d][s] -= 1;
-                }
-            }
-        }
         if *keep_line_score {
+            let one = 1u8 << (4 * s);
+            for (d, &step) in STEPS.iter().enumerate() {
+                let mut start = pu;
+                for _ in 0..5 {
+                    let r = &mut rows[start & MASK][d];
+                    *r = r.wrapping_sub(one);
+                    start = start.wrapping_sub(step as usize);
+                }
+            }
             *line_total = u.line_total;
         }
         if *keep_points {
             *point_total = u.point_total;
         }
-        for &(q, side, c) in cls_log[u.log as usize..].iter().rev() {
+        for &(q, side, c, flipped) in cls_log[u.log as usize..].iter().rev() {
             let q = q as usize & MASK;
             let side = side as usize & 1;
-            cls[q][side] = c;
-            threats[side].apply(q, c);
+            pts[q].cls[side] = c;
+            threats[side].flip(q, flipped);
         }
         cls_log.truncate(u.log as usize);
         // p's own shapes and classes stayed as they were while it was occupied
-        for (t, &c) in threats.iter_mut().zip(cls[pu].iter()) {
+        for (t, &c) in threats.iter_mut().zip(pts[pu].cls.iter()) {
             if c != 0 {
-                t.apply(pu, c);
+                t.change(pu, 0, c);
             }
         }
         occupied.set(pu, false);
@@ -139,34 +163,35 @@ mod tests {
         f.pat = b.pat;
         f.keep_points(b.keep_points);
         for p in b.occupied.iter() {
-            let side = if b.cell[p as usize] == 1 {
+            let side = if b.cell(p as usize) == 1 {
                 Side::Black
             } else {
                 Side::White
             };
             f.place(p, side);
         }
-        assert!(
-            b.codes == f.codes && b.cell == f.cell && b.occupied == f.occupied,
-            "{what}"
-        );
+        for (bp, fp) in b.pts.iter().zip(f.pts.iter()) {
+            assert!(bp.codes == fp.codes && bp.cell == fp.cell, "{what}");
+        }
+        assert!(b.occupied == f.occupied, "{what}");
         assert!(b.threats == f.threats, "{what}");
         assert_eq!(b.stones, f.stones, "{what}");
         assert!(b.row_stones == f.row_stones && b.col_stones == f.col_stones);
         for p in b.on_board.iter() {
             if b.is_empty(p) {
                 let q = p as usize;
-                assert_eq!(b.shapes[q], f.shapes[q], "{what}: shapes of {p}");
-                assert_eq!(b.cls[q], f.cls[q], "{what}: classes of {p}");
+                assert_eq!(b.pts[q].shapes, f.pts[q].shapes, "{what}: shapes of {p}");
+                assert_eq!(b.pts[q].cls, f.pts[q].cls, "{what}: classes of {p}");
             }
         }
         if b.keep_line_score {
             // the rows that fit on the board (the others hold counts from 8 up, less the
             // stones taken off since a recount: a sum above 5, where ROW_GAIN is 0)
             for (r, g) in b.rows.iter().zip(f.rows.iter()) {
-                for (r, g) in r.iter().zip(g.iter()) {
-                    let fits = g[0] + g[1] <= 5;
-                    assert!(r == g || (!fits && r[0] + r[1] > 5), "{what}: {r:?} {g:?}");
+                for (&r, &g) in r.iter().zip(g.iter()) {
+                    let fits = (g & 15) + (g >> 4) <= 5;
+                    let sum = (r & 15) + (r >> 4);
+                    assert!(r == g || (!fits && sum > 5), "{what}: {r:#x} {g:#x}");
                 }
             }
             assert_eq!(b.line_total, f.line_total, "{what}");

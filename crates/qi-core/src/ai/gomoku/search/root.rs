@@ -285,7 +285,7 @@ impl Search {
             let m = root.remove(i);
             root.insert(0, m);
             self.tt.store(
-                e.g.hash(),
+                e.hash(),
                 Some(b),
                 to_tt(alpha, 0),
                 depth as i16,

@@ -2,7 +2,6 @@
 //! (continuous threats: fours and open threes), reading the board's threat point sets.
 
 use super::{Engine, Search};
-use crate::game::Game;
 use crate::gomoku::Move;
 
 impl Search {
@@ -52,7 +51,7 @@ impl Search {
         if def_fives >= 2 || depth == 0 {
             return None;
         }
-        let key = e.g.hash();
+        let key = e.hash();
         if let Some(&dd) = self.vcf_fail.get(&key)
             && dd >= depth
         {
@@ -140,7 +139,7 @@ impl Search {
         if depth == 0 || def_fives > 0 || def_open || *budget == 0 {
             return None;
         }
-        let key = e.g.hash();
+        let key = e.hash();
         if let Some(&dd) = self.vct_fail.get(&key)
             && dd >= depth
         {
@@ -264,6 +263,7 @@ impl Search {
 mod tests {
     use super::super::{Config, Search};
     use super::*;
+    use crate::game::Game;
     use crate::gomoku::{Gomoku, GomokuRule};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
