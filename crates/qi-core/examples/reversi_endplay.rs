@@ -24,37 +24,36 @@ use args::{arg, positional};
 use qi_core::Game;
 use qi_core::ai::Cpu;
 use qi_core::ai::endgame::Solver;
-use qi_core::engine::matches::Tunable;
+use qi_core::engine::matches::{Config, Tunable};
 use qi_core::reversi::Reversi;
-
-fn settings(s: &str) -> Result<Vec<(String, i32)>, String> {
-    s.split(',')
-        .filter(|t| !t.trim().is_empty())
-        .map(|t| {
-            let (k, v) = t
-                .split_once('=')
-                .ok_or_else(|| format!("setting '{t}' is not key=value"))?;
-            let v: i32 = v
-                .trim()
-                .parse()
-                .map_err(|e| format!("setting '{t}': {e}"))?;
-            Ok((k.trim().to_string(), v))
-        })
-        .collect()
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let files = positional(&args);
     let movetime = Duration::from_millis(arg(&args, "--movetime", 1000u64));
+    // `qi-engine match`'s engine settings (the level is always 6 here)
     let sets: Vec<Vec<(String, i32)>> = ["--a", "--b"]
         .iter()
-        .map(|n| settings(&arg(&args, n, String::new())))
+        .map(|n| {
+            arg(&args, n, String::new())
+                .parse::<Config>()
+                .map(|c| c.settings)
+        })
         .collect::<Result<_, _>>()
         .unwrap_or_else(|e| {
             eprintln!("reversi_endplay: {e}");
             std::process::exit(2);
         });
+    // unknown keys are refused here, before any work
+    for set in &sets {
+        let mut e = <Reversi as qi_core::ai::Ai>::eval_for_level(6, 0);
+        for (key, v) in set {
+            if let Err(err) = Reversi::tune(&mut e, key, *v) {
+                eprintln!("reversi_endplay: {err}");
+                std::process::exit(2);
+            }
+        }
+    }
     let Some(file) = files.first() else {
         eprintln!("usage: reversi_endplay FILE [--movetime MS] [--a SETTINGS] [--b SETTINGS]");
         std::process::exit(2);
