@@ -23,7 +23,9 @@
 //! reversi_patterns train rl8-1.txt rl8-2.txt rl8-3.txt rl8-4.txt rl8-5.txt rl8-6.txt --base embedded --game-weight 1.0
 //! ```
 //!
-//! Held-out root-mean-square error: 3.8 discs at 0-3 empties, 7.9 at 12-15, 7.6 at 20-23, 6.4
+//! Held-out root-mean-square error (every tenth line held out, whose neighbours from the same
+//! game were fitted: too low; on 35,000 lines of games of their own, session 18, 7.39 discs at
+//! 20-23 empties and 4.90 at 28-31): 3.8 discs at 0-3 empties, 7.9 at 12-15, 7.6 at 20-23, 6.4
 //! at 24-27, 5.2 at 28-31, 4.3 at 32-35 and 3.4 at 40-43 (round three, on its own held-out
 //! positions: 4.0, 8.1, 8.0, 7.2, 5.9, 4.7 and 3.5). Against round three, both as NBoard
 //! engines at 100 ms a move with multi-ProbCut (6 random opening plies, seed 501, load about
