@@ -15,7 +15,7 @@ use qi_core::ai::endgame::Solver;
 use qi_core::ai::reversi::ReversiEval;
 use qi_core::ai::{Ai, Cpu};
 use qi_core::engine::matches::random_opening;
-use qi_core::reversi::Reversi;
+use qi_core::reversi::{Move, Reversi};
 use qi_core::search::{Evaluator, Limits, Rng, Searcher};
 
 fn no_stop() -> Arc<AtomicBool> {
@@ -345,6 +345,20 @@ fn solver_equals_plain_minimax() {
     }
 }
 
+/// Asserts that the move `m` in `pos` keeps its outcome `want` (1, 0 or -1 for the side to
+/// move), by the exact score `score` gives the position after it.
+fn assert_keeps_outcome(pos: &Reversi, m: Move, want: i32, mut score: impl FnMut(&Reversi) -> i32) {
+    let mut q = *pos;
+    q.play(m).unwrap();
+    assert_eq!(
+        -score(&q).signum(),
+        want,
+        "{} in {}",
+        pos.move_to_text(m),
+        pos.to_text()
+    );
+}
+
 /// The win/loss/draw solve against plain minimax on 80 random endgames of 4-9 empties: the
 /// outcome is the sign of the exact score, and when the side to move wins or draws, its move
 /// keeps that outcome.
@@ -362,16 +376,7 @@ fn wld_solve_equals_the_sign_of_plain_minimax() {
             _ => losses += 1,
         }
         if want >= 0 {
-            let m = sol.best.unwrap();
-            let mut q = pos;
-            q.play(m).unwrap();
-            assert_eq!(
-                -exact(&q).signum(),
-                want,
-                "{} in {}",
-                pos.move_to_text(m),
-                pos.to_text()
-            );
+            assert_keeps_outcome(&pos, sol.best.unwrap(), want, exact);
         }
     }
     // the sample has all three outcomes
@@ -407,15 +412,7 @@ fn level_6_keeps_the_outcome_when_it_solves_win_loss_draw() {
         assert!(pos.is_legal(m), "{}", pos.to_text());
         assert_eq!(r.score.signum(), want, "{}", pos.to_text());
         if want >= 0 {
-            let mut q = *pos;
-            q.play(m).unwrap();
-            assert_eq!(
-                -exact_score(&q).signum(),
-                want,
-                "{} in {}",
-                pos.move_to_text(m),
-                pos.to_text()
-            );
+            assert_keeps_outcome(pos, m, want, &mut exact_score);
         }
     }
 }

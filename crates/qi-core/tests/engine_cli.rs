@@ -79,8 +79,13 @@ fn solve_prints_move_and_score_last() {
     assert_eq!(code, 0, "{err}");
     let last = out.lines().last().unwrap_or("");
     assert!(last.ends_with(" win"), "{last}");
-    let after = "O--OOOOXXXXXXXXXOXXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- O";
-    let (code, out, err) = engine(&["solve", "reversi", "--wld", "--fen", after]);
+    let after = {
+        use qi_core::Game;
+        let mut p = qi_core::reversi::Reversi::from_text(fen).unwrap();
+        p.play(p.parse_move("a2").unwrap()).unwrap();
+        p.to_text()
+    };
+    let (code, out, err) = engine(&["solve", "reversi", "--wld", "--fen", &after]);
     assert_eq!(code, 0, "{err}");
     assert!(out.lines().last().unwrap_or("").ends_with(" loss"), "{out}");
     let (code, _, _) = engine(&["solve", "reversi", "--fen", "garbage"]);
