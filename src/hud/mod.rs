@@ -333,6 +333,10 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
         model.move_text.clear();
         // the box keeps the keyboard for the next move (it looked focused but was not)
         model.refocus = true;
+    } else if edit.lost_focus() {
+        // Escape (or a click elsewhere) leaves the box: what was half typed goes with it, so
+        // the next Enter opens an empty box rather than playing stale text
+        model.move_text.clear();
     }
     ui.add_space(8.0);
     move_list_ui(ui, &v.moves, None, &[]);

@@ -108,6 +108,38 @@ fn enter_opens_the_move_box_without_a_click() {
     assert_eq!(h.state().2, vec![HudAction::Typed("D4".into())]);
 }
 
+/// Escape leaves the move box, and what was half typed goes with it: the board's letters are
+/// the board's again, and the next Enter opens an empty box (the stale text stayed before).
+#[test]
+fn escape_leaves_the_move_box_empty() {
+    let mut h = side_panel_harness(go_view());
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    h.event(egui::Event::Text("D".into()));
+    h.run();
+    assert_eq!(h.state().1.move_text, "D");
+    h.key_press(egui::Key::Escape);
+    h.run();
+    h.run();
+    assert!(h.state().1.move_text.is_empty());
+    // the box no longer has the keyboard: a letter is the board's shortcut
+    h.event(egui::Event::Text("U".into()));
+    h.run();
+    assert!(h.state().1.move_text.is_empty());
+    // Enter opens it again, empty, and a move typed there is the move played
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    h.event(egui::Event::Text("Q16".into()));
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    assert_eq!(h.state().2, vec![HudAction::Typed("Q16".into())]);
+}
+
 /// While a count after two passes waits for confirmation, Enter is the board's (it confirms the count) and
 /// does not open the move box.
 #[test]
