@@ -1102,6 +1102,106 @@ mod tests {
         }
     }
 
+    /// The three- and four-empties routines against minimax on random positions, with the
+    /// squares in three orders, several windows, both builds (AVX2 where the processor has
+    /// it): inside the window the exact score, outside a bound on the right side.
+    #[test]
+    fn last3_and_last4_equal_minimax() {
+        let mut solver = Solver::new(1);
+        let builds: &[bool] = if simd::has_avx2() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let (mut checked, mut seed, mut passes) = (0, 5000, 0);
+        while checked < 400 {
+            seed += 1;
+            let empties = 3 + (seed % 2) as u32;
+            let Some(pos) = random_endgame(seed, empties) else {
+                continue;
+            };
+            let exact = minimax(&mut pos.clone());
+            let (p, o) = (pos.own(), pos.opp());
+            if mobility(p, o) == 0 {
+                passes += 1;
+            }
+            let sq: Vec<u8> = (0..64u8).filter(|&s| !(p | o) >> s & 1 == 1).collect();
+            let orders: Vec<Vec<u8>> = if empties == 3 {
+                vec![
+                    vec![sq[0], sq[1], sq[2]],
+                    vec![sq[2], sq[1], sq[0]],
+                    vec![sq[1], sq[2], sq[0]],
+                ]
+            } else {
+                vec![
+                    vec![sq[0], sq[1], sq[2], sq[3]],
+                    vec![sq[3], sq[2], sq[1], sq[0]],
+                    vec![sq[1], sq[3], sq[0], sq[2]],
+                ]
+            };
+            for &avx in builds {
+                for order in &orders {
+                    for (a, b) in [
+                        (-65, 65),
+                        (exact - 1, exact + 1),
+                        (exact, exact + 2),
+                        (exact - 2, exact),
+                        (exact + 5, exact + 7),
+                        (exact - 9, exact - 7),
+                    ] {
+                        let s = match (empties, avx) {
+                            (3, false) => solver.last3_d::<false>(
+                                p,
+                                o,
+                                a,
+                                b,
+                                [order[0], order[1], order[2]],
+                                false,
+                            ),
+                            (3, true) => solver.last3_d::<true>(
+                                p,
+                                o,
+                                a,
+                                b,
+                                [order[0], order[1], order[2]],
+                                false,
+                            ),
+                            (_, false) => solver.last4_d::<false>(
+                                p,
+                                o,
+                                a,
+                                b,
+                                [order[0], order[1], order[2], order[3]],
+                                false,
+                            ),
+                            (_, true) => solver.last4_d::<true>(
+                                p,
+                                o,
+                                a,
+                                b,
+                                [order[0], order[1], order[2], order[3]],
+                                false,
+                            ),
+                        };
+                        let what = format!("{} {order:?} ({a}, {b}) avx {avx}", pos.to_text());
+                        if s > a && s < b {
+                            assert_eq!(s, exact, "{what}");
+                        } else if s <= a {
+                            assert!(exact <= s, "{s} {exact} {what}");
+                        } else {
+                            assert!(exact >= s, "{s} {exact} {what}");
+                        }
+                        if exact > a && exact < b {
+                            assert_eq!(s, exact, "{what}");
+                        }
+                    }
+                }
+            }
+            checked += 1;
+        }
+        assert!(passes > 0, "no position with a pass");
+    }
+
     /// Two threads splitting from 8 empties (so that small positions split too) give the
     /// exact score, and a best move that keeps it, on random endgames up to 16 empties; the
     /// splits do happen.
