@@ -597,6 +597,11 @@ impl Solver {
             moves &= moves - 1;
             let f = flips_g::<AVX>(p, o, sq);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
+            if empties > self.options.tt_min {
+                // the child's bucket requested now: the first child searched probes it soon
+                // after, and the transposition cutoff probes them all
+                self.prefetch(no, np);
+            }
             let score = if empties > self.options.sort_search {
                 // the opponent's value after a shallow search: lower is better for us
                 let d = if empties >= self.options.sort_depth3 {
@@ -826,10 +831,8 @@ impl Solver {
             let searched = best > -65;
             if empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
-                // (all the children's buckets are requested first, so that the misses overlap)
-                for c in &list[..n] {
-                    self.prefetch(o & !c.flips, p | c.flips | (1u64 << c.sq));
-                }
+                // (all the children's buckets were requested while ordering, so that the
+                // misses overlap)
                 for c in &list[..n] {
                     let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
                     if let Some(e) = self.probe(no, np) {
