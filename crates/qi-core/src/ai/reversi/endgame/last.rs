@@ -115,7 +115,9 @@ impl Solver {
             0 => return final_score(p, o),
             1 => return last1(p, o, list[0]),
             2 => return self.last2::<AVX>(p, o, alpha, beta, list[0], list[1]),
-            3 => return self.last3::<AVX>(p, o, alpha, beta, [list[0], list[1], list[2]], passed),
+            3 => {
+                return self.last3_d::<AVX>(p, o, alpha, beta, [list[0], list[1], list[2]], passed);
+            }
             4 => {
                 // odd quadrants first, square priority within each
                 let mut sq = [0u8; 4];
@@ -259,7 +261,7 @@ impl Solver {
                 if NEIGHBOURS[x as usize] & o != 0 {
                     let f = flips_g::<AVX>(p, o, x);
                     if f != 0 {
-                        let s = -self.last3::<AVX>(
+                        let s = -self.last3_d::<AVX>(
                             o & !f,
                             p | f | (1u64 << x),
                             -beta,
@@ -293,7 +295,56 @@ impl Solver {
         -self.last4_d::<AVX>(o, p, -beta, -alpha, sq, true)
     }
 
-    /// Three empties, tried in the order given (no move list).
+    /// [`Solver::last3`] with the routines chosen (`AVX` only where the processor has AVX2),
+    /// not inlined: inlined into the four-empties routine its twelve copies overflowed the
+    /// instruction cache.
+    #[inline(always)]
+    pub(super) fn last3_d<const AVX: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 3],
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            // SAFETY: AVX is only set where the processor has AVX2
+            return unsafe { self.last3_avx2(p, o, alpha, beta, sq, passed) };
+        }
+        self.last3_scalar(p, o, alpha, beta, sq, passed)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    pub(super) fn last3_avx2(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 3],
+        passed: bool,
+    ) -> i32 {
+        self.last3::<true>(p, o, alpha, beta, sq, passed)
+    }
+
+    #[inline(never)]
+    pub(super) fn last3_scalar(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [u8; 3],
+        passed: bool,
+    ) -> i32 {
+        self.last3::<false>(p, o, alpha, beta, sq, passed)
+    }
+
+    /// Three empties, in parity order (no move list).
     #[inline(always)]
     pub(super) fn last3<const AVX: bool>(
         &mut self,
@@ -305,6 +356,21 @@ impl Solver {
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
+        // parity order: when two of the squares share a quadrant, the third, alone in its
+        // own, first (the others keep their order)
+        let q = [
+            QUADRANT_ID[sq[0] as usize],
+            QUADRANT_ID[sq[1] as usize],
+            QUADRANT_ID[sq[2] as usize],
+        ];
+        let parity = q[0] ^ q[1] ^ q[2];
+        let sq = if parity & q[0] != 0 {
+            sq
+        } else if parity & q[1] != 0 {
+            [sq[1], sq[0], sq[2]]
+        } else {
+            [sq[2], sq[0], sq[1]]
+        };
         let mut best = -65;
         macro_rules! try_move {
             ($x:expr, $a:expr, $b:expr) => {
@@ -336,20 +402,7 @@ impl Solver {
         if passed {
             return final_score(p, o);
         }
-        -self.last3_pass::<AVX>(o, p, -beta, -alpha, sq)
-    }
-
-    /// [`Solver::last3`] after a pass (not inlined, to keep `last3` small).
-    #[inline(never)]
-    pub(super) fn last3_pass<const AVX: bool>(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        sq: [u8; 3],
-    ) -> i32 {
-        self.last3::<AVX>(p, o, alpha, beta, sq, true)
+        -self.last3_d::<AVX>(o, p, -beta, -alpha, sq, true)
     }
 
     /// Two empties `a` and `b`.

@@ -10,7 +10,8 @@
 //! - from 7 empties: moves generated from the mobility bitboard. The table's move (from 8
 //!   empties, a table of bounds in two-entry buckets, one 64-byte cache line each, the entry
 //!   with more empties kept first, on 2 MB pages where Linux allows it) is searched before
-//!   the other moves are even ordered;
+//!   the other moves are even ordered; from 9 empties each child's bucket is prefetched as
+//!   the child is computed for the ordering;
 //!   then, above 15 empties, the moves are ordered by a shallow search (1 ply at 16 empties, 2
 //!   from 17, 3 from 19; exact only down to 16 discs below alpha) with the trained pattern
 //!   evaluation, round one's weights
@@ -28,8 +29,8 @@
 //! - at 5 and 6 empties: no move generation; the empty squares are kept in a small list in
 //!   square-priority order and tried in parity order (squares in quadrants with an odd number
 //!   of empties first);
-//! - at 4 and 3 empties: functions with the squares unrolled (odd quadrants first at 4), the
-//!   stability cut at 4; at 2 and 1: functions that only count flipped discs for the last move,
+//! - at 4 and 3 empties: functions with the squares unrolled (odd quadrants first), the
+//!   stability cut at 4, the one for 3 not inlined into the one for 4; at 2 and 1: functions that only count flipped discs for the last move,
 //!   the last one by four table look-ups (each line through the square projected on a byte by
 //!   a multiplication, then a table of flip counts by position and byte).
 //!
@@ -181,7 +182,41 @@
 //! against 696.6 M nodes, 51.2 and 52.7 s (-11%); #50-#52 (load 2.1-3.6) 864.0 M nodes and
 //! 81.6 s against 899.8 M and 101.5 s (-20%), every result right.
 //!
-//! This is far from the few seconds of the strongest programs: #55 alone takes 28 minutes.
+//! Branch solver-speed (speed on one thread; an AMD EPYC machine, 2 cores, other work beside: load
+//! 2-3). A `perf` profile of #45 (cpu-clock sampling; no hardware counters in this virtual
+//! machine): 44% of the time in the search from 7 empties, of which about 40% on the
+//! instructions that wait for the node's table bucket right after the prefetch at its entry
+//! (17% of all samples); 26% in the four-to-one-empties routines (last4 with last3, last2
+//! and last1 inlined: 42.7 kB of code, more than the instruction cache), 17% at 5 and 6
+//! empties, 7% in the ordering searches (25% on #51, a bigger tree), 3% in the stable
+//! discs. Kept, `qi-engine ffo --from 40 --to 49 --threads 1` alternated with the build
+//! before:
+//! - three empties in parity order (as Edax's solve_3) and not inlined: 626.2 M nodes
+//!   instead of 629.6 M, 34.9 and 34.9 s of CPU against 37.5 and 37.6 s; cachegrind on #47:
+//!   4.3 k I1 misses instead of 4.46 M, 1.6% more instructions;
+//! - the children's buckets prefetched while the moves are ordered (from 9 empties): the
+//!   same nodes, 32.0 and 32.6 s against 34.6 and 34.6 s.
+//!
+//! Together against main's build: #40-#49 32.4 and 31.6 s against 34.6 and 35.8 s (-9%);
+//! #50-#52 859.9 M nodes against 864.0 M, 72.2 s against 73.0 s (one pair, load 1.9-2.8),
+//! no gain the noise lets one see: there the ordering searches take a quarter of the time.
+//!
+//! All twenty with this build (`qi-engine ffo --from 40 --to 59 --threads 1 --hash 256`,
+//! load 1.9-3.1): every move and score right, **27.71 G nodes, 1,708.6 s of CPU** (16.2 M
+//! nodes/s; #53 201.5 s, #54 224.0 s, #55 719.1 s, #56 102.4 s, #57 219.4 s, #58 137.0 s;
+//! session 12's 2,776.7 s was another machine, and before session 14's smaller trees).
+//!
+//! Tried and not kept (the `ffo` example, on #40-#49 unless said): before the changes above,
+//! the table from 9 empties (674.6 M nodes, 38.9 s against 42.0 s, load 1.7-2.4) and the list search at 7 empties (747.0 M, 38.7 s), neither clearly better;
+//! the prefetch with the T1 or NTA hint instead of T0 (#45 and #49: 21.8-24.0 s and
+//! 21.0-22.2 s against 21.4 s twice); the transposition cutoff from 9 empties (610.3 M
+//! nodes, -2.5%, but #45 and #49 in 20.4-22.0 s against 20.5-22.1 s); the last move with
+//! Edax's lazy cut (the opponent's flips counted only when the score without them is above
+//! alpha): 0.17% fewer instructions on #47; on #50-#52, 3 plies of ordering search from 18
+//! or 20 empties instead of 19 (845.8 M and 884.0 M nodes against 859.9 M, 61.2 and 61.1 s
+//! against 65.7 s, single runs inside the noise).
+//!
+//! This is far from the few seconds of the strongest programs: #55 alone takes 12 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
 //! visit about twice as many nodes a second. Here the pattern evaluation's phases above 20
@@ -597,6 +632,11 @@ impl Solver {
             moves &= moves - 1;
             let f = flips_g::<AVX>(p, o, sq);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
+            if empties > self.options.tt_min {
+                // the child's bucket requested now: the first child searched probes it soon
+                // after, and the transposition cutoff probes them all
+                self.prefetch(no, np);
+            }
             let score = if empties > self.options.sort_search {
                 // the opponent's value after a shallow search: lower is better for us
                 let d = if empties >= self.options.sort_depth3 {
@@ -826,10 +866,8 @@ impl Solver {
             let searched = best > -65;
             if empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
-                // (all the children's buckets are requested first, so that the misses overlap)
-                for c in &list[..n] {
-                    self.prefetch(o & !c.flips, p | c.flips | (1u64 << c.sq));
-                }
+                // (all the children's buckets were requested while ordering, so that the
+                // misses overlap)
                 for c in &list[..n] {
                     let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
                     if let Some(e) = self.probe(no, np) {
@@ -1100,6 +1138,106 @@ mod tests {
             }
             checked += 1;
         }
+    }
+
+    /// The three- and four-empties routines against minimax on random positions, with the
+    /// squares in three orders, several windows, both builds (AVX2 where the processor has
+    /// it): inside the window the exact score, outside a bound on the right side.
+    #[test]
+    fn last3_and_last4_equal_minimax() {
+        let mut solver = Solver::new(1);
+        let builds: &[bool] = if simd::has_avx2() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let (mut checked, mut seed, mut passes) = (0, 5000, 0);
+        while checked < 400 {
+            seed += 1;
+            let empties = 3 + (seed % 2) as u32;
+            let Some(pos) = random_endgame(seed, empties) else {
+                continue;
+            };
+            let exact = minimax(&mut pos.clone());
+            let (p, o) = (pos.own(), pos.opp());
+            if mobility(p, o) == 0 {
+                passes += 1;
+            }
+            let sq: Vec<u8> = (0..64u8).filter(|&s| !(p | o) >> s & 1 == 1).collect();
+            let orders: Vec<Vec<u8>> = if empties == 3 {
+                vec![
+                    vec![sq[0], sq[1], sq[2]],
+                    vec![sq[2], sq[1], sq[0]],
+                    vec![sq[1], sq[2], sq[0]],
+                ]
+            } else {
+                vec![
+                    vec![sq[0], sq[1], sq[2], sq[3]],
+                    vec![sq[3], sq[2], sq[1], sq[0]],
+                    vec![sq[1], sq[3], sq[0], sq[2]],
+                ]
+            };
+            for &avx in builds {
+                for order in &orders {
+                    for (a, b) in [
+                        (-65, 65),
+                        (exact - 1, exact + 1),
+                        (exact, exact + 2),
+                        (exact - 2, exact),
+                        (exact + 5, exact + 7),
+                        (exact - 9, exact - 7),
+                    ] {
+                        let s = match (empties, avx) {
+                            (3, false) => solver.last3_d::<false>(
+                                p,
+                                o,
+                                a,
+                                b,
+                                [order[0], order[1], order[2]],
+                                false,
+                            ),
+                            (3, true) => solver.last3_d::<true>(
+                                p,
+                                o,
+                                a,
+                                b,
+                                [order[0], order[1], order[2]],
+                                false,
+                            ),
+                            (_, false) => solver.last4_d::<false>(
+                                p,
+                                o,
+                                a,
+                                b,
+                                [order[0], order[1], order[2], order[3]],
+                                false,
+                            ),
+                            (_, true) => solver.last4_d::<true>(
+                                p,
+                                o,
+                                a,
+                                b,
+                                [order[0], order[1], order[2], order[3]],
+                                false,
+                            ),
+                        };
+                        let what = format!("{} {order:?} ({a}, {b}) avx {avx}", pos.to_text());
+                        if s > a && s < b {
+                            assert_eq!(s, exact, "{what}");
+                        } else if s <= a {
+                            assert!(exact <= s, "{s} {exact} {what}");
+                        } else {
+                            assert!(exact >= s, "{s} {exact} {what}");
+                        }
+                        if exact > a && exact < b {
+                            assert_eq!(s, exact, "{what}");
+                        }
+                    }
+                }
+            }
+            checked += 1;
+        }
+        assert!(passes > 0, "no position with a pass");
     }
 
     /// Two threads splitting from 8 empties (so that small positions split too) give the
