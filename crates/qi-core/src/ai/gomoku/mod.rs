@@ -212,6 +212,7 @@ impl GomokuEval {
             lmr: self.lmr,
             spend: self.spend,
             prune: self.prune,
+            futility: false,
         }
     }
 }

@@ -262,7 +262,19 @@ pub struct Config {
     /// four-three or a three-three, only the exact answers are searched (else every point
     /// where the opponent would make a three or more, and own fours).
     pub prune: bool,
+    /// Pruning by the static evaluation near the leaves (the learned evaluation's units):
+    /// off the principal variation, where the opponent threatens no open four, four-three or
+    /// three-three, a node of depth 1-3 whose evaluation is [`FUTILITY_MARGIN`] a ply above
+    /// beta returns it (reverse futility), and one of depth 1-2 whose evaluation is
+    /// [`RAZOR_MARGIN`] below alpha, without a point of its own for a three, a four-three or
+    /// a three-three, only tries its VCF (razoring).
+    pub futility: bool,
 }
+
+/// The margin a ply of depth of [`Config::futility`]'s reverse futility pruning.
+pub const FUTILITY_MARGIN: i32 = 150;
+/// The margins of [`Config::futility`]'s razoring at depth 1 and 2.
+pub const RAZOR_MARGIN: [i32; 2] = [200, 320];
 
 impl Default for Config {
     fn default() -> Config {
@@ -284,6 +296,7 @@ impl Default for Config {
             lmr: false,
             spend: 40,
             prune: false,
+            futility: false,
         }
     }
 }
@@ -484,6 +497,11 @@ impl Search {
         self.tt.clear();
     }
 
+    /// Whether the transposition table holds an entry for `pos`.
+    pub fn knows(&self, pos: &Gomoku) -> bool {
+        self.tt.probe(pos.hash()).is_some()
+    }
+
     /// Starts the clock and clears the per-search tables.
     pub fn begin(&mut self, stop: &Arc<AtomicBool>) {
         self.start = Instant::now();
@@ -681,6 +699,21 @@ impl Search {
         self.order_buf = list;
     }
 
+    /// A leaf: the side to move's VCF (within the leaf budget), else the evaluation.
+    fn leaf(&mut self, e: &mut Engine, sc: &Scan, ply: usize) -> i32 {
+        if self.cfg.vcf_leaf > 0 && sc.my_fours > 0 {
+            let mut budget = self.cfg.vcf_leaf;
+            // the VCF reads no evaluation and takes back every stone it plays
+            let kept = e.b.pause_line_score();
+            let r = self.vcf(e, &mut budget, 12);
+            e.b.resume_line_score(kept);
+            if let Some((_, k)) = r {
+                return MATE - (ply as i32 + k as i32);
+            }
+        }
+        self.evaluate(e, sc)
+    }
+
     fn pvs(
         &mut self,
         e: &mut Engine,
@@ -729,17 +762,7 @@ impl Search {
             return self.evaluate(e, &sc);
         }
         if !forced && depth <= 0 {
-            if self.cfg.vcf_leaf > 0 && sc.my_fours > 0 {
-                let mut budget = self.cfg.vcf_leaf;
-                // the VCF reads no evaluation and takes back every stone it plays
-                let kept = e.b.pause_line_score();
-                let r = self.vcf(e, &mut budget, 12);
-                e.b.resume_line_score(kept);
-                if let Some((_, k)) = r {
-                    return MATE - (ply as i32 + k as i32);
-                }
-            }
-            return self.evaluate(e, &sc);
+            return self.leaf(e, &sc, ply);
         }
         let key = e.hash();
         let mut hash_move = None;
@@ -752,6 +775,28 @@ impl Search {
                     Bound::Lower if s >= beta => return s,
                     Bound::Upper if s <= alpha => return s,
                     _ => {}
+                }
+            }
+        }
+        if self.cfg.futility
+            && !is_pv
+            && !forced
+            && depth <= 3
+            && alpha.abs() < MATE_BOUND
+            && beta.abs() < MATE_BOUND
+        {
+            // (bits of `Board::threat_mask`)
+            let mask = e.b.threat_mask(e.side());
+            if mask & (1 << 5 | 1 << 9 | 1 << 10) == 0 {
+                let v = self.evaluate(e, &sc);
+                if v - FUTILITY_MARGIN * depth >= beta {
+                    return v;
+                }
+                if depth <= 2
+                    && mask & (1 | 1 << 3 | 1 << 4) == 0
+                    && v + RAZOR_MARGIN[depth as usize - 1] < alpha
+                {
+                    return self.leaf(e, &sc, ply);
                 }
             }
         }
@@ -883,6 +928,42 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn futility_pruning_saves_nodes_and_keeps_the_answer_to_an_open_three() {
+        // Black's open three f9 g9 h9, White to move, the learned evaluation at depth 6: the
+        // answer is on that row with and without the pruning by the evaluation, and the
+        // pruning searches fewer nodes
+        let mut g = Gomoku::new(15, GomokuRule::Freestyle);
+        for t in ["f9", "h7", "g9", "j5", "h9", "m12", "c3"] {
+            let m = g.parse_move(t).unwrap();
+            g.make(m);
+        }
+        let mut nodes = Vec::new();
+        for futility in [false, true] {
+            let cfg = Config {
+                patterns: true,
+                lmr: true,
+                prune: true,
+                futility,
+                depth: Some(6),
+                time: None,
+                vcf_root: 20_000,
+                vcf_defend: 5_000,
+                ..Config::default()
+            };
+            let mut s = Search::new(cfg, 4);
+            let stop = Arc::new(AtomicBool::new(false));
+            let m = s.think(&g, &stop, &mut |_| {}).best.unwrap();
+            let sq = move_square(m);
+            assert!(
+                sq.y == 8 && (3..=10).contains(&sq.x),
+                "futility {futility}: {sq:?}"
+            );
+            nodes.push(s.nodes);
+        }
+        assert!(nodes[1] < nodes[0], "{nodes:?}");
     }
 
     #[test]
