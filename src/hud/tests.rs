@@ -51,24 +51,31 @@ fn side_panel_harness(view: HudView) -> Harness<'static, (HudView, HudModel, Vec
 }
 
 /// Defect 7: the move box lost the keyboard after Enter while still looking focused.
+/// Presses `key` and lets the panel answer (two frames: a focus change shows on the second).
+fn press<S>(h: &mut Harness<'_, S>, key: egui::Key) {
+    h.key_press(key);
+    h.run();
+    h.run();
+}
+
+/// Types `text` and lets the panel take it.
+fn type_text<S>(h: &mut Harness<'_, S>, text: &str) {
+    h.event(egui::Event::Text(text.into()));
+    h.run();
+}
+
 #[test]
 fn the_move_box_keeps_the_keyboard_after_enter() {
     let mut h = side_panel_harness(go_view());
     h.run();
     h.get_by_role(egui::accesskit::Role::TextInput).click();
     h.run();
-    h.event(egui::Event::Text("D4".into()));
-    h.run();
-    h.key_press(egui::Key::Enter);
-    h.run();
-    h.run();
+    type_text(&mut h, "D4");
+    press(&mut h, egui::Key::Enter);
     assert_eq!(h.state().2, vec![HudAction::Typed("D4".into())]);
     // type the next move at once, without clicking the box again
-    h.event(egui::Event::Text("Q16".into()));
-    h.run();
-    h.key_press(egui::Key::Enter);
-    h.run();
-    h.run();
+    type_text(&mut h, "Q16");
+    press(&mut h, egui::Key::Enter);
     assert_eq!(
         h.state().2,
         vec![
@@ -92,19 +99,13 @@ fn enter_opens_the_move_box_without_a_click() {
     };
     assert_eq!(placeholder(&h).as_deref(), Some("press Enter to type"));
     // letters before Enter go nowhere (they are the board's keys)
-    h.event(egui::Event::Text("U".into()));
-    h.run();
+    type_text(&mut h, "U");
     assert!(h.state().1.move_text.is_empty());
-    h.key_press(egui::Key::Enter);
-    h.run();
-    h.run();
+    press(&mut h, egui::Key::Enter);
     assert_eq!(placeholder(&h).as_deref(), Some("move"));
-    h.event(egui::Event::Text("D4".into()));
-    h.run();
+    type_text(&mut h, "D4");
     assert_eq!(h.state().1.move_text, "D4");
-    h.key_press(egui::Key::Enter);
-    h.run();
-    h.run();
+    press(&mut h, egui::Key::Enter);
     assert_eq!(h.state().2, vec![HudAction::Typed("D4".into())]);
 }
 
@@ -114,29 +115,18 @@ fn enter_opens_the_move_box_without_a_click() {
 fn escape_leaves_the_move_box_empty() {
     let mut h = side_panel_harness(go_view());
     h.run();
-    h.key_press(egui::Key::Enter);
-    h.run();
-    h.run();
-    h.event(egui::Event::Text("D".into()));
-    h.run();
+    press(&mut h, egui::Key::Enter);
+    type_text(&mut h, "D");
     assert_eq!(h.state().1.move_text, "D");
-    h.key_press(egui::Key::Escape);
-    h.run();
-    h.run();
+    press(&mut h, egui::Key::Escape);
     assert!(h.state().1.move_text.is_empty());
     // the box no longer has the keyboard: a letter is the board's shortcut
-    h.event(egui::Event::Text("U".into()));
-    h.run();
+    type_text(&mut h, "U");
     assert!(h.state().1.move_text.is_empty());
     // Enter opens it again, empty, and a move typed there is the move played
-    h.key_press(egui::Key::Enter);
-    h.run();
-    h.run();
-    h.event(egui::Event::Text("Q16".into()));
-    h.run();
-    h.key_press(egui::Key::Enter);
-    h.run();
-    h.run();
+    press(&mut h, egui::Key::Enter);
+    type_text(&mut h, "Q16");
+    press(&mut h, egui::Key::Enter);
     assert_eq!(h.state().2, vec![HudAction::Typed("Q16".into())]);
 }
 
@@ -148,11 +138,8 @@ fn enter_confirms_a_count_rather_than_opening_the_box() {
     view.scoring = Some("Black wins by 3.5".into());
     let mut h = side_panel_harness(view);
     h.run();
-    h.key_press(egui::Key::Enter);
-    h.run();
-    h.run();
-    h.event(egui::Event::Text("D4".into()));
-    h.run();
+    press(&mut h, egui::Key::Enter);
+    type_text(&mut h, "D4");
     assert!(h.state().1.move_text.is_empty());
 }
 
@@ -320,8 +307,7 @@ fn the_online_panel_asks_answers_chats_and_waits() {
     h.run();
     h.get_by_role(egui::accesskit::Role::TextInput).click();
     h.run();
-    h.event(egui::Event::Text("well played".into()));
-    h.run();
+    type_text(&mut h, "well played");
     h.key_press(egui::Key::Enter);
     h.run();
     assert_eq!(h.state().2, Some(Action::Chat("well played".into())));

@@ -898,71 +898,70 @@ mod tests {
         Gomoku::from_text(text).unwrap()
     }
 
+    /// Black's open three f9 g9 h9, White to move.
+    fn open_three(rule: GomokuRule) -> Gomoku {
+        let mut g = Gomoku::new(15, rule);
+        for t in ["f9", "h7", "g9", "j5", "h9", "m12", "c3"] {
+            let m = g.parse_move(t).unwrap();
+            g.make(m);
+        }
+        g
+    }
+
+    /// Searches [`open_three`] with `cfg` (depth-bound, a VCF budget at the root and for the
+    /// defence), checks that the answer is a legal move on the three's row, and gives the
+    /// nodes searched.
+    fn answers_the_open_three(g: &Gomoku, cfg: Config, what: &str) -> u64 {
+        let cfg = Config {
+            time: None,
+            vcf_root: 20_000,
+            vcf_defend: 5_000,
+            ..cfg
+        };
+        let mut s = Search::new(cfg, 4);
+        let stop = Arc::new(AtomicBool::new(false));
+        let m = s.think(g, &stop, &mut |_| {}).best.unwrap();
+        let sq = move_square(m);
+        assert!(g.is_legal(m), "{what}");
+        assert!(sq.y == 8 && (3..=10).contains(&sq.x), "{what}: {sq:?}");
+        s.nodes
+    }
+
     #[test]
     fn late_move_reductions_keep_the_answer_to_an_open_three() {
-        // Black's open three f9 g9 h9, White to move: with or without the reductions the
-        // answer is on that row
+        // with or without the reductions the answer is on the three's row
         for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
-            let mut g = Gomoku::new(15, rule);
-            for t in ["f9", "h7", "g9", "j5", "h9", "m12", "c3"] {
-                let m = g.parse_move(t).unwrap();
-                g.make(m);
-            }
+            let g = open_three(rule);
             for lmr in [false, true] {
                 let cfg = Config {
                     lmr,
                     depth: Some(5),
-                    time: None,
-                    vcf_root: 20_000,
-                    vcf_defend: 5_000,
                     ..Config::default()
                 };
-                let mut s = Search::new(cfg, 4);
-                let stop = Arc::new(AtomicBool::new(false));
-                let m = s.think(&g, &stop, &mut |_| {}).best.unwrap();
-                let sq = move_square(m);
-                assert!(g.is_legal(m), "{rule:?} lmr {lmr}");
-                assert!(
-                    sq.y == 8 && (3..=10).contains(&sq.x),
-                    "{rule:?} lmr {lmr}: {sq:?}"
-                );
+                answers_the_open_three(&g, cfg, &format!("{rule:?} lmr {lmr}"));
             }
         }
     }
 
     #[test]
     fn futility_pruning_saves_nodes_and_keeps_the_answer_to_an_open_three() {
-        // Black's open three f9 g9 h9, White to move, the learned evaluation at depth 6: the
-        // answer is on that row with and without the pruning by the evaluation, and the
-        // pruning searches fewer nodes
-        let mut g = Gomoku::new(15, GomokuRule::Freestyle);
-        for t in ["f9", "h7", "g9", "j5", "h9", "m12", "c3"] {
-            let m = g.parse_move(t).unwrap();
-            g.make(m);
-        }
-        let mut nodes = Vec::new();
-        for futility in [false, true] {
-            let cfg = Config {
-                patterns: true,
-                lmr: true,
-                prune: true,
-                futility,
-                depth: Some(6),
-                time: None,
-                vcf_root: 20_000,
-                vcf_defend: 5_000,
-                ..Config::default()
-            };
-            let mut s = Search::new(cfg, 4);
-            let stop = Arc::new(AtomicBool::new(false));
-            let m = s.think(&g, &stop, &mut |_| {}).best.unwrap();
-            let sq = move_square(m);
-            assert!(
-                sq.y == 8 && (3..=10).contains(&sq.x),
-                "futility {futility}: {sq:?}"
-            );
-            nodes.push(s.nodes);
-        }
+        // the learned evaluation at depth 6: the answer is on the three's row with and
+        // without the pruning by the evaluation, and the pruning searches fewer nodes
+        let g = open_three(GomokuRule::Freestyle);
+        let nodes: Vec<u64> = [false, true]
+            .into_iter()
+            .map(|futility| {
+                let cfg = Config {
+                    patterns: true,
+                    lmr: true,
+                    prune: true,
+                    futility,
+                    depth: Some(6),
+                    ..Config::default()
+                };
+                answers_the_open_three(&g, cfg, &format!("futility {futility}"))
+            })
+            .collect();
         assert!(nodes[1] < nodes[0], "{nodes:?}");
     }
 
