@@ -42,8 +42,14 @@ pub enum PauseAction {
     Quit,
 }
 
-/// The pause menu; `can_analyse`: the game may become an analysed replay (not an online one).
-pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize, can_analyse: bool) -> Option<PauseAction> {
+/// The pause menu; `can_analyse`: the game may become an analysed replay (not an online one);
+/// `record`: the format the game's record is written in (`SGF`, or `PGN` for Ataxx).
+pub fn pause_ui(
+    ui: &mut egui::Ui,
+    selected: &mut usize,
+    can_analyse: bool,
+    record: &str,
+) -> Option<PauseAction> {
     let keys = NavKeys::read(ui);
     if keys.back {
         return Some(PauseAction::Resume);
@@ -54,7 +60,7 @@ pub fn pause_ui(ui: &mut egui::Ui, selected: &mut usize, can_analyse: bool) -> O
         let items = [
             (t!("pause-resume"), true),
             (t!("pause-save"), true),
-            (t!("pause-save-record"), true),
+            (t!("pause-save-record", format = record), true),
             (t!("menu-load"), true),
             (t!("menu-rules"), true),
             (t!("menu-settings"), true),
@@ -92,7 +98,13 @@ fn draw_pause(
     let can_analyse = game
         .as_ref()
         .is_some_and(|g| !g.is_online() && g.history.ply() > 0);
-    let Some(action) = menu_area(ctx, |ui| pause_ui(ui, &mut model.0, can_analyse)).flatten()
+    let record = game
+        .as_ref()
+        .map(|g| qi_core::records::RecordFormat::for_game(g.kind()).extension())
+        .unwrap_or("sgf")
+        .to_ascii_uppercase();
+    let Some(action) =
+        menu_area(ctx, |ui| pause_ui(ui, &mut model.0, can_analyse, &record)).flatten()
     else {
         return Ok(());
     };
@@ -166,14 +178,14 @@ mod tests {
     fn pause_buttons_do_what_they_say() {
         let mut h = Harness::new_ui_state(
             |ui, s: &mut (usize, Option<PauseAction>)| {
-                if let Some(a) = pause_ui(ui, &mut s.0, true) {
+                if let Some(a) = pause_ui(ui, &mut s.0, true, "PGN") {
                     s.1 = Some(a);
                 }
             },
             (0, None),
         );
         h.run();
-        h.get_by_label("Save the record (SGF/PGN)").click();
+        h.get_by_label("Save the record (PGN)").click();
         h.run();
         assert_eq!(h.state().1, Some(PauseAction::ExportRecord));
         h.get_by_label("Main menu").click();

@@ -93,7 +93,7 @@ record-saved = Record saved: { $path }
 pause-title = Paused
 pause-resume = Resume
 pause-save = Save game
-pause-save-record = Save the record (SGF/PGN)
+pause-save-record = Save the record ({ $format })
 status-selection-dropped = Selection dropped
 status-replaying = Replaying { $source }: { $n ->
         [one] 1 move
