@@ -119,6 +119,23 @@ fn ffo_40_is_solved_exactly() {
     check_ffo(&[40]);
 }
 
+/// FFO #59 is a wipeout (+64). The solver orders its moves by the latest pattern weights only
+/// where its first guess is within 40 discs of a draw: with them here it took 3.3 G nodes
+/// (7 minutes) where round one's weights find the wipeout in about 1,400. The deadline only
+/// keeps a failure from running that long; the check is the node count.
+#[test]
+fn ffo_59_wipeout_is_found_in_few_nodes() {
+    let (_, pos, best, score) = ffo().into_iter().find(|f| f.0 == 59).unwrap();
+    let mut solver = Solver::new(16);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let sol = solver
+        .solve(&pos, None, Some(deadline))
+        .expect("FFO #59 solved before the 60 s guard");
+    assert_eq!(sol.score, score);
+    assert!(best.contains(&pos.move_to_text(sol.best.unwrap())));
+    assert!(solver.nodes < 100_000, "{} nodes", solver.nodes);
+}
+
 /// Three more of the quicker FFO positions (about 6 s together on one core).
 #[test]
 fn ffo_41_44_47_are_solved_exactly() {

@@ -14,11 +14,15 @@
 //!   the child is computed for the ordering;
 //!   then, above 15 empties, the moves are ordered by a shallow search (1 ply at 16 empties, 2
 //!   from 17, 3 from 19; exact only down to 16 discs below alpha) with the trained pattern
-//!   evaluation, round one's weights
-//!   ([`crate::ai::patterns::PatternEval::round_one`]: with round two's FFO #59 did not end
-//!   within a minute; the hand-made one of
-//!   [`crate::ai::reversi::ReversiWeights`] before) at the leaves, less 100 per move the
-//!   opponent has after ours (corners twice); up to 15
+//!   evaluation at the leaves, less 100 per move the opponent has after ours (corners
+//!   twice): the latest weights ([`crate::ai::patterns::PatternEval::trained`]) where the
+//!   first guess is within 40 discs of a draw ([`SolverOptions::latest_within`]), round one's
+//!   ([`crate::ai::patterns::PatternEval::round_one`]) beyond. Session 20: with the latest
+//!   (round four) weights FFO #40-#52 took 1.27 G nodes and 82.7 s of CPU against 1.49 G
+//!   and 110.3 s with round one's (load about 3), but the wipeout #59 (+64, guess +50) took
+//!   3.3 G nodes and 7 minutes against 1,354 nodes, as round two's had not ended within a
+//!   minute: their weights value lopsided positions poorly. Before the pattern evaluation
+//!   the hand-made one of [`crate::ai::reversi::ReversiWeights`] ordered; up to 15
 //!   empties fastest-first (the opponent's mobility after the move, corners counted twice, then
 //!   own stable corner discs, the opponent's potential mobility, parity and a value per
 //!   square); the next move is
@@ -279,6 +283,10 @@ pub struct SolverOptions {
     /// The ordering searches only tell apart moves down to this many discs below the node's
     /// alpha (a window that lets the others fail); 0 for a full window.
     pub sort_window: i32,
+    /// The ordering searches use the latest trained weights ([`crate::ai::patterns::PatternEval::trained`]) when
+    /// the first guess ([`Solver::estimate`], on round one's) lies within this many discs of
+    /// a draw, and round one's beyond (0: round one's always). See [`Solver::solve_mtd`].
+    pub latest_within: i32,
 }
 
 impl Default for SolverOptions {
@@ -296,6 +304,7 @@ impl Default for SolverOptions {
             sort_patterns: true,
             pattern_max_empties: 64,
             sort_window: 16,
+            latest_within: 40,
         }
     }
 }
@@ -332,6 +341,9 @@ pub struct Solver {
     /// The search runs its AVX2 build (the processor has AVX2; the tests turn it off to check
     /// the other).
     avx2: bool,
+    /// The ordering searches of this solve use the latest weights (see
+    /// [`SolverOptions::latest_within`]).
+    latest: bool,
 }
 
 /// What the threads working on one split node share.
@@ -397,6 +409,7 @@ impl Solver {
             idle: Arc::new(AtomicIsize::new(0)),
             aborts: Vec::new(),
             avx2: simd::has_avx2(),
+            latest: false,
         }
     }
 
@@ -417,6 +430,7 @@ impl Solver {
             idle: self.idle.clone(),
             aborts,
             avx2: self.avx2,
+            latest: self.latest,
         }
     }
 
@@ -458,9 +472,23 @@ impl Solver {
         }
         let depth = if empties >= 24 { 6 } else { 4 };
         let v = if self.avx2 {
-            shallow_search_d::<true>(p, o, depth, -INF_SORT, INF_SORT, self.leaf_eval::<true>())
+            shallow_search_d::<true>(
+                p,
+                o,
+                depth,
+                -INF_SORT,
+                INF_SORT,
+                self.leaf_eval::<true>(false),
+            )
         } else {
-            shallow_search_d::<false>(p, o, depth, -INF_SORT, INF_SORT, self.leaf_eval::<false>())
+            shallow_search_d::<false>(
+                p,
+                o,
+                depth,
+                -INF_SORT,
+                INF_SORT,
+                self.leaf_eval::<false>(false),
+            )
         };
         // finished games score 1000 per disc, estimates 100 (and lie within ±6400)
         let discs = if v.abs() > 6500 { v / 1000 } else { v / 100 };
@@ -478,6 +506,7 @@ impl Solver {
     ) -> Option<Solution> {
         let (mut lo, mut hi) = (-64, 64);
         let mut g = (guess.clamp(-64, 64) / 2) * 2;
+        self.latest = self.options.latest_within > 0 && g.abs() < self.options.latest_within;
         let mut best = None;
         let mut nodes = 0;
         loop {
@@ -519,6 +548,8 @@ impl Solver {
         stop: Option<&Arc<AtomicBool>>,
         deadline: Option<Instant>,
     ) -> Option<Solution> {
+        // a window at the draw: a won position is cut by any win, a wipeout need not be found
+        self.latest = self.options.latest_within > 0;
         let r = self.solve_window(pos, -1, 1, stop, deadline)?;
         Some(Solution {
             best: r.best,
@@ -654,7 +685,14 @@ impl Solver {
                     INF_SORT
                 };
                 let v = if self.options.sort_patterns {
-                    -shallow_search_d::<AVX>(no, np, d, -INF_SORT, cap, self.leaf_eval::<AVX>())
+                    -shallow_search_d::<AVX>(
+                        no,
+                        np,
+                        d,
+                        -INF_SORT,
+                        cap,
+                        self.leaf_eval::<AVX>(self.latest),
+                    )
                 } else if self.options.sort_full_eval {
                     -sort_search_full(no, np, d, -INF_SORT, INF_SORT)
                 } else {
@@ -691,10 +729,15 @@ impl Solver {
         unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut Candidate, n) }
     }
 
-    /// The leaf evaluation of the ordering searches with the pattern evaluation.
+    /// The leaf evaluation of the ordering searches with the pattern evaluation: the latest
+    /// weights or round one's.
     #[inline(always)]
-    fn leaf_eval<const AVX: bool>(&self) -> impl Fn(u64, u64) -> i32 + Copy {
-        let eval = crate::ai::patterns::PatternEval::round_one();
+    fn leaf_eval<const AVX: bool>(&self, latest: bool) -> impl Fn(u64, u64) -> i32 + Copy {
+        let eval = if latest {
+            crate::ai::patterns::PatternEval::trained()
+        } else {
+            crate::ai::patterns::PatternEval::round_one()
+        };
         let max = self.options.pattern_max_empties;
         move |p: u64, o: u64| {
             if 64 - (p | o).count_ones() <= max {
@@ -1138,6 +1181,35 @@ mod tests {
             }
             checked += 1;
         }
+    }
+
+    /// The ordering searches take the latest weights where the first guess is near a draw and
+    /// round one's in a lopsided position; both orderings give the exact score.
+    #[test]
+    fn ordering_weights_follow_the_first_guess() {
+        let mut solver = Solver::new(1);
+        let (mut near, mut far, mut seed) = (0, 0, 900);
+        while near < 3 || far < 2 {
+            seed += 1;
+            let Some(pos) = random_endgame(seed, 17) else {
+                continue;
+            };
+            let guess = solver.estimate(&pos);
+            let exact = solver.solve_mtd(&pos, 0, None, None).unwrap().score;
+            let sol = solver.solve(&pos, None, None).unwrap();
+            assert_eq!(sol.score, exact, "seed {seed}");
+            let g = (guess.clamp(-64, 64) / 2) * 2;
+            assert_eq!(solver.latest, g.abs() < 40, "seed {seed}, guess {guess}");
+            if solver.latest {
+                near += 1;
+            } else {
+                far += 1;
+            }
+        }
+        solver.options.latest_within = 0;
+        let pos = random_endgame(901, 17).unwrap();
+        solver.solve(&pos, None, None).unwrap();
+        assert!(!solver.latest);
     }
 
     /// The three- and four-empties routines against minimax on random positions, with the
