@@ -14,8 +14,8 @@
 //!   the child is computed for the ordering;
 //!   then, above 15 empties, the moves are ordered by a shallow search (1 ply at 16 empties, 2
 //!   from 17, 3 from 19; exact only down to 16 discs below alpha) with the trained pattern
-//!   evaluation at the leaves, less 100 per move the opponent has after ours (corners
-//!   twice): the latest weights ([`crate::ai::patterns::PatternEval::trained`]) where the
+//!   evaluation at the leaves, less 2 discs per move the opponent has after ours (corners
+//!   twice, [`SolverOptions::sort_mobility`]): the latest weights ([`crate::ai::patterns::PatternEval::trained`]) where the
 //!   first guess is within 40 discs of a draw ([`SolverOptions::latest_within`]), round one's
 //!   ([`crate::ai::patterns::PatternEval::round_one`]) beyond. Session 20: with the latest
 //!   (round four) weights FFO #40-#52 took 1.27 G nodes and 82.7 s of CPU against 1.49 G
@@ -270,7 +270,10 @@ pub struct SolverOptions {
     /// From this many empties a node's moves after the first may be shared between threads
     /// (with [`Solver::threads`] above 1).
     pub split_min: u32,
-    /// Weight of the opponent's mobility in the ordering by shallow search.
+    /// Weight of the opponent's mobility in the ordering by shallow search (hundredths of a
+    /// disc a move, corners twice). Session 20, with the latest weights ordering, FFO #40-#52
+    /// in nodes: 50 1.38 G, 100 1.27 G, 150 1.17 G, 200 1.11 G, 250 1.11 G, 300 1.16 G, 400
+    /// 1.24 G, 600 1.45 G (CPU 71-75 s from 150 to 250 against 82.7 s at 100, load 2-3).
     pub sort_mobility: i32,
     /// Leaves of the ordering search use the midgame evaluation instead of mobility alone.
     pub sort_full_eval: bool,
@@ -299,7 +302,7 @@ impl Default for SolverOptions {
             sort_depth2: 17,
             sort_depth3: 19,
             split_min: 12,
-            sort_mobility: 100,
+            sort_mobility: 200,
             sort_full_eval: true,
             sort_patterns: true,
             pattern_max_empties: 64,
