@@ -86,10 +86,12 @@
 //! not help much: with 40% of it the error at 12-15 empties was 8.3.
 //!
 //! Round one's weights stay in `data/reversi-patterns-round1.bin` (996 kB): the endgame
-//! solver orders its moves and makes its first guess with them ([`PatternEval::round_one`];
-//! FFO #40-#45 in 289 M nodes instead of 334 M with the hand-made evaluation), because with
-//! round two's it lost its way in a wipeout (FFO #59). Level 6 and the NBoard engine play with
-//! the latest round ([`PatternEval::trained`]; see [`crate::ai::reversi`]).
+//! solver makes its first guess with them ([`PatternEval::round_one`]; FFO #40-#45 in 289 M
+//! nodes instead of 334 M with the hand-made evaluation) and orders its moves with them where
+//! that guess is 40 discs or more from a draw, because with the later rounds' it lost its way
+//! in a wipeout (FFO #59); nearer a draw it orders with the latest round's (session 20: FFO
+//! #40-#59 in 14.4 G nodes instead of 27.7 G). Level 6 and the NBoard engine play with the
+//! latest round ([`PatternEval::trained`]; see [`crate::ai::reversi`]).
 
 use std::sync::OnceLock;
 
