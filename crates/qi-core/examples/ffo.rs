@@ -6,7 +6,7 @@
 //! File lines are `<board> <side> <best moves /-separated> <score>`; line k is number 39 + k.
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
 //! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
-//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB, QI_FULL, QI_PAT, QI_PMAX and QI_SPLIT (see
+//! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB, QI_FULL, QI_PAT, QI_PMAX, QI_SWIN, QI_LATEST and QI_SPLIT (see
 //! `SolverOptions`); QI_HASH the table size in MB
 //! (64 by default); QI_THREADS the solving threads (1 by default); QI_MTD=<score> starts the null-window probes there instead of at 0;
 //! QI_STATS=1 prints, after each position, its nodes per number of empties (from 7) with how
@@ -64,6 +64,7 @@ fn main() {
         sort_patterns: env("QI_PAT", o.sort_patterns as u32) != 0,
         pattern_max_empties: env("QI_PMAX", o.pattern_max_empties),
         sort_window: env("QI_SWIN", o.sort_window as u32) as i32,
+        latest_within: env("QI_LATEST", o.latest_within as u32) as i32,
     };
     solver.threads = env("QI_THREADS", 1) as usize;
     eprintln!("{:?}, {} threads", solver.options, solver.threads);
