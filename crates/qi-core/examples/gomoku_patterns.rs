@@ -31,10 +31,11 @@
 //! training games and on every tenth game, held out of the fit. Freestyle ties Black's and
 //! White's tables (the same weights for both colours); renju fits them apart.
 //!
-//! Labels from another engine instead of results: a line `<rule> P <p> <moves>` is one
-//! position (after all its moves) whose label is the side to move's winning chance `p`, as
-//! `scripts/rapfi-label.py` writes them from Rapfi's evaluation of every position of `gen`'s
-//! games (the lines of one game, which share their first moves, are held out together). With
+//! Labels instead of results: a line `<rule> P <p> <moves>` is one position (after all its
+//! moves) whose label is the side to move's winning chance `p`, for instance from a deeper
+//! search of every position of `gen`'s games (the lines of one game, which share their first
+//! moves, are held out together). Session 20 tried Rapfi's evaluation as the label, with a
+//! script kept outside the repo like the engine itself. With
 //! `--base embedded` the fit starts from the shipped weights of the rule and its ridge penalty
 //! pulls towards them instead of towards zero. Session 20's refit, not shipped (53.5% in
 //! self-play, 4 of 40 against Rapfi; the module doc of `qi_core::ai::gomoku::patterns`):
@@ -42,8 +43,7 @@
 //! ```text
 //! gomoku_patterns gen --rule freestyle --games 300 --seed 5 --nodes 20000 --patterns 1 --out gf5.txt
 //! gomoku_patterns gen --rule freestyle --games 600 --seed 6 --nodes 20000 --patterns 1 --out gf6.txt
-//! scripts/rapfi-label.py --engine pbrain-rapfi gf5.txt lf5.txt --ms 50    # 7,977 positions
-//! scripts/rapfi-label.py --engine pbrain-rapfi gf6.txt lf6.txt --ms 50    # 16,637 positions
+//! # (outside the repo) Rapfi's 50 ms evaluation of each position: lf5.txt (7,977 positions), lf6.txt (16,637)
 //! gomoku_patterns train --rule freestyle lf5.txt lf6.txt --base embedded --epochs 200 --lr 2 \
 //!     --out crates/qi-core/data/gomoku-patterns.bin
 //! ```
