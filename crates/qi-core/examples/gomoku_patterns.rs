@@ -30,6 +30,23 @@
 //! penalty `--l2`) and prints the log loss and the share of results predicted on the
 //! training games and on every tenth game, held out of the fit. Freestyle ties Black's and
 //! White's tables (the same weights for both colours); renju fits them apart.
+//!
+//! Labels instead of results: a line `<rule> P <p> <moves>` is one position (after all its
+//! moves) whose label is the side to move's winning chance `p`, for instance from a deeper
+//! search of every position of `gen`'s games (the lines of one game, which share their first
+//! moves, are held out together). Session 20 tried Rapfi's evaluation as the label, with a
+//! script kept outside the repo like the engine itself. With
+//! `--base embedded` the fit starts from the shipped weights of the rule and its ridge penalty
+//! pulls towards them instead of towards zero. Session 20's refit, not shipped (53.5% in
+//! self-play, 4 of 40 against Rapfi; the module doc of `qi_core::ai::gomoku::patterns`):
+//!
+//! ```text
+//! gomoku_patterns gen --rule freestyle --games 300 --seed 5 --nodes 20000 --patterns 1 --out gf5.txt
+//! gomoku_patterns gen --rule freestyle --games 600 --seed 6 --nodes 20000 --patterns 1 --out gf6.txt
+//! # (outside the repo) Rapfi's 50 ms evaluation of each position: lf5.txt (7,977 positions), lf6.txt (16,637)
+//! gomoku_patterns train --rule freestyle lf5.txt lf6.txt --base embedded --epochs 200 --lr 2 \
+//!     --out crates/qi-core/data/gomoku-patterns.bin
+//! ```
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -149,6 +166,9 @@ fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
     let tie = rule != GomokuRule::Renju;
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let mut game_index = 0;
+    // (labelled positions of one game, `P` lines, share its held-out lot: the lines of a
+    // game follow one another with the same first moves)
+    let mut last_opening = String::new();
     for f in files {
         let file = std::fs::File::open(f).unwrap_or_else(|e| {
             eprintln!("{f}: {e}");
@@ -171,8 +191,28 @@ fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
                 "W" => Some(1),
                 _ => None,
             };
+            // `P <p>`: one position (after all the moves) labelled with the side to move's
+            // winning chance `p` (e.g. another engine's evaluation), not a game's result
+            let soft: Option<f32> = if res == "P" {
+                match it.next().and_then(|t| t.parse().ok()) {
+                    Some(v) => Some(v),
+                    None => {
+                        eprintln!("{f}: skipped a bad line: {line}");
+                        continue;
+                    }
+                }
+            } else {
+                None
+            };
             let mut g = Gomoku::new(15, rule);
             let moves: Vec<&str> = it.collect();
+            if soft.is_some() {
+                let opening = moves.iter().take(4).copied().collect::<Vec<_>>().join(" ");
+                if opening == last_opening && game_index > 0 {
+                    game_index -= 1;
+                }
+                last_opening = opening;
+            }
             // a line whose moves do not all parse and play legally is skipped, not a panic
             let mut check = Gomoku::new(15, rule);
             let legal = moves.iter().all(|t| match check.parse_move(t) {
@@ -191,7 +231,7 @@ fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
             for (i, t) in moves.iter().enumerate() {
                 let m = g.parse_move(t).expect("a move");
                 g.make(m);
-                if i < 3 {
+                if i < 3 || (soft.is_some() && i + 1 < moves.len()) {
                     continue;
                 }
                 let Some(f) = features(&g) else { continue };
@@ -207,10 +247,11 @@ fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
                 *acc.entry(threat_param(table(f.side), f.mask as usize))
                     .or_default() += 1.0;
                 let x: Vec<(u32, f32)> = acc.into_iter().filter(|&(_, v)| v != 0.0).collect();
-                let y = match winner {
-                    Some(w) if w == f.side => 1.0,
-                    Some(_) => 0.0,
-                    None => 0.5,
+                let y = match (soft, winner) {
+                    (Some(p), _) => p,
+                    (None, Some(w)) if w == f.side => 1.0,
+                    (None, Some(_)) => 0.0,
+                    (None, None) => 0.5,
                 };
                 let s = Sample { x, y };
                 if game_index % 10 == 9 {
@@ -266,7 +307,28 @@ fn train(args: &[String]) {
         std::process::exit(2);
     }
     let n = train.len() as f64;
-    let mut w = vec![0.0f64; PARAMS];
+    // `--base embedded`: start from the shipped weights of the rule, and pull towards them
+    // (the ridge penalty on the difference) instead of towards zero
+    let base = arg(args, "--base", String::new()) == "embedded";
+    let mut w0 = vec![0.0f64; PARAMS];
+    if base {
+        let rw = &Weights::embedded().rules[rule_index(rule)];
+        let tie = rule != GomokuRule::Renju;
+        for c in 0..(if tie { 1 } else { 2 }) {
+            for k in 0..COMBOS {
+                w0[point_param(c, k) as usize] = rw.point[c][k] as f64;
+            }
+            for m in 0..THREATS {
+                w0[threat_param(c, m) as usize] = rw.threat[c][m] as f64;
+            }
+        }
+        let (l, a) = loss(&w0, &held);
+        eprintln!(
+            "held out log loss of the shipped weights: {l:.4} ({:.1}% right)",
+            100.0 * a
+        );
+    }
+    let mut w = w0.clone();
     let (mut m1, mut m2) = (vec![0.0f64; PARAMS], vec![0.0f64; PARAMS]);
     let (b1, b2) = (0.9f64, 0.999f64);
     for epoch in 1..=epochs {
@@ -279,7 +341,7 @@ fn train(args: &[String]) {
             }
         }
         for (j, g) in grad.iter_mut().enumerate() {
-            *g = *g / n + l2 * w[j];
+            *g = *g / n + l2 * (w[j] - w0[j]);
             m1[j] = b1 * m1[j] + (1.0 - b1) * *g;
             m2[j] = b2 * m2[j] + (1.0 - b2) * *g * *g;
             let mh = m1[j] / (1.0 - b1.powi(epoch as i32));

@@ -137,6 +137,8 @@ pub struct GomokuEval {
     pub spend: u32,
     /// Pruning by threat type (match setting `prune=0|1`; see [`Config::prune`]).
     pub prune: bool,
+    /// History-heuristic ordering (match setting `history=0|1`; see [`Config::history`]).
+    pub history: bool,
 }
 
 impl GomokuEval {
@@ -176,6 +178,7 @@ impl GomokuEval {
             eval_kind: 0,
             spend: 40,
             prune: false,
+            history: false,
         }
     }
 
@@ -213,6 +216,7 @@ impl GomokuEval {
             spend: self.spend,
             prune: self.prune,
             futility: false,
+            history: self.history,
         }
     }
 }
@@ -331,9 +335,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "lmr" => eval.lmr = v > 0,
             "spend" => eval.spend = v.clamp(1, 100) as u32,
             "prune" => eval.prune = v > 0,
+            "history" => eval.history = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history)"
                 ));
             }
         }

@@ -33,7 +33,14 @@
 //! drew even (20-0-20) and the line score stays there; the levels with the match setting
 //! `patterns=1`. A second round (1,200 more freestyle games played on these weights, a refit
 //! on both sets) won 56 of 100 self-play games against them but only 3 of 40 against Rapfi,
-//! and is not shipped; a second renju round lost in self-play (45%).
+//! and is not shipped; a second renju round lost in self-play (45%). Session 20 refitted the
+//! freestyle weights from these ones to Rapfi's own evaluation (50 ms a position) of the
+//! 24,614 positions of 900 self-play games (`gen --nodes 20000 --patterns 1`, seeds 5 and 6;
+//! the recipe in the training program's doc): held-out log loss against Rapfi's labels 0.476
+//! for these weights, 0.450 for the refit, which moved the point weights by 2.4 on average
+//! (400 is one logit); in `gomocup` self-play at 200 ms a move it scored 51-5-44 against these
+//! (seed 55, load 3.2-3.6) and against Rapfi at 1 s a move 4-0-36 (10%, the freestyle file,
+//! load 3.7-4.0): no better, so not shipped.
 
 use std::sync::OnceLock;
 

@@ -21,6 +21,16 @@
 //! `gomocup` self-play at 200 ms a move (seeds 7 and 8, 60 and 100 games; faster as well, so
 //! not the ordering alone); with the later steps of the same speed work (3.92 G instructions,
 //! the same tree) 53-1-46 (seed 9, 100 games) and under renju 23-0-17 (seed 10, 40 games).
+//!
+//! History-heuristic ordering ([`Config::history`], match setting `history=1`) is a setting
+//! that no level and not `qi-engine gomocup` uses: in `gomocup` self-play at 200 ms a move it
+//! scored 21-0-19 (the freestyle openings file) and 62-3-55 (3 random plies, seed 51) in
+//! freestyle, 48-0-52 in renju (seed 53), and against Rapfi at 1 s a move 7-0-33 in renju
+//! and 1-0-39 in freestyle (load 3.5-4.2), no better than without. A VCT of the side to move
+//! tried inside the tree (session 20, not in the code) lost in the same self-play: at every node
+//! below the root with 3 plies or more to go, 2,000 nodes, 36-1-63; only at the root's
+//! children, 20,000 nodes, 38-0-62; the same with 5,000 nodes and each position tried once a
+//! search, 47-0-53 (100 games each, seed 52, 3 random plies, load 2.7-4.8).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -269,7 +279,17 @@ pub struct Config {
     /// [`RAZOR_MARGIN`] below alpha, without a point of its own for a three, a four-three or
     /// a three-three, only tries its VCF (razoring).
     pub futility: bool,
+    /// History-heuristic ordering: a quiet move that cut off the search at depth `d` earns
+    /// `d²` for its side and point (halved at each new search, emptied with the table), and a
+    /// candidate's ordering score gets up to [`HISTORY_BONUS`] for it, in proportion to the
+    /// best point's history: enough to order quiet points among themselves, not to put a quiet
+    /// point above a three. (Match setting `history=1`; off in `qi-engine gomocup` and the
+    /// levels: see the module doc.)
+    pub history: bool,
 }
+
+/// The largest ordering bonus of [`Config::history`] (an open three is worth 110, a two 24).
+pub const HISTORY_BONUS: i32 = 48;
 
 /// The margin a ply of depth of [`Config::futility`]'s reverse futility pruning.
 pub const FUTILITY_MARGIN: i32 = 150;
@@ -297,6 +317,7 @@ impl Default for Config {
             spend: 40,
             prune: false,
             futility: false,
+            history: false,
         }
     }
 }
@@ -409,7 +430,14 @@ pub struct Search {
     threat_buf: Vec<Move>,
     /// The search stops when `nodes` reaches this.
     node_limit: u64,
+    /// [`Config::history`]: each side's history score of each point (index the move), and
+    /// the largest of each side.
+    history: Box<[[i32; HISTORY_SLOTS]; 2]>,
+    history_max: [i32; 2],
 }
+
+/// Slots of the history table: more than the largest move (19 rows of 32).
+const HISTORY_SLOTS: usize = 1024;
 
 /// A search's tables that outlive it on its thread ([`SPARE`]).
 struct Spare {
@@ -489,12 +517,27 @@ impl Search {
             four_bufs: Vec::new(),
             threat_buf: Vec::with_capacity(16),
             node_limit: u64::MAX,
+            history: Box::new([[0; HISTORY_SLOTS]; 2]),
+            history_max: [0; 2],
         }
     }
 
-    /// Empties the transposition table (a new game).
+    /// Empties the transposition table and the history (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        for h in self.history.iter_mut() {
+            h.fill(0);
+        }
+        self.history_max = [0; 2];
+    }
+
+    /// A quiet move `m` of `side` cut off the search at `depth`.
+    #[inline]
+    fn history_cut(&mut self, side: Side, m: Move, depth: i32) {
+        let h = &mut self.history[side.index()][m as usize & (HISTORY_SLOTS - 1)];
+        *h = h.saturating_add(depth * depth);
+        let max = &mut self.history_max[side.index()];
+        *max = (*max).max(*h);
     }
 
     /// Whether the transposition table holds an entry for `pos`.
@@ -513,6 +556,15 @@ impl Search {
         self.vcf_fail.clear();
         self.vct_fail.clear();
         self.node_limit = u64::MAX;
+        // the history of earlier moves counts half
+        for h in self.history.iter_mut() {
+            for v in h.iter_mut() {
+                *v /= 2;
+            }
+        }
+        for m in self.history_max.iter_mut() {
+            *m /= 2;
+        }
     }
 
     #[inline]
@@ -672,9 +724,16 @@ impl Search {
                 out,
             );
         } else {
+            // (the history's bonus read from the table itself: the closure borrows only it)
+            let side = e.side().index();
+            let (hist, hmax) = (&self.history[side], self.history_max[side]);
+            let use_hist = self.cfg.history && hmax > 0;
             let key = |c: &Cand| {
                 let k = if Some(c.mv) == hash_move {
                     i32::MAX
+                } else if use_hist {
+                    let h = hist[c.mv as usize & (HISTORY_SLOTS - 1)] as i64;
+                    c.order + (h * HISTORY_BONUS as i64 / hmax as i64) as i32
                 } else {
                     c.order
                 };
@@ -868,6 +927,9 @@ impl Search {
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
+                        if self.cfg.history && !forced && e.b.shape(me, m).max() < F3 {
+                            self.history_cut(me, m, depth);
+                        }
                         break;
                     }
                 }
@@ -941,6 +1003,56 @@ mod tests {
                 answers_the_open_three(&g, cfg, &format!("{rule:?} lmr {lmr}"));
             }
         }
+    }
+
+    #[test]
+    fn history_orders_quiet_points_that_cut_off_first() {
+        // a quiet opening position: a search with the history on records the cut-offs of
+        // quiet moves; a point given the largest history comes first among the quiet points
+        // (not above a better-shaped one by more than the bonus), and only with the history on
+        let g = pos("15 freestyle 15/15/15/15/15/15/6o8/7x7/7xo6/15/15/15/15/15/15 x");
+        let stop = Arc::new(AtomicBool::new(false));
+        let cfg = Config {
+            history: true,
+            depth: Some(5),
+            time: None,
+            ..Config::default()
+        };
+        let mut s = Search::new(cfg.clone(), 1);
+        s.think(&g, &stop, &mut |_| {});
+        assert!(s.history_max.iter().any(|&m| m > 0), "no cut-off recorded");
+        let e = Engine::new(&g);
+        let first = |history: bool, boost: Option<Move>| -> (Move, Vec<Move>) {
+            let mut s = Search::new(
+                Config {
+                    history,
+                    ..cfg.clone()
+                },
+                1,
+            );
+            s.scan(&e, 0);
+            let mut out = Vec::new();
+            s.node_moves(&e, 0, None, 40, &mut out);
+            if let Some(b) = boost {
+                let side = e.side().index();
+                s.history[side][b as usize] = 1000;
+                s.history_max[side] = 1000;
+                s.node_moves(&e, 0, None, 40, &mut out);
+            }
+            (out[0], out)
+        };
+        let (_, plain) = first(true, None);
+        // the last of the listed points whose ordering score is within the bonus of the best
+        s.scan(&e, 0);
+        let order = |m: Move| s.cands(0).iter().find(|c| c.mv == m).unwrap().order;
+        let top = order(plain[0]);
+        let late = *plain
+            .iter()
+            .rev()
+            .find(|&&m| order(m) + HISTORY_BONUS > top && m != plain[0])
+            .expect("a point close to the best");
+        assert_eq!(first(true, Some(late)).0, late);
+        assert_eq!(first(false, Some(late)).0, plain[0]);
     }
 
     #[test]
