@@ -40,6 +40,60 @@ pub(super) fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
     (list, n, parity)
 }
 
+/// The three routines of a last-empties search: `$d` picks the AVX2 build `$avx` (where the
+/// processor has AVX2; `$avx_attr` are its extra attributes) or the scalar one `$scalar`, each
+/// calling the generic `$g` with `N` empty squares.
+macro_rules! dispatch_last {
+    ($(#[$doc:meta])* $d:ident, $avx:ident, $scalar:ident, $g:ident, $n:literal, [$(#[$avx_attr:meta])*]) => {
+        $(#[$doc])*
+        #[inline(always)]
+        pub(super) fn $d<const AVX: bool>(
+            &mut self,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            sq: [u8; $n],
+            passed: bool,
+        ) -> i32 {
+            #[cfg(target_arch = "x86_64")]
+            if AVX {
+                // SAFETY: AVX is only set where the processor has AVX2
+                return unsafe { self.$avx(p, o, alpha, beta, sq, passed) };
+            }
+            self.$scalar(p, o, alpha, beta, sq, passed)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        $(#[$avx_attr])*
+        pub(super) fn $avx(
+            &mut self,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            sq: [u8; $n],
+            passed: bool,
+        ) -> i32 {
+            self.$g::<true>(p, o, alpha, beta, sq, passed)
+        }
+
+        #[inline(never)]
+        pub(super) fn $scalar(
+            &mut self,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            sq: [u8; $n],
+            passed: bool,
+        ) -> i32 {
+            self.$g::<false>(p, o, alpha, beta, sq, passed)
+        }
+    };
+}
+
 impl Solver {
     /// [`Solver::shallow_g`] with the routines chosen (`AVX` only where the processor has
     /// AVX2).
@@ -190,51 +244,10 @@ impl Solver {
         best
     }
 
-    /// [`Solver::last4_g`] with the routines chosen (`AVX` only where the processor has AVX2).
-    #[inline(always)]
-    pub(super) fn last4_d<const AVX: bool>(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        sq: [u8; 4],
-        passed: bool,
-    ) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if AVX {
-            // SAFETY: AVX is only set where the processor has AVX2
-            return unsafe { self.last4_avx2(p, o, alpha, beta, sq, passed) };
-        }
-        self.last4_scalar(p, o, alpha, beta, sq, passed)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    pub(super) fn last4_avx2(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        sq: [u8; 4],
-        passed: bool,
-    ) -> i32 {
-        self.last4_g::<true>(p, o, alpha, beta, sq, passed)
-    }
-
-    #[inline(never)]
-    pub(super) fn last4_scalar(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        sq: [u8; 4],
-        passed: bool,
-    ) -> i32 {
-        self.last4_g::<false>(p, o, alpha, beta, sq, passed)
-    }
+    dispatch_last!(
+        /// [`Solver::last4_g`] with the routines chosen (`AVX` only where the processor has AVX2).
+        last4_d, last4_avx2, last4_scalar, last4_g, 4, []
+    );
 
     /// Four empties, tried in the order given (no move list), with the stability cut.
     #[inline(always)]
@@ -295,54 +308,12 @@ impl Solver {
         -self.last4_d::<AVX>(o, p, -beta, -alpha, sq, true)
     }
 
-    /// [`Solver::last3`] with the routines chosen (`AVX` only where the processor has AVX2),
-    /// not inlined: inlined into the four-empties routine its twelve copies overflowed the
-    /// instruction cache.
-    #[inline(always)]
-    pub(super) fn last3_d<const AVX: bool>(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        sq: [u8; 3],
-        passed: bool,
-    ) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if AVX {
-            // SAFETY: AVX is only set where the processor has AVX2
-            return unsafe { self.last3_avx2(p, o, alpha, beta, sq, passed) };
-        }
-        self.last3_scalar(p, o, alpha, beta, sq, passed)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    #[inline(never)]
-    pub(super) fn last3_avx2(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        sq: [u8; 3],
-        passed: bool,
-    ) -> i32 {
-        self.last3::<true>(p, o, alpha, beta, sq, passed)
-    }
-
-    #[inline(never)]
-    pub(super) fn last3_scalar(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        sq: [u8; 3],
-        passed: bool,
-    ) -> i32 {
-        self.last3::<false>(p, o, alpha, beta, sq, passed)
-    }
+    dispatch_last!(
+        /// [`Solver::last3`] with the routines chosen (`AVX` only where the processor has
+        /// AVX2), not inlined: inlined into the four-empties routine its twelve copies
+        /// overflowed the instruction cache.
+        last3_d, last3_avx2, last3_scalar, last3, 3, [#[inline(never)]]
+    );
 
     /// Three empties, in parity order (no move list).
     #[inline(always)]
