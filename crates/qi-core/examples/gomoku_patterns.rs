@@ -194,9 +194,10 @@ fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
             // `P <p>`: one position (after all the moves) labelled with the side to move's
             // winning chance `p` (e.g. another engine's evaluation), not a game's result
             let soft: Option<f32> = if res == "P" {
-                match it.next().and_then(|t| t.parse().ok()) {
-                    Some(v) => Some(v),
-                    None => {
+                // a chance: NaN, infinities and values outside 0..=1 are bad lines
+                match it.next().and_then(|t| t.parse::<f32>().ok()) {
+                    Some(v) if (0.0..=1.0).contains(&v) => Some(v),
+                    _ => {
                         eprintln!("{f}: skipped a bad line: {line}");
                         continue;
                     }
