@@ -386,6 +386,94 @@ pub fn instance_indices(p: u64, o: u64, out: &mut [usize; 46]) {
     }
 }
 
+/// The instance indices of a position kept up to date move by move, for searches that
+/// evaluate many positions a few moves apart (the endgame solver's ordering searches): `idx`
+/// reads one side's discs as digit 1 and the other's as 2 (the side that was to move when the
+/// features were made, see [`Features::new`]), `occ` every disc as 1, so that the indices with
+/// the colours exchanged are `3 × occ - idx`. Entries 46 and 47 are padding (always 0). The
+/// arithmetic wraps in 16 bits: every true index is below 3^10 < 2^16, so the wrapped result
+/// is exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub idx: [u16; 48],
+    pub occ: [u16; 48],
+}
+
+/// Per square, its weight in each instance's index (3^j where the instance reads the square
+/// as its digit j, else 0).
+fn coefficients() -> &'static [[u16; 48]; 64] {
+    static T: OnceLock<[[u16; 48]; 64]> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = [[0u16; 48]; 64];
+        let mut idx = [0usize; 46];
+        for (sq, row) in t.iter_mut().enumerate() {
+            // the empty board reads 0 everywhere; one disc of digit 1 reads its weight
+            instance_indices(1u64 << sq, 0, &mut idx);
+            for (c, &i) in row.iter_mut().zip(&idx) {
+                *c = i as u16;
+            }
+        }
+        t
+    })
+}
+
+impl Features {
+    /// The features of `p` (digit 1) against `o` (digit 2).
+    pub fn new(p: u64, o: u64) -> Features {
+        let (mut idx, mut occ) = ([0usize; 46], [0usize; 46]);
+        instance_indices(p, o, &mut idx);
+        instance_indices(p | o, 0, &mut occ);
+        let mut f = Features {
+            idx: [0; 48],
+            occ: [0; 48],
+        };
+        for i in 0..46 {
+            f.idx[i] = idx[i] as u16;
+            f.occ[i] = occ[i] as u16;
+        }
+        f
+    }
+
+    /// The features after a move to `sq` flipping `flips`, by the side of digit 1 (`first`)
+    /// or of digit 2.
+    #[inline(always)]
+    pub fn play(&self, sq: u8, mut flips: u64, first: bool) -> Features {
+        let c = coefficients();
+        let mut f = *self;
+        let placed = &c[sq as usize];
+        let d: u16 = if first { 1 } else { 2 };
+        for i in 0..48 {
+            f.idx[i] = f.idx[i].wrapping_add(placed[i].wrapping_mul(d));
+            f.occ[i] = f.occ[i].wrapping_add(placed[i]);
+        }
+        // a flipped disc's digit goes from 2 to 1 (first) or from 1 to 2
+        while flips != 0 {
+            let x = &c[flips.trailing_zeros() as usize];
+            flips &= flips - 1;
+            if first {
+                for i in 0..48 {
+                    f.idx[i] = f.idx[i].wrapping_sub(x[i]);
+                }
+            } else {
+                for i in 0..48 {
+                    f.idx[i] = f.idx[i].wrapping_add(x[i]);
+                }
+            }
+        }
+        f
+    }
+
+    /// The indices read with the colours exchanged (the side of digit 2 as digit 1).
+    #[inline(always)]
+    pub fn swapped(&self) -> [u16; 48] {
+        let mut s = [0u16; 48];
+        for i in 0..48 {
+            s[i] = self.occ[i].wrapping_mul(3).wrapping_sub(self.idx[i]);
+        }
+        s
+    }
+}
+
 #[cfg(test)]
 /// The base-3 number of `squares` (digit j for the j-th square: 0 empty, 1 `p`, 2 `o`).
 #[inline(always)]
@@ -561,6 +649,8 @@ pub struct PatternEval {
     /// Per phase, the tables of all patterns one after the other.
     tables: Vec<Vec<i16>>,
     scalars: Vec<[i16; SCALARS]>,
+    /// Per instance (in [`Layout`]'s order), the start of its pattern's table.
+    starts: [u32; 46],
 }
 
 impl PatternEval {
@@ -581,9 +671,14 @@ impl PatternEval {
                 t
             })
             .collect();
+        let mut inst = [0u32; 46];
+        for (st, (pi, _)) in inst.iter_mut().zip(&layout.instances) {
+            *st = starts[*pi] as u32;
+        }
         PatternEval {
             tables,
             scalars: w.scalars.clone(),
+            starts: inst,
         }
     }
 
@@ -703,6 +798,24 @@ impl PatternEval {
     pub fn evaluate_with(&self, p: u64, o: u64, moves: impl Fn(u64, u64) -> u64) -> i32 {
         let mob = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
         self.evaluate_mobility(p, o, mob)
+    }
+
+    /// [`PatternEval::evaluate_mobility`] from the instance indices of the side to move
+    /// ([`Features`]; `empties` the position's empty squares): the same value.
+    #[inline(always)]
+    pub fn evaluate_indices(&self, idx: &[u16; 48], empties: u32, mob: i32) -> i32 {
+        let ph = phase(empties);
+        let t = &self.tables[ph][..];
+        let mut s = 0i32;
+        for i in 0..46 {
+            let k = self.starts[i] as usize + idx[i] as usize;
+            debug_assert!(k < t.len());
+            // SAFETY: an instance's index is below its pattern's 3^len (the features are
+            // exact), and its pattern's table of 3^len weights starts at `starts[i]`
+            s += unsafe { *t.get_unchecked(k) } as i32;
+        }
+        let sc = self.scalars[ph];
+        s + sc[0] as i32 + sc[1] as i32 * mob
     }
 
     /// [`PatternEval::evaluate`] given the mobility difference (`p`'s legal moves less `o`'s),
@@ -989,6 +1102,51 @@ mod tests {
             instance_indices(p, o, &mut fast);
             for (i, (_, squares)) in l.instances.iter().enumerate() {
                 assert_eq!(fast[i], index(p, o, squares), "instance {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn features_kept_move_by_move_equal_fresh_ones() {
+        use crate::game::Game;
+        // random games from the start: after every move (either side, passes included) the
+        // updated features equal those read from the boards, in both colourings, and the
+        // evaluation from them equals the board evaluation
+        let e = PatternEval::trained();
+        let mut rng = crate::search::Rng::new(21);
+        let mut moves = Vec::new();
+        for _ in 0..40 {
+            let mut pos = crate::reversi::Reversi::start();
+            // the features of the first side to move (Black), kept along the game
+            let black = pos.own();
+            let mut f = Features::new(black, pos.opp());
+            let mut black_to_move = true;
+            loop {
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                if m != crate::reversi::PASS {
+                    let flips = crate::ai::endgame::flips(pos.own(), pos.opp(), m);
+                    f = f.play(m, flips, black_to_move);
+                }
+                pos.make(m);
+                black_to_move = !black_to_move;
+                let (b, w) = if black_to_move {
+                    (pos.own(), pos.opp())
+                } else {
+                    (pos.opp(), pos.own())
+                };
+                assert_eq!(f, Features::new(b, w));
+                assert_eq!(f.swapped()[..46], Features::new(w, b).idx[..46]);
+                let own = if black_to_move { f.idx } else { f.swapped() };
+                let empties = 64 - (b | w).count_ones();
+                let mob = mobility_difference(pos.own(), pos.opp());
+                assert_eq!(
+                    e.evaluate_indices(&own, empties, mob),
+                    e.evaluate(pos.own(), pos.opp())
+                );
             }
         }
     }

@@ -233,6 +233,7 @@ use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Orderin
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use crate::ai::patterns::{Features, PatternEval};
 use crate::reversi::{PASS, Reversi};
 
 mod bits;
@@ -290,6 +291,13 @@ pub struct SolverOptions {
     /// the first guess ([`Solver::estimate`], on round one's) lies within this many discs of
     /// a draw, and round one's beyond (0: round one's always). See [`Solver::solve_mtd`].
     pub latest_within: i32,
+    /// Positions with fewer empties than this go to the table's small part (see
+    /// [`Solver::with_near`]; 0: one table for all).
+    pub near_below: u32,
+    /// The ordering searches on the patterns keep the instance indices up to date move by
+    /// move ([`Features`]) rather than reading them from the boards at every leaf (the same
+    /// values).
+    pub incremental: bool,
 }
 
 impl Default for SolverOptions {
@@ -308,10 +316,14 @@ impl Default for SolverOptions {
             pattern_max_empties: 64,
             sort_window: 16,
             latest_within: 40,
+            near_below: 0,
+            incremental: true,
         }
     }
 }
 const INF_SORT: i32 = 1 << 20;
+/// The most megabytes of a table given to its small part ([`Solver::with_near`]).
+const NEAR_MB: usize = 4;
 /// Nodes between checks of the stop flag and the clock.
 const CHECK_EVERY: u64 = 1 << 16;
 /// The same when several threads solve: a cut found by one thread stops the others sooner.
@@ -393,15 +405,24 @@ impl Solver {
     /// [`crate::search::tt::MAX_HASH_MB`]; a larger request is cut to that).
     pub fn new(mb: usize) -> Solver {
         let mb = mb.clamp(1, crate::search::tt::MAX_HASH_MB);
-        let n = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(512);
-        let mut buckets = Vec::with_capacity(n);
-        // before the first write, so that the pages are faulted in as huge ones
-        advise_huge_pages(buckets.spare_capacity_mut());
-        buckets.resize_with(n, Bucket::default);
+        Solver::with_near(mb, (mb / 8).clamp(1, NEAR_MB))
+    }
+
+    /// A solver whose table takes about `mb` megabytes, of which `near_mb` (at most `mb`) for
+    /// the positions with fewer than [`SolverOptions::near_below`] empties.
+    pub fn with_near(mb: usize, near_mb: usize) -> Solver {
+        let mb = mb.clamp(1, crate::search::tt::MAX_HASH_MB);
+        let near_mb = near_mb.min(mb);
+        let per_mb = 1024 * 1024 / std::mem::size_of::<Bucket>();
+        let near = (near_mb * per_mb).max(if near_mb > 0 { 512 } else { 0 });
+        let n = ((mb - near_mb) * per_mb).max(512);
         Solver {
             options: SolverOptions::default(),
             threads: 1,
-            table: Arc::new(Table { buckets }),
+            table: Arc::new(Table {
+                buckets: Table::buckets(n),
+                near: Table::buckets(near),
+            }),
             nodes: 0,
             stats: vec![[0; 5]; 65],
             splits: 0,
@@ -438,7 +459,7 @@ impl Solver {
     }
 
     pub fn clear(&mut self) {
-        for b in &self.table.buckets {
+        for b in self.table.buckets.iter().chain(&self.table.near) {
             for e in &b.e {
                 for w in &e.w {
                     w.store(0, Ordering::Relaxed);
@@ -660,6 +681,12 @@ impl Solver {
     ) -> &'a mut [Candidate] {
         let empties = 64 - (p | o).count_ones();
         let parity = parity_of(!(p | o));
+        // the ordering searches on the patterns alone keep their instance indices up to date
+        let features = (empties > self.options.sort_search
+            && self.options.sort_patterns
+            && self.options.incremental
+            && self.options.pattern_max_empties >= 60)
+            .then(|| Features::new(p, o));
         let mut n = 0;
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
@@ -687,7 +714,18 @@ impl Solver {
                 } else {
                     INF_SORT
                 };
-                let v = if self.options.sort_patterns {
+                let v = if let Some(fs) = &features {
+                    -shallow_features_d::<AVX>(
+                        no,
+                        np,
+                        &fs.play(sq, f, true),
+                        false,
+                        d,
+                        -INF_SORT,
+                        cap,
+                        self.pattern_eval(),
+                    )
+                } else if self.options.sort_patterns {
                     -shallow_search_d::<AVX>(
                         no,
                         np,
@@ -730,6 +768,17 @@ impl Solver {
         // SAFETY: the first n entries were written just above, and MaybeUninit<Candidate> has
         // the layout of Candidate
         unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut Candidate, n) }
+    }
+
+    /// The pattern evaluation of this solve's ordering searches (see
+    /// [`SolverOptions::latest_within`]).
+    #[inline(always)]
+    fn pattern_eval(&self) -> &'static PatternEval {
+        if self.latest {
+            PatternEval::trained()
+        } else {
+            PatternEval::round_one()
+        }
     }
 
     /// The leaf evaluation of the ordering searches with the pattern evaluation: the latest
@@ -1135,6 +1184,36 @@ mod tests {
             pos.make(m);
         }
         Some(pos)
+    }
+
+    #[test]
+    fn ordering_search_with_features_equals_the_board_reading() {
+        // the ordering searches with incremental features give the values of those that read
+        // the patterns from the boards, at every depth they are used at, with and without AVX2
+        let eval = PatternEval::trained();
+        let leaf = |p: u64, o: u64| eval.evaluate(p, o);
+        for seed in 0..40 {
+            let Some(pos) = random_endgame(seed, 16 + (seed % 10) as u32) else {
+                continue;
+            };
+            let (p, o) = (pos.own(), pos.opp());
+            let f = Features::new(p, o);
+            for depth in 0..=3 {
+                for window in [(-INF_SORT, INF_SORT), (-300, 500)] {
+                    let want = shallow_search_d::<false>(p, o, depth, window.0, window.1, leaf);
+                    let got = shallow_features_d::<false>(
+                        p, o, &f, true, depth, window.0, window.1, eval,
+                    );
+                    assert_eq!(got, want, "seed {seed} depth {depth}");
+                    if simd::has_avx2() {
+                        let got = shallow_features_d::<true>(
+                            p, o, &f, true, depth, window.0, window.1, eval,
+                        );
+                        assert_eq!(got, want, "seed {seed} depth {depth} (AVX2)");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -128,3 +128,117 @@ fn shallow_search_g<const AVX: bool>(
     }
     best
 }
+
+/// [`shallow_search`] with the pattern evaluation `eval` at every leaf (the leaf function of
+/// [`Solver::leaf_eval`] when it always uses the patterns), its instance indices kept up to
+/// date move by move ([`Features`]: `f` those of this position, whose side to move `p` is the
+/// features' first side when `first`) instead of read from the boards at each leaf: the same
+/// values, for about half of the evaluation's work.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn shallow_features_d<const AVX: bool>(
+    p: u64,
+    o: u64,
+    f: &Features,
+    first: bool,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    eval: &PatternEval,
+) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if AVX {
+        // SAFETY: AVX is only set where the processor has AVX2
+        return unsafe { shallow_features_avx2(p, o, f, first, depth, alpha, beta, eval) };
+    }
+    shallow_features_scalar(p, o, f, first, depth, alpha, beta, eval)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+fn shallow_features_avx2(
+    p: u64,
+    o: u64,
+    f: &Features,
+    first: bool,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    eval: &PatternEval,
+) -> i32 {
+    shallow_features_g::<true>(p, o, f, first, depth, alpha, beta, eval)
+}
+
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn shallow_features_scalar(
+    p: u64,
+    o: u64,
+    f: &Features,
+    first: bool,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    eval: &PatternEval,
+) -> i32 {
+    shallow_features_g::<false>(p, o, f, first, depth, alpha, beta, eval)
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn shallow_features_g<const AVX: bool>(
+    p: u64,
+    o: u64,
+    f: &Features,
+    first: bool,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    eval: &PatternEval,
+) -> i32 {
+    if depth == 0 {
+        let mob =
+            moves_g::<AVX>(p, o).count_ones() as i32 - moves_g::<AVX>(o, p).count_ones() as i32;
+        let empties = 64 - (p | o).count_ones();
+        return if first {
+            eval.evaluate_indices(&f.idx, empties, mob)
+        } else {
+            eval.evaluate_indices(&f.swapped(), empties, mob)
+        };
+    }
+    let mut moves = moves_g::<AVX>(p, o);
+    if moves == 0 {
+        if moves_g::<AVX>(o, p) == 0 {
+            return final_score(p, o) * 1000;
+        }
+        return -shallow_features_d::<AVX>(o, p, f, !first, depth - 1, -beta, -alpha, eval);
+    }
+    let mut best = -INF_SORT;
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as u8;
+        moves &= moves - 1;
+        let fl = flips_g::<AVX>(p, o, sq);
+        let child = f.play(sq, fl, first);
+        let s = -shallow_features_d::<AVX>(
+            o & !fl,
+            p | fl | (1u64 << sq),
+            &child,
+            !first,
+            depth - 1,
+            -beta,
+            -alpha,
+            eval,
+        );
+        if s > best {
+            best = s;
+            if s > alpha {
+                alpha = s;
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}

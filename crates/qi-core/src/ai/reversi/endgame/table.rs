@@ -64,9 +64,24 @@ impl SharedEntry {
     }
 }
 
-/// The table of bounds, shared by the threads of a parallel solve.
+/// The table of bounds, shared by the threads of a parallel solve: positions with
+/// [`SolverOptions::near_below`] empties or more in `buckets`, the others (most of the probes,
+/// each worth a small subtree) in the small `near` part, whose pages stay within the reach of
+/// the processor's TLB and caches.
 pub(super) struct Table {
     pub(super) buckets: Vec<Bucket>,
+    pub(super) near: Vec<Bucket>,
+}
+
+impl Table {
+    /// `n` buckets, backed by 2 MB pages where Linux allows it.
+    pub(super) fn buckets(n: usize) -> Vec<Bucket> {
+        let mut buckets = Vec::with_capacity(n);
+        // before the first write, so that the pages are faulted in as huge ones
+        advise_huge_pages(buckets.spare_capacity_mut());
+        buckets.resize_with(n, Bucket::default);
+        buckets
+    }
 }
 
 /// Asks Linux to back a big table with 2 MB pages: with 4 kB pages nearly every probe of a
@@ -97,8 +112,13 @@ pub(super) fn table_hash(p: u64, o: u64) -> u64 {
 impl Solver {
     #[inline(always)]
     pub(super) fn bucket(&self, p: u64, o: u64) -> &Bucket {
-        let n = self.table.buckets.len();
-        &self.table.buckets[((table_hash(p, o) as u128 * n as u128) >> 64) as usize]
+        let empties = 64 - (p | o).count_ones();
+        let t = if empties < self.options.near_below && !self.table.near.is_empty() {
+            &self.table.near
+        } else {
+            &self.table.buckets
+        };
+        &t[((table_hash(p, o) as u128 * t.len() as u128) >> 64) as usize]
     }
 
     /// Starts loading the position's bucket into the cache, so that a probe soon after does
