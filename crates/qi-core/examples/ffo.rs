@@ -7,7 +7,7 @@
 //! Times are wall time and this thread's CPU time (from /proc/thread-self/schedstat on Linux),
 //! so runs on a loaded machine can be judged by the CPU time. The solver's switch points can be
 //! set with QI_SHALLOW, QI_TT, QI_ETC, QI_SORT, QI_D2, QI_D3, QI_SMOB, QI_FULL, QI_PAT, QI_PMAX, QI_SWIN, QI_LATEST and QI_SPLIT (see
-//! `SolverOptions`); QI_HASH the table size in MB, QI_NEAR_MB its small part's (QI_NEAR: below how many empties), QI_INC=0 the ordering searches without incremental features
+//! `SolverOptions`); QI_HASH the table size in MB, QI_INC=0 the ordering searches without incremental features
 //! (64 by default); QI_THREADS the solving threads (1 by default); QI_MTD=<score> starts the null-window probes there instead of at 0;
 //! QI_STATS=1 prints, after each position, its nodes per number of empties (from 7) with how
 //! often they cut and how often on the first move searched.
@@ -49,10 +49,7 @@ fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(d)
     };
-    let mut solver = match std::env::var("QI_NEAR_MB") {
-        Ok(v) => Solver::with_near(env("QI_HASH", 64) as usize, v.parse().unwrap_or(4)),
-        Err(_) => Solver::new(env("QI_HASH", 64) as usize),
-    };
+    let mut solver = Solver::new(env("QI_HASH", 64) as usize);
     let o = SolverOptions::default();
     solver.options = SolverOptions {
         shallow: env("QI_SHALLOW", o.shallow),
@@ -68,7 +65,6 @@ fn main() {
         pattern_max_empties: env("QI_PMAX", o.pattern_max_empties),
         sort_window: env("QI_SWIN", o.sort_window as u32) as i32,
         latest_within: env("QI_LATEST", o.latest_within as u32) as i32,
-        near_below: env("QI_NEAR", o.near_below),
         incremental: env("QI_INC", o.incremental as u32) != 0,
     };
     solver.threads = env("QI_THREADS", 1) as usize;

@@ -291,9 +291,6 @@ pub struct SolverOptions {
     /// the first guess ([`Solver::estimate`], on round one's) lies within this many discs of
     /// a draw, and round one's beyond (0: round one's always). See [`Solver::solve_mtd`].
     pub latest_within: i32,
-    /// Positions with fewer empties than this go to the table's small part (see
-    /// [`Solver::with_near`]; 0: one table for all).
-    pub near_below: u32,
     /// The ordering searches on the patterns keep the instance indices up to date move by
     /// move ([`Features`]) rather than reading them from the boards at every leaf (the same
     /// values).
@@ -316,14 +313,11 @@ impl Default for SolverOptions {
             pattern_max_empties: 64,
             sort_window: 16,
             latest_within: 40,
-            near_below: 0,
             incremental: true,
         }
     }
 }
 const INF_SORT: i32 = 1 << 20;
-/// The most megabytes of a table given to its small part ([`Solver::with_near`]).
-const NEAR_MB: usize = 4;
 /// Nodes between checks of the stop flag and the clock.
 const CHECK_EVERY: u64 = 1 << 16;
 /// The same when several threads solve: a cut found by one thread stops the others sooner.
@@ -405,23 +399,12 @@ impl Solver {
     /// [`crate::search::tt::MAX_HASH_MB`]; a larger request is cut to that).
     pub fn new(mb: usize) -> Solver {
         let mb = mb.clamp(1, crate::search::tt::MAX_HASH_MB);
-        Solver::with_near(mb, (mb / 8).clamp(1, NEAR_MB))
-    }
-
-    /// A solver whose table takes about `mb` megabytes, of which `near_mb` (at most `mb`) for
-    /// the positions with fewer than [`SolverOptions::near_below`] empties.
-    pub fn with_near(mb: usize, near_mb: usize) -> Solver {
-        let mb = mb.clamp(1, crate::search::tt::MAX_HASH_MB);
-        let near_mb = near_mb.min(mb);
-        let per_mb = 1024 * 1024 / std::mem::size_of::<Bucket>();
-        let near = (near_mb * per_mb).max(if near_mb > 0 { 512 } else { 0 });
-        let n = ((mb - near_mb) * per_mb).max(512);
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(512);
         Solver {
             options: SolverOptions::default(),
             threads: 1,
             table: Arc::new(Table {
                 buckets: Table::buckets(n),
-                near: Table::buckets(near),
             }),
             nodes: 0,
             stats: vec![[0; 5]; 65],
@@ -459,7 +442,7 @@ impl Solver {
     }
 
     pub fn clear(&mut self) {
-        for b in self.table.buckets.iter().chain(&self.table.near) {
+        for b in &self.table.buckets {
             for e in &b.e {
                 for w in &e.w {
                     w.store(0, Ordering::Relaxed);

@@ -64,13 +64,9 @@ impl SharedEntry {
     }
 }
 
-/// The table of bounds, shared by the threads of a parallel solve: positions with
-/// [`SolverOptions::near_below`] empties or more in `buckets`, the others (most of the probes,
-/// each worth a small subtree) in the small `near` part, whose pages stay within the reach of
-/// the processor's TLB and caches.
+/// The table of bounds, shared by the threads of a parallel solve.
 pub(super) struct Table {
     pub(super) buckets: Vec<Bucket>,
-    pub(super) near: Vec<Bucket>,
 }
 
 impl Table {
@@ -112,12 +108,7 @@ pub(super) fn table_hash(p: u64, o: u64) -> u64 {
 impl Solver {
     #[inline(always)]
     pub(super) fn bucket(&self, p: u64, o: u64) -> &Bucket {
-        let empties = 64 - (p | o).count_ones();
-        let t = if empties < self.options.near_below && !self.table.near.is_empty() {
-            &self.table.near
-        } else {
-            &self.table.buckets
-        };
+        let t = &self.table.buckets;
         &t[((table_hash(p, o) as u128 * t.len() as u128) >> 64) as usize]
     }
 
