@@ -184,3 +184,36 @@ fn ffo_benchmark_command() {
         assert!(!err.contains("panicked"), "{bad:?}: {err}");
     }
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_output_ends_the_engine_without_a_panic() {
+    // the reader takes the first line of a benchmark and closes the pipe, as `| head -1` does
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qi-engine"))
+        .args(["ffo", "--from", "40", "--to", "44", "--hash", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("qi-engine starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("a first line");
+    assert!(first.starts_with("#40 "), "{first}");
+    // the reader (and the pipe) dropped here: the next line has nowhere to go
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("stderr read");
+    let status = child.wait().expect("qi-engine ends");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        !status.success(),
+        "the engine cannot have printed every line"
+    );
+}
