@@ -58,9 +58,15 @@
 //! the base's; `--l2-lines`: the line weights' own ridge penalty) and writes all three into `--lines-out` (`data/gomoku-lines.bin`):
 //!
 //! ```text
+//! # session 20's games (gen --nodes 20000 --patterns 1, seeds 5 and 6: 900 games)
 //! gomoku_patterns label --rule freestyle --nodes 60000 --out lab.txt gf5.txt gf6.txt
-//! gomoku_patterns train --rule freestyle lab.txt --lines 1 --base embedded \
-//!     --lines-out crates/qi-core/data/gomoku-lines.bin
+//! # the distinct freestyle games of `qi-engine match -v` self-play logs (Qi against Qi, 200 ms
+//! # a move: 785 games), as game lines with an unknown result (not read with --mix 0)
+//! cat logs*.txt | grep '^  15 freestyle 15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 x moves' \
+//!     | sed 's/^  15 freestyle [0-9/]* x moves /freestyle D /; s/ | / /' | sort -u > sp.txt
+//! gomoku_patterns label --rule freestyle --nodes 60000 --out lab2.txt sp.txt
+//! gomoku_patterns train --rule freestyle lab.txt lab2.txt --lines 1 --base embedded \
+//!     --epochs 400 --lr 2 --l2 0 --l2-lines 3e-7 --lines-out crates/qi-core/data/gomoku-lines.bin
 //! ```
 
 use std::collections::HashMap;

@@ -48,9 +48,19 @@
 //! stone or the edge) are a key of 3^8 ([`line_key`], read from the board's codes, so kept up
 //! to date with them); each key has a weight per colour (a key and its mirror image share
 //! one), summed with the point weights. They come with their own point and threat weights,
-//! fitted together with them to labels from Qi's own deeper search: the 18,553 positions of
-//! session 20's 900 freestyle self-play games each searched with 60,000 nodes, the score
-//! turned into a winning chance (the recipe in the training program's doc).
+//! fitted together with them to labels from Qi's own deeper search: every position of 1,368
+//! freestyle self-play games (38,225 positions: session 20's 900 `gen` games and 785 distinct
+//! games of the self-play matches of sessions 20 and 21) searched with 60,000 nodes, the
+//! score turned into a winning chance (the recipe in the training program's doc). Held-out log
+//! loss (every tenth game): 0.499 for the shipped weights, 0.424 for a refit of the point and
+//! threat weights alone, 0.419 with the line weights (3,098 of Black's non-zero). Bench gomoku
+//! with `patterns=1`: 1.11-1.39 M nodes/s with the lines, 1.41-1.56 M without (load 3-4.5).
+//! In `gomocup` self-play at 200 ms a move against the shipped evaluation: 25-0-15 (the
+//! freestyle openings file) and 54-0-46 (100 games from random 3-stone openings, seed 22),
+//! 56% together; against Rapfi's classical evaluation at 1 s a move (the freestyle openings
+//! file, 40 games) 4-0-36 (10%, load 1.7-2.0), main 3-0-37 (7.5%) right after (load 1.6-2.1):
+//! no real gain, so it stays off (a first fit on 18,553 positions only drew 72-0-68 in
+//! self-play).
 
 use std::sync::OnceLock;
 
@@ -209,8 +219,8 @@ impl Tables {
     /// The tables of the point, threat and line weights of `w` (the line weights of `line`).
     pub fn with_lines(w: &RuleWeights, line: &[Vec<i16>; 2]) -> Tables {
         let mut t = Tables::new(w);
-        for c in 0..2 {
-            t.line[c].copy_from_slice(&line[c]);
+        for (t, l) in t.line.iter_mut().zip(line.iter()) {
+            t.copy_from_slice(l);
         }
         t.lines = true;
         t
