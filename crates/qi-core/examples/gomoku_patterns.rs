@@ -48,6 +48,27 @@
 //!     --out crates/qi-core/data/gomoku-patterns.bin
 //! ```
 
+//!
+//! Line weights (session 21, [`qi_core::ai::gomoku::patterns::LineWeights`], `qi-engine gomocup
+//! --lines`): `label` searches every position of `gen`'s games with `--nodes` nodes (the
+//! shipped pattern evaluation, or with `--lines 1` the line weights too) and writes it as a
+//! `P` line labelled with the search's score as a winning chance (`--mix m` mixes in the
+//! game's result with weight `m`); `train --lines 1` fits a weight per line key (a key and
+//! its mirror image share one) with the point and threat weights (`--fit-base 0`: those stay
+//! the base's; `--l2-lines`: the line weights' own ridge penalty) and writes all three into `--lines-out` (`data/gomoku-lines.bin`):
+//!
+//! ```text
+//! # session 20's games (gen --nodes 20000 --patterns 1, seeds 5 and 6: 900 games)
+//! gomoku_patterns label --rule freestyle --nodes 60000 --out lab.txt gf5.txt gf6.txt
+//! # the distinct freestyle games of `qi-engine match -v` self-play logs (Qi against Qi, 200 ms
+//! # a move: 785 games), as game lines with an unknown result (not read with --mix 0)
+//! cat logs*.txt | grep '^  15 freestyle 15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 x moves' \
+//!     | sed 's/^  15 freestyle [0-9/]* x moves /freestyle D /; s/ | / /' | sort -u > sp.txt
+//! gomoku_patterns label --rule freestyle --nodes 60000 --out lab2.txt sp.txt
+//! gomoku_patterns train --rule freestyle lab.txt lab2.txt --lines 1 --base embedded \
+//!     --epochs 400 --lr 2 --l2 0 --l2-lines 3e-7 --lines-out crates/qi-core/data/gomoku-lines.bin
+//! ```
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::sync::Arc;
@@ -55,12 +76,13 @@ use std::sync::atomic::AtomicBool;
 
 use qi_core::ai::gomoku::GomokuEval;
 use qi_core::ai::gomoku::patterns::{
-    COMBOS, RuleWeights, SCALE, THREATS, Weights, features, rule_index,
+    COMBOS, LINE_KEYS, LineWeights, RuleWeights, SCALE, THREATS, Weights, features, line_mirror,
+    rule_index,
 };
 use qi_core::ai::gomoku::search::Search;
 use qi_core::game::{Game, Side};
 use qi_core::gomoku::{Gomoku, GomokuRule, STRIDE};
-use qi_core::search::{Limits, Rng};
+use qi_core::search::{Limits, MATE_BOUND, Rng};
 
 #[path = "common/args.rs"]
 mod args;
@@ -74,16 +96,15 @@ fn rule_of(args: &[String]) -> GomokuRule {
     }
 }
 
-fn generate(args: &[String]) {
-    let rule = rule_of(args);
-    let games: u64 = arg(args, "--games", 100);
-    let seed: u64 = arg(args, "--seed", 1);
-    let nodes: u64 = arg(args, "--nodes", 20_000);
-    let patterns: u32 = arg(args, "--patterns", 0);
-    let out: String = arg(args, "--out", "gomoku-games.txt".to_string());
-    let mut w = BufWriter::new(std::fs::File::create(&out).expect("output file"));
-    let mut rng = Rng::new(seed);
-    let stop = Arc::new(AtomicBool::new(false));
+/// `gomocup`'s search bound by `nodes` nodes a move, with smaller threat-search budgets (see
+/// the program's doc); `patterns` > 0: the learned evaluation, with the line weights too when
+/// `lines`.
+fn search_config(
+    seed: u64,
+    nodes: u64,
+    patterns: u32,
+    lines: bool,
+) -> qi_core::ai::gomoku::search::Config {
     let mut eval = GomokuEval::for_level(6, seed);
     eval.depth = 0;
     eval.nodes = nodes;
@@ -94,11 +115,101 @@ fn generate(args: &[String]) {
     eval.vcf_defend = 5_000;
     eval.vct_defend = 2_000;
     eval.eval_kind = if patterns > 0 { 2 } else { 0 };
-    let cfg = eval.config(&Limits {
+    eval.lines = lines;
+    eval.config(&Limits {
         time: None,
         depth: None,
         nodes: None,
-    });
+    })
+}
+
+/// `label`: every position of the games in the files (after the opening's stones, where the
+/// search would evaluate) searched with `--nodes` nodes (on the learned evaluation, with the
+/// line weights with `--lines 1`), written as a `P` line whose chance is the search's score
+/// turned into the side to move's winning chance (`1 / (1 + exp(-score / SCALE))`, 1 or 0 for
+/// a forced win or loss), mixed with the game's result by `--mix` (0: the search alone).
+fn label(args: &[String]) {
+    let rule = rule_of(args);
+    let nodes: u64 = arg(args, "--nodes", 100_000);
+    let lines: u32 = arg(args, "--lines", 0);
+    let mix: f64 = arg(args, "--mix", 0.0);
+    let out: String = arg(args, "--out", "gomoku-labels.txt".to_string());
+    let files = positional(args);
+    let mut w = BufWriter::new(std::fs::File::create(&out).expect("output file"));
+    let cfg = search_config(1, nodes, 1, lines > 0);
+    let stop = Arc::new(AtomicBool::new(false));
+    let start = std::time::Instant::now();
+    let (mut games, mut positions) = (0u64, 0u64);
+    for f in &files {
+        let file = std::fs::File::open(f).unwrap_or_else(|e| {
+            eprintln!("{f}: {e}");
+            std::process::exit(2);
+        });
+        for line in BufReader::new(file).lines() {
+            let Ok(line) = line else { break };
+            let mut it = line.split_whitespace();
+            let (Some(rname), Some(res)) = (it.next(), it.next()) else {
+                continue;
+            };
+            if rname != rule.name() || res == "P" {
+                continue;
+            }
+            let result = match res {
+                "B" => [1.0, 0.0],
+                "W" => [0.0, 1.0],
+                _ => [0.5, 0.5],
+            };
+            let moves: Vec<&str> = it.collect();
+            let mut g = Gomoku::new(15, rule);
+            let mut s = Search::new(cfg.clone(), 16);
+            for (i, t) in moves.iter().enumerate() {
+                let Some(m) = g.parse_move(t).ok().filter(|&m| g.is_legal(m)) else {
+                    eprintln!("{f}: skipped the rest of a bad line: {line}");
+                    break;
+                };
+                g.make(m);
+                if i < 3 || features(&g).is_none() {
+                    continue;
+                }
+                let th = s.think(&g, &stop, &mut |_| {});
+                let p = if th.score >= MATE_BOUND {
+                    1.0
+                } else if th.score <= -MATE_BOUND {
+                    0.0
+                } else {
+                    1.0 / (1.0 + (-(th.score as f64) / SCALE).exp())
+                };
+                let p = (1.0 - mix) * p + mix * result[g.side_to_move().index()];
+                writeln!(w, "{} P {p:.4} {}", rule.name(), moves[..=i].join(" ")).unwrap();
+                positions += 1;
+            }
+            games += 1;
+            w.flush().unwrap();
+            if games % 20 == 0 {
+                eprintln!(
+                    "{games} games, {positions} positions, {:.0} s",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
+    eprintln!(
+        "{games} games, {positions} positions, {:.0} s",
+        start.elapsed().as_secs_f64()
+    );
+}
+
+fn generate(args: &[String]) {
+    let rule = rule_of(args);
+    let games: u64 = arg(args, "--games", 100);
+    let seed: u64 = arg(args, "--seed", 1);
+    let nodes: u64 = arg(args, "--nodes", 20_000);
+    let patterns: u32 = arg(args, "--patterns", 0);
+    let out: String = arg(args, "--out", "gomoku-games.txt".to_string());
+    let mut w = BufWriter::new(std::fs::File::create(&out).expect("output file"));
+    let mut rng = Rng::new(seed);
+    let stop = Arc::new(AtomicBool::new(false));
+    let cfg = search_config(seed, nodes, patterns, false);
     let start = std::time::Instant::now();
     let mut results = [0u32; 3];
     for gi in 0..games {
@@ -160,9 +271,14 @@ fn point_param(table: usize, combo: usize) -> u32 {
 fn threat_param(table: usize, mask: usize) -> u32 {
     (2 * COMBOS + table * THREATS + mask) as u32
 }
-const PARAMS: usize = 2 * COMBOS + 2 * THREATS;
+const BASE_PARAMS: usize = 2 * COMBOS + 2 * THREATS;
+/// With the line weights: a key and its mirror share a weight.
+fn line_param(table: usize, key: usize) -> u32 {
+    (BASE_PARAMS + table * LINE_KEYS + key.min(line_mirror(key))) as u32
+}
+const PARAMS: usize = BASE_PARAMS + 2 * LINE_KEYS;
 
-fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
+fn load(files: &[String], rule: GomokuRule, lines: bool) -> (Vec<Sample>, Vec<Sample>) {
     let tie = rule != GomokuRule::Renju;
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let mut game_index = 0;
@@ -245,6 +361,14 @@ fn load(files: &[String], rule: GomokuRule) -> (Vec<Sample>, Vec<Sample>) {
                         *acc.entry(point_param(table(c), k as usize)).or_default() += s;
                     }
                 }
+                if lines {
+                    for c in 0..2 {
+                        let s = if c == 0 { sign } else { -sign };
+                        for &k in &f.lines[c] {
+                            *acc.entry(line_param(table(c), k as usize)).or_default() += s;
+                        }
+                    }
+                }
                 *acc.entry(threat_param(table(f.side), f.mask as usize))
                     .or_default() += 1.0;
                 let x: Vec<(u32, f32)> = acc.into_iter().filter(|&(_, v)| v != 0.0).collect();
@@ -302,7 +426,15 @@ fn train(args: &[String]) {
     let out: String = arg(args, "--out", "gomoku-patterns.bin".to_string());
     // the game files: the arguments that are neither options nor their values
     let files = positional(args);
-    let (train, held) = load(&files, rule);
+    // `--lines 1`: the line weights too, written with the point and threat weights fitted
+    // with them into the line weights file `--lines-out` (the other rule's kept)
+    let lines = arg(args, "--lines", 0u32) > 0;
+    let lines_out: String = arg(args, "--lines-out", "gomoku-lines.bin".to_string());
+    // `--fit-base 0` (with `--lines 1`): the point and threat weights stay the base's
+    let fit_base = arg(args, "--fit-base", 1u32) > 0;
+    // the ridge penalty of the line weights (`--l2` is the point and threat weights')
+    let l2_lines: f64 = arg(args, "--l2-lines", l2);
+    let (train, held) = load(&files, rule, lines);
     if train.is_empty() {
         eprintln!("no positions to fit: nothing written");
         std::process::exit(2);
@@ -342,6 +474,10 @@ fn train(args: &[String]) {
             }
         }
         for (j, g) in grad.iter_mut().enumerate() {
+            if lines && !fit_base && j < BASE_PARAMS {
+                continue;
+            }
+            let l2 = if j < BASE_PARAMS { l2 } else { l2_lines };
             *g = *g / n + l2 * (w[j] - w0[j]);
             m1[j] = b1 * m1[j] + (1.0 - b1) * *g;
             m2[j] = b2 * m2[j] + (1.0 - b2) * *g * *g;
@@ -361,12 +497,6 @@ fn train(args: &[String]) {
     }
     let (l0, _) = loss(&vec![0.0; PARAMS], &held);
     eprintln!("held out log loss of a coin: {l0:.4}");
-    let mut weights = std::fs::read(&out)
-        .ok()
-        .and_then(|b| Weights::from_bytes(&b).ok())
-        .unwrap_or(Weights {
-            rules: [RuleWeights::zero(), RuleWeights::zero()],
-        });
     let q = |v: f64| v.round().clamp(-32_000.0, 32_000.0) as i16;
     let tie = rule != GomokuRule::Renju;
     let mut rw = RuleWeights::zero();
@@ -379,6 +509,45 @@ fn train(args: &[String]) {
             rw.threat[c][m] = q(w[threat_param(t, m) as usize]);
         }
     }
+    if lines {
+        let mut lw = match std::fs::read(&lines_out) {
+            Ok(b) => LineWeights::from_bytes(&b).unwrap_or_else(|e| {
+                eprintln!("{lines_out}: {e}");
+                std::process::exit(2);
+            }),
+            Err(_) => LineWeights {
+                base: Weights::embedded().clone(),
+                ..LineWeights::zero()
+            },
+        };
+        let r = rule_index(rule);
+        lw.base.rules[r] = rw;
+        for c in 0..2 {
+            let t = if tie { 0 } else { c };
+            for k in 0..LINE_KEYS {
+                lw.line[r][c][k] = q(w[line_param(t, k) as usize]);
+            }
+        }
+        let used: usize = (0..LINE_KEYS).filter(|&k| lw.line[r][0][k] != 0).count();
+        let tmp = format!("{lines_out}.tmp");
+        if let Err(e) =
+            std::fs::write(&tmp, lw.to_bytes()).and_then(|_| std::fs::rename(&tmp, &lines_out))
+        {
+            eprintln!("{lines_out}: {e}");
+            std::process::exit(2);
+        }
+        eprintln!(
+            "wrote {lines_out} ({} rule, {used} non-zero line weights of Black)",
+            rule.name()
+        );
+        return;
+    }
+    let mut weights = std::fs::read(&out)
+        .ok()
+        .and_then(|b| Weights::from_bytes(&b).ok())
+        .unwrap_or(Weights {
+            rules: [RuleWeights::zero(), RuleWeights::zero()],
+        });
     weights.rules[rule_index(rule)] = rw;
     let tmp = format!("{out}.tmp");
     if let Err(e) =
@@ -395,8 +564,9 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("gen") => generate(&args[1..]),
         Some("train") => train(&args[1..]),
+        Some("label") => label(&args[1..]),
         _ => {
-            eprintln!("usage: gomoku_patterns gen|train [options] (see the program's doc)");
+            eprintln!("usage: gomoku_patterns gen|label|train [options] (see the program's doc)");
             std::process::exit(2);
         }
     }

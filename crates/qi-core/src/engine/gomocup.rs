@@ -62,6 +62,9 @@ pub struct Session {
     seed: u64,
     /// Inside `BOARD` … `DONE`.
     reading_board: bool,
+    /// The learned evaluation reads the line pattern weights too (`qi-engine gomocup
+    /// --lines`; not under renju, where the learned evaluation is not used).
+    pub lines: bool,
     /// The stones before the last `BOARD`: the table is kept when the new board only adds to
     /// them (a manager that sends the whole board every move, as `qi-engine match` does).
     board_before: Vec<(Square, bool)>,
@@ -86,6 +89,7 @@ impl Session {
             search: Search::new(Config::default(), 16),
             seed: 1,
             reading_board: false,
+            lines: false,
             board_before: Vec::new(),
         }
     }
@@ -331,6 +335,7 @@ impl Session {
         // score, except under renju, where it only drew even with it in self-play
         if self.rule != GomokuRule::Renju {
             eval.eval_kind = 2;
+            eval.lines = self.lines;
         }
         // (`Config::futility`, pruning by the learned evaluation, is left off: 55% in self-play
         // but 5 of 80 against Rapfi where main had won 13 of 80)
@@ -399,7 +404,13 @@ fn say(out: &mut dyn Write, text: &str) {
 /// Runs a session on `input` and `output` until `END` or the end of the input (or an input
 /// error).
 pub fn run_io(input: &mut dyn BufRead, output: &mut dyn Write) {
+    run_io_with(input, output, false);
+}
+
+/// [`run_io`], with the line pattern weights when `lines` (see [`Session::lines`]).
+pub fn run_io_with(input: &mut dyn BufRead, output: &mut dyn Write, lines: bool) {
     let mut s = Session::new();
+    s.lines = lines;
     loop {
         let line = match super::read_input_line(input) {
             Ok(Some(super::InputLine::Text(l))) => l,
@@ -426,12 +437,12 @@ pub fn run_io(input: &mut dyn BufRead, output: &mut dyn Write) {
 }
 
 /// `qi-engine gomocup` on stdin/stdout.
-pub fn run() -> Result<(), String> {
+pub fn run(lines: bool) -> Result<(), String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut output = stdout.lock();
-    run_io(&mut input, &mut output);
+    run_io_with(&mut input, &mut output, lines);
     Ok(())
 }
 
@@ -495,6 +506,35 @@ mod tests {
             "DONE",
             "END",
         ]);
+        assert!(out[1] == "2,3" || out[1] == "7,3", "{out:?}");
+    }
+
+    #[test]
+    fn with_the_line_weights_it_still_blocks_a_four() {
+        // `--lines`: the same position as above, the answer at one end of the four
+        let text = [
+            "START 15",
+            "INFO timeout_turn 200",
+            "BOARD",
+            "3,3,2",
+            "4,3,2",
+            "5,3,2",
+            "6,3,2",
+            "7,7,1",
+            "8,8,1",
+            "9,10,1",
+            "DONE",
+            "END",
+        ]
+        .join("\n");
+        let mut out = Vec::new();
+        run_io_with(&mut text.as_bytes(), &mut out, true);
+        let out: Vec<String> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE"))
+            .map(str::to_string)
+            .collect();
         assert!(out[1] == "2,3" || out[1] == "7,3", "{out:?}");
     }
 

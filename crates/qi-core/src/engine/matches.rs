@@ -1221,7 +1221,12 @@ pub fn random_opening<G: Game>(plies: u32, rng: &mut Rng) -> G {
 /// Searches a fixed set of positions to a fixed depth; returns (nodes, seconds, checksum),
 /// the checksum of the searches' results (their best moves and scores), which stays the same
 /// as long as the search does.
-pub fn bench<G: Ai>(depth: u32, positions: u32, seed: u64) -> (u64, f64, u64) {
+pub fn bench<G: Tunable>(
+    depth: u32,
+    positions: u32,
+    seed: u64,
+    settings: &[(String, i32)],
+) -> Result<(u64, f64, u64), String> {
     use std::hash::{Hash, Hasher};
     let mut rng = Rng::new(seed);
     let (mut total, mut checksum) = (0u64, 0u64);
@@ -1229,7 +1234,11 @@ pub fn bench<G: Ai>(depth: u32, positions: u32, seed: u64) -> (u64, f64, u64) {
     let stop = Arc::new(AtomicBool::new(false));
     for i in 0..positions {
         let pos: G = random_opening(4 + 2 * i, &mut rng);
-        let mut s = Searcher::new(G::eval_for_level(6, 0), 16);
+        let mut eval = G::eval_for_level(6, 0);
+        for (k, v) in settings {
+            G::tune(&mut eval, k, *v)?;
+        }
+        let mut s = Searcher::new(eval, 16);
         // through the level's own search (Gomoku's is not the shared framework's)
         let r = G::search_at_level(&mut s, &pos, 6, &Limits::depth(depth), &stop, &mut |_| {});
         total += r.info.nodes;
@@ -1238,7 +1247,7 @@ pub fn bench<G: Ai>(depth: u32, positions: u32, seed: u64) -> (u64, f64, u64) {
         (r.best, r.score).hash(&mut h);
         checksum = checksum.rotate_left(7).wrapping_add(h.finish());
     }
-    (total, t0.elapsed().as_secs_f64(), checksum)
+    Ok((total, t0.elapsed().as_secs_f64(), checksum))
 }
 
 /// What [`bench_go`] measured: playouts, seconds, and a checksum of the searches' results

@@ -185,7 +185,12 @@ pub enum Command {
     Uai,
     /// Speak the Gomocup (Piskvork) protocol on stdin/stdout (also when started as
     /// `pbrain-*` with no arguments).
-    Gomocup,
+    Gomocup {
+        /// Evaluate with the line pattern weights too (freestyle and standard; see
+        /// `qi_core::ai::gomoku::patterns::LineWeights`).
+        #[arg(long)]
+        lines: bool,
+    },
     /// Search speed: fixed-depth searches of a fixed set of positions (Go: searches of a fixed
     /// number of playouts); nodes/s (Go: playouts/s) last.
     Bench {
@@ -203,6 +208,10 @@ pub enum Command {
         /// How many positions (1 to 1000).
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1000))]
         positions: u32,
+        /// Evaluation settings of the level as in `match`, `key=value` (e.g. Gomoku
+        /// `patterns=1`, `lines=1`); may be repeated.
+        #[arg(long = "set")]
+        set: Vec<String>,
     },
     /// Play Go over the Go Text Protocol (version 2) on stdin/stdout.
     Gtp,
@@ -298,7 +307,7 @@ pub fn parse_saturating(text: &str) -> Option<u64> {
 /// Runs the command line; returns the process exit code (2 for bad input).
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
     if args.len() == 1 && started_as_pbrain(&args[0]) {
-        return match gomocup::run() {
+        return match gomocup::run(false) {
             Ok(()) => 0,
             Err(msg) => {
                 eprintln!("qi-engine: {msg}");
@@ -453,7 +462,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Uai => uai::run(),
-        Command::Gomocup => gomocup::run(),
+        Command::Gomocup { lines } => gomocup::run(lines),
         Command::Nboard { movetime } => {
             nboard::run(movetime.map(|ms| Duration::from_millis(ms.max(1))))
         }
@@ -497,7 +506,16 @@ fn run(cli: Cli) -> Result<(), String> {
             playouts,
             depth,
             positions,
+            set,
         } => {
+            let mut settings = Vec::new();
+            for kv in &set {
+                let (k, v) = kv
+                    .split_once('=')
+                    .and_then(|(k, v)| Some((k.to_string(), v.parse::<i32>().ok()?)))
+                    .ok_or_else(|| format!("--set '{kv}': expected key=number"))?;
+                settings.push((k, v));
+            }
             let kind: GameKind = game.parse().map_err(|e: ParseError| e.0)?;
             if kind == GameKind::Go {
                 let b = matches::bench_go(size, playouts, positions, 7)?;
@@ -510,9 +528,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 return Ok(());
             }
             let (nodes, secs, checksum) = match kind {
-                GameKind::Ataxx => matches::bench::<Ataxx>(depth, positions, 7),
-                GameKind::Reversi => matches::bench::<Reversi>(depth, positions, 7),
-                GameKind::Gomoku => matches::bench::<Gomoku>(depth, positions, 7),
+                GameKind::Ataxx => matches::bench::<Ataxx>(depth, positions, 7, &settings)?,
+                GameKind::Reversi => matches::bench::<Reversi>(depth, positions, 7, &settings)?,
+                GameKind::Gomoku => matches::bench::<Gomoku>(depth, positions, 7, &settings)?,
                 other => return Err(format!("bench is not available for {other}")),
             };
             println!(

@@ -405,6 +405,7 @@ impl Board {
         // (`POINTS` false: the point total is known not to be kept)
         let keep_points = POINTS && *keep_points;
         let (pv0, pv1) = (&*pat.point[0], &*pat.point[1]);
+        let (lv0, lv1, lines) = (&*pat.line[0], &*pat.line[1], pat.lines);
         let (t0, t1) = (tab[0], tab[1]);
         let (gain, one) = (&ROW_GAIN[s], 1u8 << (4 * s));
         for (d, saved) in saved_lines.iter_mut().enumerate() {
@@ -429,6 +430,7 @@ impl Board {
                     }
                     let w = delta[(k + 5) as usize];
                     let c = &mut pt.codes[d];
+                    let before = *c;
                     *c = if ADD {
                         c.wrapping_add(w)
                     } else {
@@ -455,6 +457,15 @@ impl Board {
                                 - pv0[k0 & (KEYS - 1)] as i32
                                 - pv1[k1n & (KEYS - 1)] as i32
                                 + pv1[k1 & (KEYS - 1)] as i32;
+                        }
+                        if keep_points && lines {
+                            // the line weights of both sides' codes, after less before
+                            use patterns::line_key as lk;
+                            let (b0, b1) = (before as usize & 0xFFFF, before as usize >> 16);
+                            let (a0, a1) = (c as usize & 0xFFFF, c as usize >> 16);
+                            *point_total +=
+                                lv0[lk(a0)] as i32 - lv0[lk(b0)] as i32 - lv1[lk(a1)] as i32
+                                    + lv1[lk(b1)] as i32;
                         }
                         sh[0].lines[d] = n0;
                         sh[1].lines[d] = n1;
@@ -662,9 +673,39 @@ impl Board {
     /// White's.
     #[inline]
     fn point_value(&self, pu: usize) -> i32 {
-        let sh = &self.pts[pu & MASK].shapes;
-        self.pat.point[0][sh[0].key() & (KEYS - 1)] as i32
-            - self.pat.point[1][sh[1].key() & (KEYS - 1)] as i32
+        let pt = &self.pts[pu & MASK];
+        let sh = &pt.shapes;
+        let mut v = self.pat.point[0][sh[0].key() & (KEYS - 1)] as i32
+            - self.pat.point[1][sh[1].key() & (KEYS - 1)] as i32;
+        if self.pat.lines {
+            for &c in &pt.codes {
+                let c = c as usize;
+                v += self.pat.line[0][patterns::line_key(c & 0xFFFF)] as i32
+                    - self.pat.line[1][patterns::line_key(c >> 16)] as i32;
+            }
+        }
+        v
+    }
+
+    /// The code of side `s` (0 Black, 1 White) on point `p` along direction `d` (see
+    /// [`patterns::line_key`]).
+    #[inline]
+    pub fn line_code(&self, p: Move, s: usize, d: usize) -> usize {
+        self.code(p as usize, s, d)
+    }
+
+    /// Reads the learned evaluation from `pat` from now on (the point total counted again if
+    /// kept; the undo records, whose totals were of the old tables, forgotten).
+    pub fn set_tables(&mut self, pat: &'static patterns::Tables) {
+        if std::ptr::eq(self.pat, pat) {
+            return;
+        }
+        self.pat = pat;
+        self.undo_len = 0;
+        self.cls_log.clear();
+        if self.keep_points {
+            self.point_total = self.count_point_total();
+        }
     }
 
     /// [`Board::point_score`] for Black counted from the shapes.

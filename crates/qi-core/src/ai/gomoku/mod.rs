@@ -139,6 +139,9 @@ pub struct GomokuEval {
     pub prune: bool,
     /// History-heuristic ordering (match setting `history=0|1`; see [`Config::history`]).
     pub history: bool,
+    /// With the learned pattern evaluation, the line pattern weights too (match setting
+    /// `lines=1`; see [`Config::lines`]).
+    pub lines: bool,
 }
 
 impl GomokuEval {
@@ -179,6 +182,7 @@ impl GomokuEval {
             spend: 40,
             prune: false,
             history: false,
+            lines: false,
         }
     }
 
@@ -217,6 +221,7 @@ impl GomokuEval {
             prune: self.prune,
             futility: false,
             history: self.history,
+            lines: self.lines,
         }
     }
 }
@@ -336,9 +341,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "spend" => eval.spend = v.clamp(1, 100) as u32,
             "prune" => eval.prune = v > 0,
             "history" => eval.history = v > 0,
+            "lines" => eval.lines = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines)"
                 ));
             }
         }

@@ -41,6 +41,26 @@
 //! (400 is one logit); in `gomocup` self-play at 200 ms a move it scored 51-5-44 against these
 //! (seed 55, load 3.2-3.6) and against Rapfi at 1 s a move 4-0-36 (10%, the freestyle file,
 //! load 3.7-4.0): no better, so not shipped.
+//!
+//! Line weights (session 21, [`LineWeights`], `data/gomoku-lines.bin`; `qi-engine gomocup
+//! --lines`, match setting `lines=1`): for every empty point, direction and colour, the eight
+//! cells around the point on that line (four each way: empty, own stone, or the other side's
+//! stone or the edge) are a key of 3^8 ([`line_key`], read from the board's codes, so kept up
+//! to date with them); each key has a weight per colour (a key and its mirror image share
+//! one), summed with the point weights. They come with their own point and threat weights,
+//! fitted together with them to labels from Qi's own deeper search: every position of 1,368
+//! freestyle self-play games (38,225 positions: session 20's 900 `gen` games and 785 distinct
+//! games of the self-play matches of sessions 20 and 21) searched with 60,000 nodes, the
+//! score turned into a winning chance (the recipe in the training program's doc). Held-out log
+//! loss (every tenth game): 0.499 for the shipped weights, 0.424 for a refit of the point and
+//! threat weights alone, 0.419 with the line weights (3,098 of Black's non-zero). Bench gomoku
+//! with `patterns=1`: 1.11-1.39 M nodes/s with the lines, 1.41-1.56 M without (load 3-4.5).
+//! In `gomocup` self-play at 200 ms a move against the shipped evaluation: 25-0-15 (the
+//! freestyle openings file) and 54-0-46 (100 games from random 3-stone openings, seed 22),
+//! 56% together; against Rapfi's classical evaluation at 1 s a move (the freestyle openings
+//! file, 40 games) 4-0-36 (10%, load 1.7-2.0), main 3-0-37 (7.5%) right after (load 1.6-2.1):
+//! no real gain, so it stays off (a first fit on 18,553 positions only drew 72-0-68 in
+//! self-play).
 
 use std::sync::OnceLock;
 
@@ -168,6 +188,10 @@ impl Weights {
 pub struct Tables {
     pub point: [Box<[i16; KEYS]>; 2],
     pub threat: [Box<[i16; THREATS]>; 2],
+    /// `line[colour][key]`: the line weights ([`line_key`]), all zero without them.
+    pub line: [Box<[i16; LINE_KEYS]>; 2],
+    /// The line weights are read (the board keeps their sum in its point total).
+    pub lines: bool,
 }
 
 impl Tables {
@@ -187,7 +211,32 @@ impl Tables {
         Tables {
             point: [point(0), point(1)],
             threat: [threat(0), threat(1)],
+            line: [Box::new([0i16; LINE_KEYS]), Box::new([0i16; LINE_KEYS])],
+            lines: false,
         }
+    }
+
+    /// The tables of the point, threat and line weights of `w` (the line weights of `line`).
+    pub fn with_lines(w: &RuleWeights, line: &[Vec<i16>; 2]) -> Tables {
+        let mut t = Tables::new(w);
+        for (t, l) in t.line.iter_mut().zip(line.iter()) {
+            t.copy_from_slice(l);
+        }
+        t.lines = true;
+        t
+    }
+
+    /// The shipped tables of `rule` with the line weights ([`LineWeights::embedded`]).
+    pub fn lines_for_rule(rule: GomokuRule) -> &'static Tables {
+        static T: OnceLock<[Tables; 2]> = OnceLock::new();
+        let t = T.get_or_init(|| {
+            let w = LineWeights::embedded();
+            [
+                Tables::with_lines(&w.base.rules[0], &w.line[0]),
+                Tables::with_lines(&w.base.rules[1], &w.line[1]),
+            ]
+        });
+        &t[(rule == GomokuRule::Renju) as usize]
     }
 
     /// The shipped tables of `rule` (renju has its own; standard reads freestyle's).
@@ -198,6 +247,102 @@ impl Tables {
             [Tables::new(&w.rules[0]), Tables::new(&w.rules[1])]
         });
         &t[(rule == GomokuRule::Renju) as usize]
+    }
+}
+
+/// Line keys: the eight cells around an empty point on one line (four each way), each empty,
+/// own stone, or the other side's stone or off the board: 3^8.
+pub const LINE_KEYS: usize = 6561;
+
+/// The line key of a board code ([`super::board::Board`]'s base-3 code of the ten cells
+/// around a point, digit 0 the cell five behind, digits 1-4 four to one behind, 5-8 one to
+/// four ahead, 9 five ahead): its eight inner digits.
+#[inline(always)]
+pub fn line_key(code: usize) -> usize {
+    code / 3 % LINE_KEYS
+}
+
+/// The key of the same line read the other way (digits reversed).
+pub fn line_mirror(key: usize) -> usize {
+    let (mut k, mut m) = (key, 0);
+    for _ in 0..8 {
+        m = m * 3 + k % 3;
+        k /= 3;
+    }
+    m
+}
+
+const LINE_MAGIC: &[u8; 4] = b"QGLW";
+const LINE_VERSION: u8 = 1;
+
+/// The weights of the evaluation with line patterns: its own point and threat weights (fitted
+/// together with the line weights) and `line[rule][colour][key]`, the weight of a stone of
+/// that colour on an empty point with that line key, summed over the four directions of every
+/// empty point like the point weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineWeights {
+    pub base: Weights,
+    pub line: [[Vec<i16>; 2]; 2],
+}
+
+impl LineWeights {
+    pub fn zero() -> LineWeights {
+        LineWeights {
+            base: Weights {
+                rules: [RuleWeights::zero(), RuleWeights::zero()],
+            },
+            line: std::array::from_fn(|_| [vec![0; LINE_KEYS], vec![0; LINE_KEYS]]),
+        }
+    }
+
+    /// The file form: `QGLW`, a version byte, the point and threat weights in
+    /// [`Weights::to_bytes`]'s form, then per rule and colour the line weights as
+    /// little-endian `i16`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = LINE_MAGIC.to_vec();
+        out.push(LINE_VERSION);
+        out.extend_from_slice(&self.base.to_bytes());
+        for r in &self.line {
+            for t in r {
+                for &w in t {
+                    out.extend_from_slice(&w.to_le_bytes());
+                }
+            }
+        }
+        out
+    }
+
+    pub fn from_bytes(b: &[u8]) -> Result<LineWeights, String> {
+        let base_size = 5 + 2 * 2 * (2 * COMBOS + 2 * THREATS);
+        let size = 5 + base_size + 2 * 2 * 2 * LINE_KEYS;
+        if b.len() != size || &b[..4] != LINE_MAGIC || b[4] != LINE_VERSION {
+            return Err(format!(
+                "not a Gomoku line weights file of version {LINE_VERSION} ({} bytes, {size} expected)",
+                b.len()
+            ));
+        }
+        let base = Weights::from_bytes(&b[5..5 + base_size])?;
+        let mut at = 5 + base_size;
+        let mut read = || -> Vec<i16> {
+            let v = b[at..at + 2 * LINE_KEYS]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * LINE_KEYS;
+            v
+        };
+        let mut rule = || [read(), read()];
+        let line = [rule(), rule()];
+        Ok(LineWeights { base, line })
+    }
+
+    /// The shipped line weights.
+    pub fn embedded() -> &'static LineWeights {
+        static W: OnceLock<LineWeights> = OnceLock::new();
+        W.get_or_init(|| {
+            LineWeights::from_bytes(include_bytes!("../../../data/gomoku-lines.bin"))
+                .expect("the embedded Gomoku line weights")
+        })
     }
 }
 
@@ -212,6 +357,9 @@ pub struct Features {
     /// Per colour (Black, White), the combination of the shapes a stone of that colour would
     /// make on each empty point.
     pub combos: [Vec<u16>; 2],
+    /// Per colour, the line keys ([`line_key`]) of the four directions of each empty point,
+    /// those of lines with no stone and no edge within four (key 0) left out.
+    pub lines: [Vec<u16>; 2],
     /// [`super::board::Board::threat_mask`] with the side to move.
     pub mask: u16,
     /// The side to move: 0 Black, 1 White.
@@ -232,18 +380,26 @@ pub fn features(pos: &Gomoku) -> Option<Features> {
     }
     let n = pos.size() as u16;
     let mut combos = [Vec::new(), Vec::new()];
+    let mut lines = [Vec::new(), Vec::new()];
     for y in 0..n {
         for x in 0..n {
             let p = y * STRIDE + x;
             if e.b.is_empty(p) {
                 for (c, side) in [Side::Black, Side::White].into_iter().enumerate() {
                     combos[c].push(combo_of(e.b.shape(side, p).key()) as u16);
+                    for d in 0..4 {
+                        let k = line_key(e.b.line_code(p, c, d));
+                        if k != 0 {
+                            lines[c].push(k as u16);
+                        }
+                    }
                 }
             }
         }
     }
     Some(Features {
         combos,
+        lines,
         mask: e.b.threat_mask(me) as u16,
         side: me.index(),
     })
@@ -279,5 +435,44 @@ mod tests {
         assert!(Weights::from_bytes(&b[..b.len() - 1]).is_err());
         // the shipped file reads
         let _ = Weights::embedded();
+    }
+
+    #[test]
+    fn line_weights_round_trip_and_reject_bad_files() {
+        let mut w = LineWeights::zero();
+        w.line[0][1][6560] = -77;
+        w.line[1][0][3] = 1234;
+        w.base.rules[0].point[0][5] = 9;
+        let b = w.to_bytes();
+        assert_eq!(LineWeights::from_bytes(&b).unwrap(), w);
+        // truncated, too long, a wrong magic or version: errors, not panics
+        assert!(LineWeights::from_bytes(&b[..b.len() - 1]).is_err());
+        assert!(LineWeights::from_bytes(&[b.as_slice(), &[0]].concat()).is_err());
+        assert!(LineWeights::from_bytes(&[]).is_err());
+        let mut bad = b.clone();
+        bad[0] = b'X';
+        assert!(LineWeights::from_bytes(&bad).is_err());
+        let mut bad = b.clone();
+        bad[4] = 9;
+        assert!(LineWeights::from_bytes(&bad).is_err());
+        // a corrupt inner point-weights header is an error too
+        let mut bad = b;
+        bad[5] = b'X';
+        assert!(LineWeights::from_bytes(&bad).is_err());
+        // the shipped file reads
+        let _ = LineWeights::embedded();
+    }
+
+    #[test]
+    fn line_keys_read_the_eight_inner_cells() {
+        // digits 0 and 9 (five away) do not count; digit 1 is the key's lowest
+        assert_eq!(line_key(2), 0);
+        assert_eq!(line_key(2 * 19683), 0);
+        assert_eq!(line_key(3), 1);
+        assert_eq!(line_key(59_048), LINE_KEYS - 1);
+        assert_eq!(line_mirror(1), 2187);
+        for k in [0, 1, 5, 100, 4000, 6560] {
+            assert_eq!(line_mirror(line_mirror(k)), k);
+        }
     }
 }

@@ -286,6 +286,10 @@ pub struct Config {
     /// point above a three. (Match setting `history=1`; off in `qi-engine gomocup` and the
     /// levels: see the module doc.)
     pub history: bool,
+    /// With [`Config::patterns`], the line pattern weights too ([`super::patterns::LineWeights`],
+    /// with their own point and threat weights; match setting `lines=1`, `qi-engine gomocup
+    /// --lines`).
+    pub lines: bool,
 }
 
 /// The largest ordering bonus of [`Config::history`] (an open three is worth 110, a two 24).
@@ -318,6 +322,7 @@ impl Default for Config {
             prune: false,
             futility: false,
             history: false,
+            lines: false,
         }
     }
 }

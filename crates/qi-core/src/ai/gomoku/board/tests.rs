@@ -488,7 +488,35 @@ pub(super) fn random_tables(seed: u64) -> &'static patterns::Tables {
             *v = rng.below(2001) as i16 - 1000;
         }
     }
-    Box::leak(Box::new(patterns::Tables::new(&w)))
+    let line = [0, 1].map(|_| {
+        (0..patterns::LINE_KEYS)
+            .map(|_| rng.below(2001) as i16 - 1000)
+            .collect::<Vec<i16>>()
+    });
+    Box::leak(Box::new(patterns::Tables::with_lines(&w, &line)))
+}
+
+/// The line key of `side` on `p` along direction `d`, read from the cells (0 empty, 1 own
+/// stone, 2 the other side's stone or off the board; the cell four behind is the lowest
+/// digit).
+fn line_key_from_cells(b: &Board, side: usize, p: Move, d: usize) -> usize {
+    let (x, y) = ((p % STRIDE) as i32, (p / STRIDE) as i32);
+    let (dx, dy) = DIRS[d];
+    let mut key = 0;
+    for k in [4, 3, 2, 1, -1, -2, -3, -4] {
+        let (u, v) = (x + k * dx, y + k * dy);
+        let digit = if !b.on(u, v) {
+            2
+        } else {
+            match b.cell((v * STRIDE as i32 + u) as usize) {
+                0 => 0,
+                c if (c - 1) as usize == side => 1,
+                _ => 2,
+            }
+        };
+        key = key * 3 + digit;
+    }
+    key
 }
 
 #[test]
@@ -512,15 +540,28 @@ fn point_total_kept_stone_by_stone_equals_the_sum_over_empty_points() {
                         // the expanded tables agree with the combination of the key
                         t += b.pat.point[0][b.shape(Side::Black, p).key()] as i32
                             - b.pat.point[1][b.shape(Side::White, p).key()] as i32;
+                        // the line weights of the keys read from the cells
+                        for d in 0..4 {
+                            let k0 = line_key_from_cells(b, 0, p, d);
+                            let k1 = line_key_from_cells(b, 1, p, d);
+                            assert_eq!(patterns::line_key(b.line_code(p, 0, d)), k0);
+                            assert_eq!(patterns::line_key(b.line_code(p, 1, d)), k1);
+                            t += b.pat.line[0][k0] as i32 - b.pat.line[1][k1] as i32;
+                        }
                         assert!(kb < patterns::COMBOS && kw < patterns::COMBOS);
                     }
                 }
             }
             t
         };
+        let other = random_tables(rule as u64 + 50);
+        let first = b.pat;
         let switch = |b: &mut Board, i: usize| match i {
             30 => b.keep_points(false),
             60 => b.keep_points(true),
+            // other tables in the middle of the game, and back
+            80 => b.set_tables(other),
+            100 => b.set_tables(first),
             _ => {}
         };
         let check = |b: &mut Board, rng: &mut Rng, i: usize| {

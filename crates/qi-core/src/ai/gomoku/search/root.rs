@@ -46,6 +46,11 @@ impl Search {
         let mut e = Engine::new(pos);
         // only the simple evaluation reads the line score
         e.b.keep_line_score(self.cfg.simple_eval && !self.cfg.patterns);
+        e.b.set_tables(if self.cfg.lines {
+            super::super::patterns::Tables::lines_for_rule(pos.rule())
+        } else {
+            super::super::patterns::Tables::for_rule(pos.rule())
+        });
         e.b.keep_points(self.cfg.patterns);
         let sc = self.scan(&e, 0);
         let me = e.side();
