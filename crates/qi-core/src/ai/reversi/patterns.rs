@@ -442,21 +442,21 @@ impl Features {
         let mut f = *self;
         let placed = &c[sq as usize];
         let d: u16 = if first { 1 } else { 2 };
-        for i in 0..48 {
-            f.idx[i] = f.idx[i].wrapping_add(placed[i].wrapping_mul(d));
-            f.occ[i] = f.occ[i].wrapping_add(placed[i]);
+        for ((x, y), &w) in f.idx.iter_mut().zip(f.occ.iter_mut()).zip(placed) {
+            *x = x.wrapping_add(w.wrapping_mul(d));
+            *y = y.wrapping_add(w);
         }
         // a flipped disc's digit goes from 2 to 1 (first) or from 1 to 2
         while flips != 0 {
             let x = &c[flips.trailing_zeros() as usize];
             flips &= flips - 1;
             if first {
-                for i in 0..48 {
-                    f.idx[i] = f.idx[i].wrapping_sub(x[i]);
+                for (v, &w) in f.idx.iter_mut().zip(x) {
+                    *v = v.wrapping_sub(w);
                 }
             } else {
-                for i in 0..48 {
-                    f.idx[i] = f.idx[i].wrapping_add(x[i]);
+                for (v, &w) in f.idx.iter_mut().zip(x) {
+                    *v = v.wrapping_add(w);
                 }
             }
         }
@@ -467,8 +467,8 @@ impl Features {
     #[inline(always)]
     pub fn swapped(&self) -> [u16; 48] {
         let mut s = [0u16; 48];
-        for i in 0..48 {
-            s[i] = self.occ[i].wrapping_mul(3).wrapping_sub(self.idx[i]);
+        for ((v, &o), &i) in s.iter_mut().zip(&self.occ).zip(&self.idx) {
+            *v = o.wrapping_mul(3).wrapping_sub(i);
         }
         s
     }
@@ -807,11 +807,11 @@ impl PatternEval {
         let ph = phase(empties);
         let t = &self.tables[ph][..];
         let mut s = 0i32;
-        for i in 0..46 {
-            let k = self.starts[i] as usize + idx[i] as usize;
+        for (&st, &i) in self.starts.iter().zip(idx) {
+            let k = st as usize + i as usize;
             debug_assert!(k < t.len());
             // SAFETY: an instance's index is below its pattern's 3^len (the features are
-            // exact), and its pattern's table of 3^len weights starts at `starts[i]`
+            // exact), and its pattern's table of 3^len weights starts at `st`
             s += unsafe { *t.get_unchecked(k) } as i32;
         }
         let sc = self.scalars[ph];
