@@ -700,16 +700,12 @@ impl Solver {
                     INF_SORT
                 };
                 let v = if let Some(fs) = &features {
-                    -shallow_features_d::<AVX>(
-                        no,
-                        np,
-                        &fs.play(sq, f, true),
-                        false,
-                        d,
-                        -INF_SORT,
-                        cap,
-                        self.pattern_eval(),
-                    )
+                    let leaf = Incremental {
+                        f: fs.play(sq, f, true),
+                        first: false,
+                        eval: self.pattern_eval(),
+                    };
+                    -shallow_search_d::<AVX>(no, np, d, -INF_SORT, cap, leaf)
                 } else if self.options.sort_patterns {
                     -shallow_search_d::<AVX>(
                         no,
@@ -1182,18 +1178,18 @@ mod tests {
                 continue;
             };
             let (p, o) = (pos.own(), pos.opp());
-            let f = Features::new(p, o);
+            let inc = Incremental {
+                f: Features::new(p, o),
+                first: true,
+                eval,
+            };
             for depth in 0..=3 {
                 for window in [(-INF_SORT, INF_SORT), (-300, 500)] {
                     let want = shallow_search_d::<false>(p, o, depth, window.0, window.1, leaf);
-                    let got = shallow_features_d::<false>(
-                        p, o, &f, true, depth, window.0, window.1, eval,
-                    );
+                    let got = shallow_search_d::<false>(p, o, depth, window.0, window.1, inc);
                     assert_eq!(got, want, "seed {seed} depth {depth}");
                     if simd::has_avx2() {
-                        let got = shallow_features_d::<true>(
-                            p, o, &f, true, depth, window.0, window.1, eval,
-                        );
+                        let got = shallow_search_d::<true>(p, o, depth, window.0, window.1, inc);
                         assert_eq!(got, want, "seed {seed} depth {depth} (AVX2)");
                     }
                 }

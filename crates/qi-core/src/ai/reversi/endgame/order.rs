@@ -30,6 +30,73 @@ pub(super) fn sort_search_full(p: u64, o: u64, depth: u32, alpha: i32, beta: i32
     })
 }
 
+/// What an ordering search evaluates its leaves with, carried down the moves: a function of
+/// the boards (any `Fn(u64, u64) -> i32`, unchanged by moves), or the pattern evaluation with
+/// its instance indices kept up to date ([`Incremental`]).
+pub(super) trait Leaf: Copy {
+    /// After the side to move plays `sq`, flipping `flips`.
+    fn play(&self, sq: u8, flips: u64) -> Self;
+    /// After the side to move passes.
+    fn pass(&self) -> Self;
+    /// The value for `p` to move against `o` (`AVX`: the AVX2 routines may be used).
+    fn value<const AVX: bool>(&self, p: u64, o: u64) -> i32;
+}
+
+impl<F: Fn(u64, u64) -> i32 + Copy> Leaf for F {
+    #[inline(always)]
+    fn play(&self, _sq: u8, _flips: u64) -> Self {
+        *self
+    }
+    #[inline(always)]
+    fn pass(&self) -> Self {
+        *self
+    }
+    #[inline(always)]
+    fn value<const AVX: bool>(&self, p: u64, o: u64) -> i32 {
+        self(p, o)
+    }
+}
+
+/// The pattern evaluation `eval` with its instance indices kept up to date move by move
+/// ([`Features`]: `f` those of the position, whose side to move is the features' first side
+/// when `first`) instead of read from the boards at each leaf: the same values as
+/// `|p, o| eval.evaluate(p, o)`, for about half of the evaluation's work.
+#[derive(Clone, Copy)]
+pub(super) struct Incremental<'a> {
+    pub(super) f: Features,
+    pub(super) first: bool,
+    pub(super) eval: &'a PatternEval,
+}
+
+impl Leaf for Incremental<'_> {
+    #[inline(always)]
+    fn play(&self, sq: u8, flips: u64) -> Self {
+        Incremental {
+            f: self.f.play(sq, flips, self.first),
+            first: !self.first,
+            eval: self.eval,
+        }
+    }
+    #[inline(always)]
+    fn pass(&self) -> Self {
+        Incremental {
+            first: !self.first,
+            ..*self
+        }
+    }
+    #[inline(always)]
+    fn value<const AVX: bool>(&self, p: u64, o: u64) -> i32 {
+        let mob =
+            moves_g::<AVX>(p, o).count_ones() as i32 - moves_g::<AVX>(o, p).count_ones() as i32;
+        let empties = 64 - (p | o).count_ones();
+        if self.first {
+            self.eval.evaluate_indices(&self.f.idx, empties, mob)
+        } else {
+            self.eval.evaluate_indices(&self.f.swapped(), empties, mob)
+        }
+    }
+}
+
 /// A shallow alpha-beta for move ordering with `leaf` at depth 0 (finished games score their
 /// disc difference × 1000), with the AVX2 routines where the processor has them.
 pub(super) fn shallow_search(
@@ -38,7 +105,7 @@ pub(super) fn shallow_search(
     depth: u32,
     alpha: i32,
     beta: i32,
-    leaf: impl Fn(u64, u64) -> i32 + Copy,
+    leaf: impl Leaf,
 ) -> i32 {
     if simd::has_avx2() {
         shallow_search_d::<true>(p, o, depth, alpha, beta, leaf)
@@ -55,7 +122,7 @@ pub(super) fn shallow_search_d<const AVX: bool>(
     depth: u32,
     alpha: i32,
     beta: i32,
-    leaf: impl Fn(u64, u64) -> i32 + Copy,
+    leaf: impl Leaf,
 ) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if AVX {
@@ -67,14 +134,7 @@ pub(super) fn shallow_search_d<const AVX: bool>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn shallow_search_avx2(
-    p: u64,
-    o: u64,
-    depth: u32,
-    alpha: i32,
-    beta: i32,
-    leaf: impl Fn(u64, u64) -> i32 + Copy,
-) -> i32 {
+fn shallow_search_avx2(p: u64, o: u64, depth: u32, alpha: i32, beta: i32, leaf: impl Leaf) -> i32 {
     shallow_search_g::<true>(p, o, depth, alpha, beta, leaf)
 }
 
@@ -85,7 +145,7 @@ fn shallow_search_scalar(
     depth: u32,
     alpha: i32,
     beta: i32,
-    leaf: impl Fn(u64, u64) -> i32 + Copy,
+    leaf: impl Leaf,
 ) -> i32 {
     shallow_search_g::<false>(p, o, depth, alpha, beta, leaf)
 }
@@ -97,138 +157,30 @@ fn shallow_search_g<const AVX: bool>(
     depth: u32,
     mut alpha: i32,
     beta: i32,
-    leaf: impl Fn(u64, u64) -> i32 + Copy,
+    leaf: impl Leaf,
 ) -> i32 {
     if depth == 0 {
-        return leaf(p, o);
+        return leaf.value::<AVX>(p, o);
     }
     let mut moves = moves_g::<AVX>(p, o);
     if moves == 0 {
         if moves_g::<AVX>(o, p) == 0 {
             return final_score(p, o) * 1000;
         }
-        return -shallow_search_d::<AVX>(o, p, depth - 1, -beta, -alpha, leaf);
+        return -shallow_search_d::<AVX>(o, p, depth - 1, -beta, -alpha, leaf.pass());
     }
     let mut best = -INF_SORT;
     while moves != 0 {
         let sq = moves.trailing_zeros() as u8;
         moves &= moves - 1;
         let f = flips_g::<AVX>(p, o, sq);
-        let s =
-            -shallow_search_d::<AVX>(o & !f, p | f | (1u64 << sq), depth - 1, -beta, -alpha, leaf);
-        if s > best {
-            best = s;
-            if s > alpha {
-                alpha = s;
-                if s >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
-}
-
-/// [`shallow_search`] with the pattern evaluation `eval` at every leaf (the leaf function of
-/// [`Solver::leaf_eval`] when it always uses the patterns), its instance indices kept up to
-/// date move by move ([`Features`]: `f` those of this position, whose side to move `p` is the
-/// features' first side when `first`) instead of read from the boards at each leaf: the same
-/// values, for about half of the evaluation's work.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn shallow_features_d<const AVX: bool>(
-    p: u64,
-    o: u64,
-    f: &Features,
-    first: bool,
-    depth: u32,
-    alpha: i32,
-    beta: i32,
-    eval: &PatternEval,
-) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    if AVX {
-        // SAFETY: AVX is only set where the processor has AVX2
-        return unsafe { shallow_features_avx2(p, o, f, first, depth, alpha, beta, eval) };
-    }
-    shallow_features_scalar(p, o, f, first, depth, alpha, beta, eval)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)]
-fn shallow_features_avx2(
-    p: u64,
-    o: u64,
-    f: &Features,
-    first: bool,
-    depth: u32,
-    alpha: i32,
-    beta: i32,
-    eval: &PatternEval,
-) -> i32 {
-    shallow_features_g::<true>(p, o, f, first, depth, alpha, beta, eval)
-}
-
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn shallow_features_scalar(
-    p: u64,
-    o: u64,
-    f: &Features,
-    first: bool,
-    depth: u32,
-    alpha: i32,
-    beta: i32,
-    eval: &PatternEval,
-) -> i32 {
-    shallow_features_g::<false>(p, o, f, first, depth, alpha, beta, eval)
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn shallow_features_g<const AVX: bool>(
-    p: u64,
-    o: u64,
-    f: &Features,
-    first: bool,
-    depth: u32,
-    mut alpha: i32,
-    beta: i32,
-    eval: &PatternEval,
-) -> i32 {
-    if depth == 0 {
-        let mob =
-            moves_g::<AVX>(p, o).count_ones() as i32 - moves_g::<AVX>(o, p).count_ones() as i32;
-        let empties = 64 - (p | o).count_ones();
-        return if first {
-            eval.evaluate_indices(&f.idx, empties, mob)
-        } else {
-            eval.evaluate_indices(&f.swapped(), empties, mob)
-        };
-    }
-    let mut moves = moves_g::<AVX>(p, o);
-    if moves == 0 {
-        if moves_g::<AVX>(o, p) == 0 {
-            return final_score(p, o) * 1000;
-        }
-        return -shallow_features_d::<AVX>(o, p, f, !first, depth - 1, -beta, -alpha, eval);
-    }
-    let mut best = -INF_SORT;
-    while moves != 0 {
-        let sq = moves.trailing_zeros() as u8;
-        moves &= moves - 1;
-        let fl = flips_g::<AVX>(p, o, sq);
-        let child = f.play(sq, fl, first);
-        let s = -shallow_features_d::<AVX>(
-            o & !fl,
-            p | fl | (1u64 << sq),
-            &child,
-            !first,
+        let s = -shallow_search_d::<AVX>(
+            o & !f,
+            p | f | (1u64 << sq),
             depth - 1,
             -beta,
             -alpha,
-            eval,
+            leaf.play(sq, f),
         );
         if s > best {
             best = s;
