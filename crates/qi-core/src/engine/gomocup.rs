@@ -489,44 +489,32 @@ mod tests {
         assert!(out[3].starts_with("ERROR"), "{out:?}");
     }
 
+    /// The opponent has 3,3 4,3 5,3 6,3: the answer must be 2,3 or 7,3.
+    const FOUR_TO_BLOCK: [&str; 12] = [
+        "START 15",
+        "INFO timeout_turn 200",
+        "BOARD",
+        "3,3,2",
+        "4,3,2",
+        "5,3,2",
+        "6,3,2",
+        "7,7,1",
+        "8,8,1",
+        "9,10,1",
+        "DONE",
+        "END",
+    ];
+
     #[test]
     fn board_blocks_a_four() {
-        // the opponent has 3,3 4,3 5,3 6,3: we must answer 2,3 or 7,3
-        let out = session(&[
-            "START 15",
-            "INFO timeout_turn 200",
-            "BOARD",
-            "3,3,2",
-            "4,3,2",
-            "5,3,2",
-            "6,3,2",
-            "7,7,1",
-            "8,8,1",
-            "9,10,1",
-            "DONE",
-            "END",
-        ]);
+        let out = session(&FOUR_TO_BLOCK);
         assert!(out[1] == "2,3" || out[1] == "7,3", "{out:?}");
     }
 
     #[test]
     fn with_the_line_weights_it_still_blocks_a_four() {
         // `--lines`: the same position as above, the answer at one end of the four
-        let text = [
-            "START 15",
-            "INFO timeout_turn 200",
-            "BOARD",
-            "3,3,2",
-            "4,3,2",
-            "5,3,2",
-            "6,3,2",
-            "7,7,1",
-            "8,8,1",
-            "9,10,1",
-            "DONE",
-            "END",
-        ]
-        .join("\n");
+        let text = FOUR_TO_BLOCK.join("\n");
         let mut out = Vec::new();
         run_io_with(&mut text.as_bytes(), &mut out, true);
         let out: Vec<String> = String::from_utf8(out)
