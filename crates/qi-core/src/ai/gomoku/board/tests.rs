@@ -405,15 +405,7 @@ fn codes_match_the_cells_up_to_the_edges() {
                             continue;
                         }
                         let (qx, qy) = (x + k * dx, y + k * dy);
-                        let digit_value = if !b.on(qx, qy) {
-                            2
-                        } else {
-                            match b.cell((qy * STRIDE as i32 + qx) as usize) {
-                                0 => 0,
-                                c if (c - 1) as usize == s => 1,
-                                _ => 2,
-                            }
-                        };
+                        let digit_value = cell_digit(&b, s, qx, qy);
                         want += digit_value * POW3[digit(k)] as usize;
                     }
                     assert_eq!(b.code(slot, s, d), want, "{n}: {x},{y} side {s} dir {d}");
@@ -496,6 +488,19 @@ pub(super) fn random_tables(seed: u64) -> &'static patterns::Tables {
     Box::leak(Box::new(patterns::Tables::with_lines(&w, &line)))
 }
 
+/// The digit of the cell at (`x`, `y`) for `side`: 0 empty, 1 its own stone, 2 the other
+/// side's stone or off the board.
+fn cell_digit(b: &Board, side: usize, x: i32, y: i32) -> usize {
+    if !b.on(x, y) {
+        return 2;
+    }
+    match b.cell((y * STRIDE as i32 + x) as usize) {
+        0 => 0,
+        c if (c - 1) as usize == side => 1,
+        _ => 2,
+    }
+}
+
 /// The line key of `side` on `p` along direction `d`, read from the cells (0 empty, 1 own
 /// stone, 2 the other side's stone or off the board; the cell four behind is the lowest
 /// digit).
@@ -505,15 +510,7 @@ fn line_key_from_cells(b: &Board, side: usize, p: Move, d: usize) -> usize {
     let mut key = 0;
     for k in [4, 3, 2, 1, -1, -2, -3, -4] {
         let (u, v) = (x + k * dx, y + k * dy);
-        let digit = if !b.on(u, v) {
-            2
-        } else {
-            match b.cell((v * STRIDE as i32 + u) as usize) {
-                0 => 0,
-                c if (c - 1) as usize == side => 1,
-                _ => 2,
-            }
-        };
+        let digit = cell_digit(b, side, u, v);
         key = key * 3 + digit;
     }
     key
