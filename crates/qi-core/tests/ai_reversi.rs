@@ -509,33 +509,141 @@ fn negamax(e: &ReversiEval, pos: &Reversi, depth: u32, ply: i32) -> i32 {
 /// The alpha-beta search (principal variation search, transposition table, move ordering)
 /// returns the plain negamax value at depths 1-4 and a move that reaches it, in 40 random
 /// positions from all stages of the game (late move reductions and ProbCut off: they are
-/// deliberate approximations).
+/// deliberate approximations), whether the table is used at every node or only from 2 or 3
+/// plies above the leaves ([`ReversiEval::table_depth`]) and whether the nodes above the
+/// leaves are searched by [`ReversiEval::frontier`]; a table kept out of the search
+/// altogether costs nodes, so the setting is in effect.
 #[test]
 fn alpha_beta_equals_plain_negamax() {
+    let settings = [
+        (1, false),
+        (2, false),
+        (3, false),
+        (99, false),
+        (1, true),
+        (3, true),
+    ];
+    let mut nodes = [0u64; 6];
+    for (k, (table_depth, frontier)) in settings.into_iter().enumerate() {
+        let e = ReversiEval {
+            probcut: 0,
+            table_depth,
+            frontier,
+            ..ReversiEval::default()
+        };
+        let mut rng = Rng::new(909);
+        for i in 0..40u32 {
+            let pos = random_opening::<Reversi>(4 + rng.below(50) as u32, &mut rng);
+            if pos.is_over() {
+                continue;
+            }
+            let depth = 1 + i % 4;
+            let mut s = Searcher::new(e.clone(), 4);
+            s.lmr = false;
+            let r = s.search(&pos, &Limits::depth(depth), &no_stop(), &mut |_| {});
+            nodes[k] += r.info.nodes;
+            let want = negamax(&e, &pos, depth, 0);
+            assert_eq!(
+                r.score,
+                want,
+                "{settings:?}[{k}] depth {depth}: {}",
+                pos.to_text()
+            );
+            let mut q = pos;
+            q.make(r.best.unwrap());
+            assert_eq!(
+                -negamax(&e, &q, depth - 1, 1),
+                want,
+                "depth {depth}: {}",
+                pos.to_text()
+            );
+        }
+    }
+    assert!(
+        nodes[3] > nodes[0],
+        "nodes by setting {settings:?}: {nodes:?}"
+    );
+}
+
+/// The search of a node above the leaves ([`Evaluator::frontier`]): below `beta` it returns
+/// the best child's evaluation, counts every child and names no move; at or above it, the
+/// value of a child that reaches `beta` and that child's move, having counted at most every
+/// child. Killer moves, legal or not, change none of that. A pass, a finished game and a
+/// noisy evaluation are left to the generic search. Over random positions and windows.
+#[test]
+fn the_frontier_search_returns_the_best_child_or_a_cut() {
     let e = ReversiEval {
-        probcut: 0,
+        frontier: true,
         ..ReversiEval::default()
     };
-    let mut rng = Rng::new(909);
-    for i in 0..40u32 {
-        let pos = random_opening::<Reversi>(4 + rng.below(50) as u32, &mut rng);
-        if pos.is_over() {
+    let noisy = ReversiEval {
+        noise: 5,
+        ..e.clone()
+    };
+    let mut rng = Rng::new(77);
+    let (mut cuts, mut full, mut left) = (0, 0, 0);
+    for _ in 0..400 {
+        let pos = random_opening::<Reversi>(rng.below(61) as u32, &mut rng);
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let beta = rng.below(1200) as i32 - 600;
+        // a legal move, a square that may not be one, or none
+        let killers = [
+            moves
+                .get(rng.below(moves.len().max(1) as u64) as usize)
+                .copied(),
+            Some(rng.below(64) as Move),
+        ];
+        let got = e.frontier(&pos, beta, &killers);
+        if moves.is_empty() || moves == [qi_core::reversi::PASS] {
+            assert_eq!(got, None, "{}", pos.to_text());
+            left += 1;
             continue;
         }
-        let depth = 1 + i % 4;
-        let mut s = Searcher::new(e.clone(), 4);
-        s.lmr = false;
-        let r = s.search(&pos, &Limits::depth(depth), &no_stop(), &mut |_| {});
-        let want = negamax(&e, &pos, depth, 0);
-        assert_eq!(r.score, want, "depth {depth}: {}", pos.to_text());
-        let mut q = pos;
-        q.make(r.best.unwrap());
-        assert_eq!(
-            -negamax(&e, &q, depth - 1, 1),
-            want,
-            "depth {depth}: {}",
-            pos.to_text()
-        );
+        assert_eq!(noisy.frontier(&pos, beta, &killers), None);
+        let values: Vec<i32> = moves
+            .iter()
+            .map(|&m| {
+                let mut q = pos;
+                q.make(m);
+                -e.evaluate(&q)
+            })
+            .collect();
+        let best = *values.iter().max().unwrap();
+        let (v, n, cut) = got.expect("a node with moves");
+        if best < beta {
+            assert_eq!(
+                (v, n, cut),
+                (best, moves.len() as u64, None),
+                "{}",
+                pos.to_text()
+            );
+            full += 1;
+        } else {
+            let i = moves
+                .iter()
+                .position(|&m| Some(m) == cut)
+                .expect("a legal cut move");
+            assert!(
+                v >= beta && values[i] == v,
+                "{v} at {beta}: {}",
+                pos.to_text()
+            );
+            assert!((1..=moves.len() as u64).contains(&n));
+            cuts += 1;
+        }
+    }
+    assert!(
+        cuts > 50 && full > 50,
+        "{cuts} cuts, {full} full, {left} left"
+    );
+    // Black to move must pass (White plays c1); then a finished game
+    for text in [
+        format!("OX{} X", "-".repeat(62)),
+        format!("X{} O", "-".repeat(63)),
+    ] {
+        let pos = Reversi::from_text(&text).unwrap();
+        assert_eq!(e.frontier(&pos, 0, &[None, None]), None, "{text}");
     }
 }
 

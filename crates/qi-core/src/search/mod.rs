@@ -21,7 +21,7 @@ use tt::{Bound, Table};
 pub const MATE: i32 = 1_000_000;
 /// Scores beyond ±`MATE_BOUND` are decided games.
 pub const MATE_BOUND: i32 = MATE - 10_000;
-const INF: i32 = MATE + 1;
+pub(crate) const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
 
 /// The longest time any search is given. A longer budget (a huge `movetime`, a clock of
@@ -102,6 +102,10 @@ pub struct SearchResult<M> {
     pub info: SearchInfo,
 }
 
+/// What [`Evaluator::frontier`] found: the node's value, the nodes visited below it and the
+/// move that reached `beta`, if one did.
+pub type Frontier<M> = (i32, u64, Option<M>);
+
 /// What a game supplies to the search: a static evaluation and cheap move ordering.
 pub trait Evaluator: Clone + Send + Sync + 'static {
     type G: Game;
@@ -132,6 +136,29 @@ pub trait Evaluator: Clone + Send + Sync + 'static {
     /// searched shallower first.
     fn reducible(&self, _pos: &Self::G, _mv: <Self::G as Game>::Move) -> bool {
         false
+    }
+
+    /// A game's own search of a node one ply above the leaves: the fail-soft value (at
+    /// `beta`) of its best move by the static evaluation, the nodes visited below it and the
+    /// move that reached `beta` if one did, as the generic search would find them, but
+    /// without making and unmaking each move, the hash, the table and the ordering by
+    /// history. `killers` (the ply's killer moves, possibly illegal here) are tried first.
+    /// `None` (the default): the generic search takes the node.
+    fn frontier(
+        &self,
+        _pos: &Self::G,
+        _beta: i32,
+        _killers: &[Option<<Self::G as Game>::Move>; 2],
+    ) -> Option<Frontier<<Self::G as Game>::Move>> {
+        None
+    }
+
+    /// The transposition table is probed and written only at nodes at least this many plies
+    /// from the leaves (1, the default: everywhere but the leaves). Nodes just above the
+    /// leaves are the most numerous and their entries the least worth; skipping them spares
+    /// a cache (and TLB) miss at each.
+    fn table_min_depth(&self) -> i32 {
+        1
     }
 
     /// ProbCut at a node `depth` plies from the leaves (not on the principal variation): a
@@ -443,9 +470,22 @@ impl<E: Evaluator> Searcher<E> {
         if depth <= 0 || ply >= MAX_PLY {
             return self.eval.evaluate(pos);
         }
+        if depth == 1
+            && let Some((score, nodes, cut)) = self.eval.frontier(pos, beta, &self.killers[ply])
+        {
+            self.nodes += nodes;
+            if let Some(mv) = cut {
+                let killers = self.killers[ply];
+                if Some(mv) != killers[0] {
+                    self.killers[ply] = [Some(mv), killers[0]];
+                }
+            }
+            return score;
+        }
         let key = pos.hash();
         let mut hash_move = None;
-        if let Some(e) = self.tt.probe(key) {
+        let use_tt = depth >= self.eval.table_min_depth();
+        if use_tt && let Some(e) = self.tt.probe(key) {
             hash_move = e.mv;
             if !is_pv && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply);
@@ -603,8 +643,10 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), depth as i16, bound);
+        if use_tt {
+            self.tt
+                .store(key, best_move, to_tt(best, ply), depth as i16, bound);
+        }
         best
     }
 }

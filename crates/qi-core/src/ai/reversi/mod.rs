@@ -40,7 +40,7 @@ use crate::ai::patterns::PatternEval;
 use crate::ai::{Ai, pick_best};
 use crate::game::Game;
 use crate::reversi::{Move, PASS, Reversi, flips, mobility};
-use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher, hash_noise};
+use crate::search::{Evaluator, Frontier, Limits, SearchInfo, SearchResult, Searcher, hash_noise};
 
 /// The classic square weights (report 003's kind of weight matrix), a1..h8.
 pub const SQUARE_WEIGHTS: [i32; 64] = [
@@ -75,6 +75,25 @@ const WEIGHT_GROUPS: [(i32, u64); 8] = {
 };
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The squares in groups of equal [`SQUARE_WEIGHTS`], the best first: the order in which
+/// [`ReversiEval::frontier`] tries the moves.
+const ORDER_GROUPS: [u64; 7] = {
+    const VALUES: [i32; 7] = [100, 10, 5, -1, -2, -20, -50];
+    let mut out = [0u64; 7];
+    let mut i = 0;
+    while i < 7 {
+        let mut sq = 0;
+        while sq < 64 {
+            if SQUARE_WEIGHTS[sq] == VALUES[i] {
+                out[i] |= 1 << sq;
+            }
+            sq += 1;
+        }
+        i += 1;
+    }
+    out
+};
 
 /// X-squares (diagonally next to a corner) and their corners.
 const X_SQUARES: [(u8, u8); 4] = [(9, 0), (14, 7), (49, 56), (54, 63)];
@@ -215,6 +234,11 @@ pub struct ReversiEval {
     /// Percent of the move's time for the midgame search made before a solve that may not
     /// finish (from 15 empties); the solve gets the rest.
     pub solve_share: i32,
+    /// [`Evaluator::table_min_depth`]: the transposition table is used this many plies or more
+    /// from the leaves.
+    pub table_depth: i32,
+    /// Nodes one ply above the leaves searched by [`Evaluator::frontier`] (without noise only).
+    pub frontier: bool,
 }
 
 impl ReversiEval {
@@ -232,6 +256,8 @@ impl ReversiEval {
             iteration_share: 45,
             exact_empties: 64,
             solve_share: 30,
+            table_depth: 1,
+            frontier: false,
         }
     }
 }
@@ -370,6 +396,68 @@ impl Evaluator for ReversiEval {
         } else {
             self.move_order(pos, mv)
         }
+    }
+
+    fn table_min_depth(&self) -> i32 {
+        self.table_depth
+    }
+
+    /// The moves in the order of their square weights, each child evaluated straight from
+    /// the boards; a cut as soon as one reaches `beta`. Below `beta` the value is the generic
+    /// node's, the best child's; at or above it, a child's value that reaches `beta` (tested).
+    /// A pass, an over game or noise (which needs each child's hash) go to the generic search.
+    #[inline]
+    fn frontier(
+        &self,
+        pos: &Reversi,
+        beta: i32,
+        killers: &[Option<Move>; 2],
+    ) -> Option<Frontier<Move>> {
+        if !self.frontier || self.noise != 0 {
+            return None;
+        }
+        let (p, o) = (pos.own(), pos.opp());
+        let moves = pos.moves_bb();
+        if moves == 0 {
+            return None;
+        }
+        // the child, from the opponent's view, turned round
+        let child = |sq: u8| {
+            let f = crate::ai::endgame::flips(p, o, sq);
+            -self.w.evaluate(o & !f, p | f | (1u64 << sq))
+        };
+        let mut best = -crate::search::INF;
+        let mut nodes = 0;
+        let mut rest = moves;
+        for &k in killers.iter().flatten() {
+            if k != PASS && rest & (1u64 << k) != 0 {
+                rest &= !(1u64 << k);
+                nodes += 1;
+                let s = child(k);
+                if s > best {
+                    best = s;
+                    if s >= beta {
+                        return Some((best, nodes, Some(k)));
+                    }
+                }
+            }
+        }
+        for group in ORDER_GROUPS {
+            let mut m = rest & group;
+            while m != 0 {
+                let sq = m.trailing_zeros() as u8;
+                m &= m - 1;
+                nodes += 1;
+                let s = child(sq);
+                if s > best {
+                    best = s;
+                    if s >= beta {
+                        return Some((best, nodes, Some(sq)));
+                    }
+                }
+            }
+        }
+        Some((best, nodes, None))
     }
 
     fn iteration_share(&self) -> f64 {
@@ -597,11 +685,13 @@ impl crate::engine::matches::Tunable for Reversi {
             "iter" => eval.iteration_share = value.clamp(1, 100),
             "exact" => eval.exact_empties = value,
             "solveshare" => eval.solve_share = value.clamp(1, 100),
+            "ttdepth" => eval.table_depth = value.max(1),
+            "frontier" => eval.frontier = value != 0,
             _ => {
                 return Err(format!(
                     "unknown Reversi setting '{key}' (squares, mobility, potential, corner, \
                      xsquare, stable, patterns, noise, order, probcut, pcgate, pcmode, pcgap, orderdepth, \
-                     iter, exact, solveshare)"
+                     iter, exact, solveshare, ttdepth, frontier)"
                 ));
             }
         }

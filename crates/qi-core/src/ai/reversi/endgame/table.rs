@@ -74,29 +74,11 @@ impl Table {
     pub(super) fn buckets(n: usize) -> Vec<Bucket> {
         let mut buckets = Vec::with_capacity(n);
         // before the first write, so that the pages are faulted in as huge ones
-        advise_huge_pages(buckets.spare_capacity_mut());
+        crate::search::tt::advise_huge_pages(buckets.spare_capacity_mut());
         buckets.resize_with(n, Bucket::default);
         buckets
     }
 }
-
-/// Asks Linux to back a big table with 2 MB pages: with 4 kB pages nearly every probe of a
-/// 64 MB table misses the TLB as well as the cache.
-#[cfg(target_os = "linux")]
-pub(super) fn advise_huge_pages<T>(table: &[T]) {
-    const HUGE: usize = 2 << 20;
-    let start = table.as_ptr() as usize;
-    let end = start + std::mem::size_of_val(table);
-    let (a, b) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
-    if b > a {
-        // SAFETY: MADV_HUGEPAGE on whole pages inside our own allocation only changes how the
-        // kernel backs them; the mapping and its contents stay valid, and a failure is harmless.
-        unsafe { libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE) };
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-pub(super) fn advise_huge_pages<T>(_table: &[T]) {}
 
 #[inline(always)]
 pub(super) fn table_hash(p: u64, o: u64) -> u64 {
