@@ -42,6 +42,14 @@ use crate::search::{Limits, MATE_BOUND, SearchInfo};
 /// ([`GomokuEval::spend`]; level 6 in the app stops at 40%).
 const SPEND: u32 = 75;
 
+/// Whether `qi-engine gomocup` answers the opponent's faster threats first
+/// ([`Session::fast_first`]) unless told otherwise: off, since it gained nothing in session
+/// 22's matches (self-play at 200 ms a move 49-2-49 against the build before; against Rapfi
+/// at 1 s a move 6-0-34 and 4-0-36, where the build before scored 5-0-35 in between, load
+/// 2.8-4.8), though it leaves out fewer moves that hold (see the `defence` module of the
+/// search).
+pub const FAST_FIRST: bool = false;
+
 /// The node budget a millisecond of the move's time: above the speed of the search (about
 /// 1.8 M nodes a second on a quiet machine), so that the clock binds, not the budget.
 const NODES_PER_MS: u64 = 5_000;
@@ -65,6 +73,9 @@ pub struct Session {
     /// The learned evaluation reads the line pattern weights too (`qi-engine gomocup
     /// --lines`; not under renju, where the learned evaluation is not used).
     pub lines: bool,
+    /// Against the opponent's faster threats, answer only those first
+    /// ([`crate::ai::gomoku::search::Config::fast_first`]; `qi-engine gomocup --fast-first`).
+    pub fast_first: bool,
     /// The stones before the last `BOARD`: the table is kept when the new board only adds to
     /// them (a manager that sends the whole board every move, as `qi-engine match` does).
     board_before: Vec<(Square, bool)>,
@@ -90,6 +101,7 @@ impl Session {
             seed: 1,
             reading_board: false,
             lines: false,
+            fast_first: FAST_FIRST,
             board_before: Vec::new(),
         }
     }
@@ -331,6 +343,7 @@ impl Session {
         eval.spend = SPEND;
         eval.lmr = true;
         eval.prune = true;
+        eval.fast_first = self.fast_first;
         // the learned pattern evaluation (`crate::ai::gomoku::patterns`) instead of the line
         // score, except under renju, where it only drew even with it in self-play
         if self.rule != GomokuRule::Renju {
@@ -404,13 +417,15 @@ fn say(out: &mut dyn Write, text: &str) {
 /// Runs a session on `input` and `output` until `END` or the end of the input (or an input
 /// error).
 pub fn run_io(input: &mut dyn BufRead, output: &mut dyn Write) {
-    run_io_with(input, output, false);
+    run_io_with(input, output, false, FAST_FIRST);
 }
 
-/// [`run_io`], with the line pattern weights when `lines` (see [`Session::lines`]).
-pub fn run_io_with(input: &mut dyn BufRead, output: &mut dyn Write, lines: bool) {
+/// [`run_io`], with the line pattern weights when `lines` (see [`Session::lines`]) and
+/// [`Session::fast_first`] as given.
+pub fn run_io_with(input: &mut dyn BufRead, output: &mut dyn Write, lines: bool, fast_first: bool) {
     let mut s = Session::new();
     s.lines = lines;
+    s.fast_first = fast_first;
     loop {
         let line = match super::read_input_line(input) {
             Ok(Some(super::InputLine::Text(l))) => l,
@@ -437,12 +452,12 @@ pub fn run_io_with(input: &mut dyn BufRead, output: &mut dyn Write, lines: bool)
 }
 
 /// `qi-engine gomocup` on stdin/stdout.
-pub fn run(lines: bool) -> Result<(), String> {
+pub fn run(lines: bool, fast_first: bool) -> Result<(), String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut output = stdout.lock();
-    run_io_with(&mut input, &mut output, lines);
+    run_io_with(&mut input, &mut output, lines, fast_first);
     Ok(())
 }
 
@@ -516,7 +531,7 @@ mod tests {
         // `--lines`: the same position as above, the answer at one end of the four
         let text = FOUR_TO_BLOCK.join("\n");
         let mut out = Vec::new();
-        run_io_with(&mut text.as_bytes(), &mut out, true);
+        run_io_with(&mut text.as_bytes(), &mut out, true, FAST_FIRST);
         let out: Vec<String> = String::from_utf8(out)
             .unwrap()
             .lines()

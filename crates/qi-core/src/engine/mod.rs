@@ -190,6 +190,11 @@ pub enum Command {
         /// `qi_core::ai::gomoku::patterns::LineWeights`).
         #[arg(long)]
         lines: bool,
+        /// Against an open-four, four-four or four-three point of the opponent, search only
+        /// the moves that answer those, leaving its three-three points to the next plies
+        /// (`--fast-first false`: answer every threat point at once, as before session 22).
+        #[arg(long, default_value_t = gomocup::FAST_FIRST, action = clap::ArgAction::Set)]
+        fast_first: bool,
     },
     /// Search speed: fixed-depth searches of a fixed set of positions (Go: searches of a fixed
     /// number of playouts); nodes/s (Go: playouts/s) last.
@@ -307,7 +312,7 @@ pub fn parse_saturating(text: &str) -> Option<u64> {
 /// Runs the command line; returns the process exit code (2 for bad input).
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
     if args.len() == 1 && started_as_pbrain(&args[0]) {
-        return match gomocup::run(false) {
+        return match gomocup::run(false, gomocup::FAST_FIRST) {
             Ok(()) => 0,
             Err(msg) => {
                 eprintln!("qi-engine: {msg}");
@@ -462,7 +467,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Uai => uai::run(),
-        Command::Gomocup { lines } => gomocup::run(lines),
+        Command::Gomocup { lines, fast_first } => gomocup::run(lines, fast_first),
         Command::Nboard { movetime } => {
             nboard::run(movetime.map(|ms| Duration::from_millis(ms.max(1))))
         }

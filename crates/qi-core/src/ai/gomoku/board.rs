@@ -795,6 +795,14 @@ impl Board {
     /// five points of `t`; `None` when `p` is not on such a line (the shape stays).
     #[inline]
     pub fn shape_after_block(&self, side: Side, t: Move, p: Move) -> Option<PointShape> {
+        self.shape_after_stone(side, t, p, false)
+    }
+
+    /// The shape a stone of `side` on the empty point `t` would make after a stone on the
+    /// empty point `p`, of `side` itself (`own`) or of the other side; `None` when `p` is not
+    /// on a line through `t` within five points (the shape stays).
+    #[inline]
+    pub fn shape_after_stone(&self, side: Side, t: Move, p: Move, own: bool) -> Option<PointShape> {
         let (dx, dy) = (
             (p % STRIDE) as i32 - (t % STRIDE) as i32,
             (p / STRIDE) as i32 - (t / STRIDE) as i32,
@@ -815,7 +823,7 @@ impl Board {
             return None;
         }
         let s = side.index();
-        let code = self.code(t as usize, s, d) as u32 + 2 * POW3[digit(k)];
+        let code = self.code(t as usize, s, d) as u32 + if own { 1 } else { 2 } * POW3[digit(k)];
         let mut sh = self.pts[t as usize & MASK].shapes[s];
         sh.lines[d] = self.tab[s][(code & 0xFFFF) as usize];
         Some(sh)

@@ -142,6 +142,9 @@ pub struct GomokuEval {
     /// With the learned pattern evaluation, the line pattern weights too (match setting
     /// `lines=1`; see [`Config::lines`]).
     pub lines: bool,
+    /// With the pruning, the opponent's faster threats answered first (match setting
+    /// `fastfirst=1`; see [`Config::fast_first`]).
+    pub fast_first: bool,
 }
 
 impl GomokuEval {
@@ -183,6 +186,7 @@ impl GomokuEval {
             prune: false,
             history: false,
             lines: false,
+            fast_first: false,
         }
     }
 
@@ -222,6 +226,7 @@ impl GomokuEval {
             futility: false,
             history: self.history,
             lines: self.lines,
+            fast_first: self.fast_first,
         }
     }
 }
@@ -342,9 +347,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "prune" => eval.prune = v > 0,
             "history" => eval.history = v > 0,
             "lines" => eval.lines = v > 0,
+            "fastfirst" => eval.fast_first = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst)"
                 ));
             }
         }

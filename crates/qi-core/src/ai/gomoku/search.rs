@@ -7,7 +7,9 @@
 //! the opponent is the only move (searched without using up depth); an open four (or two fours)
 //! of the side to move wins; and when the opponent threatens to make an open four, a four-three
 //! or a three-three, only the defences and the side to move's own fours are searched (with
-//! [`Config::prune`] the exact answers of the `defence` module). At the
+//! [`Config::prune`] the exact answers of the `defence` module, which since session 22 count
+//! a point after which the forced block of a four-three's four makes a four as an answer, and
+//! with [`Config::fast_first`] answer the faster threat points first). At the
 //! root a VCF is tried first, then a VCT, then the opponent's VCF and VCT are looked for and
 //! only the moves that stop them are searched (each step only where the level's budget for it
 //! is not zero). Black's forbidden points in Renju are never played, and a four of
@@ -290,6 +292,10 @@ pub struct Config {
     /// with their own point and threat weights; match setting `lines=1`, `qi-engine gomocup
     /// --lines`).
     pub lines: bool,
+    /// With [`Config::prune`], where the opponent has an open-four, four-four or four-three
+    /// point, only those points need answers: its three-three points are left to the next
+    /// plies instead of narrowing the answers further.
+    pub fast_first: bool,
 }
 
 /// The largest ordering bonus of [`Config::history`] (an open three is worth 110, a two 24).
@@ -323,6 +329,7 @@ impl Default for Config {
             futility: false,
             history: false,
             lines: false,
+            fast_first: false,
         }
     }
 }
@@ -431,8 +438,9 @@ pub struct Search {
     top_buf: Vec<i64>,
     /// Buffers for the fours of [`Search::vcf`]'s nodes, the ones not in use.
     four_bufs: Vec<Vec<(i32, Move)>>,
-    /// The opponent's threat points of [`Search::defence_moves`].
-    threat_buf: Vec<Move>,
+    /// The opponent's threat points of [`Search::defence_moves`], each with the point that
+    /// would block the four it makes (see [`Search::opp_threat_points`]).
+    threat_buf: Vec<(Move, Option<Move>, bool)>,
     /// The search stops when `nodes` reaches this.
     node_limit: u64,
     /// [`Config::history`]: each side's history score of each point (index the move), and

@@ -1,0 +1,162 @@
+//! Diagnosis of lost Gomoku games (a tool for looking at match games, not a test).
+//!
+//! ```text
+//! gomoku_diag threats "<game line>" [--vct N] [--depth D]
+//! gomoku_diag think "<game line>" <stones> [--ms T] [--prune 0|1] [--lmr 0|1] [--width W]
+//!     [--leaf N] [--depth D] [--then <moves…>]
+//! ```
+//!
+//! The game line is `qi-engine match -v`'s second line of a game (`<position> moves <m1> … |
+//! <m…>`). `threats`: for every position of the game, the side to move's VCF (1,000,000
+//! nodes) and VCT (Qi's solvers, `--vct` nodes, 200,000 by default, `--depth` threats, 8) and
+//! the opponent's if the side to move passed. `think`: `qi-engine gomocup`'s freestyle search
+//! (level 6 without its caps, the learned evaluation, 850 ms) on the position with `<stones>`
+//! stones (the opening's included), and `--then` moves after them, with its reports; the
+//! other options change its settings (`--depth`: a fixed depth instead of the clock).
+//!
+//! Session 22 found with it that Qi's pruning by threat type counted a four-three with a
+//! counter-four a win (`think` with `--prune 0` and `1` on game 6 of its diagnosis match), and
+//! that Qi's VCT saw Rapfi's wins only 8-18 stones after Rapfi announced them.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use qi_core::ai::gomoku::GomokuEval;
+use qi_core::ai::gomoku::search::{Config, Engine, Search};
+use qi_core::game::Game;
+use qi_core::gomoku::Gomoku;
+use qi_core::search::Limits;
+
+fn parse_game(line: &str) -> (Gomoku, Vec<String>) {
+    let line = line.trim();
+    let (head, rest) = line.split_once(" moves ").expect("a game line with moves");
+    let g = Gomoku::from_text(head.trim()).expect("a position");
+    let moves = rest
+        .split_whitespace()
+        .filter(|t| *t != "|")
+        .map(|t| t.to_string())
+        .collect();
+    (g, moves)
+}
+
+fn passed(pos: &Gomoku) -> Gomoku {
+    let text = pos.to_text();
+    let (head, side) = text.rsplit_once(' ').unwrap();
+    let other = if side == "x" { "o" } else { "x" };
+    Gomoku::from_text(&format!("{head} {other}")).unwrap()
+}
+
+fn solve(pos: &Gomoku, vct: bool, budget: u64, depth: u32) -> Option<(String, u32, u64)> {
+    let mut e = Engine::new(pos);
+    let mut s = Search::new(Config::default(), 1);
+    s.cfg.time = None;
+    let stop = Arc::new(AtomicBool::new(false));
+    s.begin(&stop);
+    let mut b = budget;
+    let r = if vct {
+        s.vct(&mut e, &mut b, depth)
+    } else {
+        s.vcf(&mut e, &mut b, 60)
+    };
+    r.map(|(m, k)| (pos.move_to_text(m), k, budget - b))
+}
+
+fn show(r: Option<(String, u32, u64)>) -> String {
+    match r {
+        Some((m, k, n)) => format!("{m}/{k}p/{n}n"),
+        None => "-".into(),
+    }
+}
+
+fn gomocup_config(ms: u64) -> Config {
+    let t = Duration::from_millis(ms);
+    let mut eval = GomokuEval::for_level(6, 2);
+    eval.depth = 0;
+    eval.nodes = (ms * 5000).clamp(300_000, 100_000_000);
+    eval.spend = 75;
+    eval.lmr = true;
+    eval.prune = true;
+    eval.eval_kind = 2;
+    eval.config(&Limits {
+        time: Some(t),
+        depth: None,
+        nodes: None,
+    })
+}
+
+fn arg(args: &[String], name: &str, default: u64) -> u64 {
+    args.iter()
+        .position(|a| a == name)
+        .map(|i| args[i + 1].parse().unwrap())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (g0, moves) = parse_game(&args[2]);
+    match args[1].as_str() {
+        "threats" => {
+            let budget = arg(&args, "--vct", 200_000);
+            let depth = arg(&args, "--depth", 8) as u32;
+            let mut g = g0.clone();
+            for (i, t) in moves.iter().enumerate() {
+                let n = g.piece_counts().iter().sum::<u32>();
+                let side = if g.side_to_move() == qi_core::game::Side::Black {
+                    "x"
+                } else {
+                    "o"
+                };
+                let p = passed(&g);
+                println!(
+                    "{n:>3} {side} to move, plays {t:<4} | own VCF {:<16} VCT {:<16} | opp (pass) VCF {:<16} VCT {}",
+                    show(solve(&g, false, 1_000_000, 60)),
+                    show(solve(&g, true, budget, depth)),
+                    show(solve(&p, false, 1_000_000, 60)),
+                    show(solve(&p, true, budget, depth)),
+                );
+                let m = g.parse_move(t).unwrap();
+                g.make(m);
+                let _ = i;
+            }
+        }
+        "think" => {
+            let ply: usize = args[3].parse().unwrap();
+            let ms = arg(&args, "--ms", 850);
+            let mut g = g0.clone();
+            let start = g.piece_counts().iter().sum::<u32>() as usize;
+            for t in &moves[..ply - start] {
+                let m = g.parse_move(t).unwrap();
+                g.make(m);
+            }
+            let mut cfg = gomocup_config(ms);
+            cfg.prune = arg(&args, "--prune", 1) > 0;
+            cfg.lmr = arg(&args, "--lmr", 1) > 0;
+            cfg.width = arg(&args, "--width", cfg.width as u64) as usize;
+            cfg.vcf_leaf = arg(&args, "--leaf", cfg.vcf_leaf);
+            if let Some(d) = args.iter().position(|a| a == "--depth") {
+                cfg.depth = Some(args[d + 1].parse().unwrap());
+                cfg.time = None;
+            }
+            for extra in args.iter().skip_while(|a| *a != "--then").skip(1) {
+                let m = g.parse_move(extra).unwrap();
+                g.make(m);
+            }
+            println!("{}", g.to_text());
+            let mut s = Search::new(cfg, 16);
+            let stop = Arc::new(AtomicBool::new(false));
+            let r = s.think(&g, &stop, &mut |i| {
+                println!(
+                    "depth {} score {} nodes {} {} ms pv {}",
+                    i.depth,
+                    i.score,
+                    i.nodes,
+                    i.elapsed.as_millis(),
+                    i.pv.join(" ")
+                )
+            });
+            println!("best {}", g.move_to_text(r.best.unwrap()));
+        }
+        other => panic!("unknown mode {other}"),
+    }
+}
