@@ -15,7 +15,7 @@
 //! [`LEVEL6_PC_MODE`]): a node 3 plies or more from the leaves, off the principal variation, is
 //! cut when a shallower search of the same parity (Zebra's pairs, [`ZEBRA_CUTS`]: 1 ply at 3
 //! and 5, 2 at 4 and 6, ..., 4 then 6 at 10, two probes from there) lands beyond the window by
-//! 2.5 discs + a quarter of a disc per ply ([`PROBCUT_MARGIN`]). They order moves 3 plies or more from the leaves by the pattern
+//! 3.5 discs + a quarter of a disc per ply ([`PROBCUT_MARGIN`]). They order moves 3 plies or more from the leaves by the pattern
 //! evaluation after the move ([`LEVEL6_ORDER_DEPTH`]) and start new iterations until 70% of
 //! the move's time is spent ([`LEVEL6_ITERATION_SHARE`]). Ordering by the opponent's mobility
 //! ([`ReversiEval::order_mobility`], 8 a move) did not help: 47.5% against level 6 without it
@@ -274,7 +274,11 @@ impl ReversiEval {
 /// Against Zebra at about 0.6 s a move (the same 40 openings as the README's row, seed 103):
 /// 250 scored 15-5-20, 43.8%, and 150 16-1-23, 41.2% (load 2-5), where 450 had scored
 /// 13-1-26, 33.8% with the build before session 16's faster `Reversi::make` (load 4.5-6). With 250, `bench reversi --depth 12` needs 1.30 M nodes instead of 2.87 M.
-pub const PROBCUT_MARGIN: i32 = 250;
+/// Session 22, with the faster search of [`LEVEL6_FRONTIER`] (equal time against Zebra, the
+/// README's row): 250 scored 17-2-21 (seed 119), 350 55-12-53 in 120 games (seeds 120-122,
+/// 50.8%); 350 against 250 in self-play at 300 ms a move 45-6-49 (seeds 2207 and 2208, load
+/// about 3). So the margin is 350 now.
+pub const PROBCUT_MARGIN: i32 = 350;
 
 /// Level 6's ProbCut pairs ([`ReversiEval::pc_mode`]): Zebra's multi-ProbCut table
 /// ([`ZEBRA_CUTS`]), probing from 3 plies and twice from 10, with the same margins. Against the
