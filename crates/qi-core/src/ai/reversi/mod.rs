@@ -441,34 +441,32 @@ impl Evaluator for ReversiEval {
             let f = crate::ai::endgame::flips(p, o, sq);
             -self.w.evaluate(o & !f, p | f | (1u64 << sq))
         };
+        // the killers that are legal here, then the other moves by square weight
+        let legal = |k: &Move| *k != PASS && moves & (1u64 << k) != 0;
+        let first = [
+            killers[0].filter(legal),
+            killers[1].filter(|k| legal(k) && killers[0] != Some(*k)),
+        ];
+        let rest = first.iter().flatten().fold(moves, |m, &k| m & !(1u64 << k));
+        let others = ORDER_GROUPS.iter().flat_map(|&group| {
+            let mut m = rest & group;
+            std::iter::from_fn(move || {
+                (m != 0).then(|| {
+                    let sq = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    sq
+                })
+            })
+        });
         let mut best = -crate::search::INF;
         let mut nodes = 0;
-        let mut rest = moves;
-        for &k in killers.iter().flatten() {
-            if k != PASS && rest & (1u64 << k) != 0 {
-                rest &= !(1u64 << k);
-                nodes += 1;
-                let s = child(k);
-                if s > best {
-                    best = s;
-                    if s >= beta {
-                        return Some((best, nodes, Some(k)));
-                    }
-                }
-            }
-        }
-        for group in ORDER_GROUPS {
-            let mut m = rest & group;
-            while m != 0 {
-                let sq = m.trailing_zeros() as u8;
-                m &= m - 1;
-                nodes += 1;
-                let s = child(sq);
-                if s > best {
-                    best = s;
-                    if s >= beta {
-                        return Some((best, nodes, Some(sq)));
-                    }
+        for sq in first.into_iter().flatten().chain(others) {
+            nodes += 1;
+            let s = child(sq);
+            if s > best {
+                best = s;
+                if s >= beta {
+                    return Some((best, nodes, Some(sq)));
                 }
             }
         }
