@@ -22,8 +22,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use qi_core::ai::gomoku::GomokuEval;
-use qi_core::ai::gomoku::search::{Config, Engine, Search};
+use qi_core::ai::gomoku::search::{Config, Search};
+use qi_core::ai::gomoku::{GomokuEval, threat_search};
 use qi_core::game::Game;
 use qi_core::gomoku::Gomoku;
 use qi_core::search::Limits;
@@ -48,18 +48,14 @@ fn passed(pos: &Gomoku) -> Gomoku {
 }
 
 fn solve(pos: &Gomoku, vct: bool, budget: u64, depth: u32) -> Option<(String, u32, u64)> {
-    let mut e = Engine::new(pos);
-    let mut s = Search::new(Config::default(), 1);
-    s.cfg.time = None;
-    let stop = Arc::new(AtomicBool::new(false));
-    s.begin(&stop);
-    let mut b = budget;
-    let r = if vct {
-        s.vct(&mut e, &mut b, depth)
-    } else {
-        s.vcf(&mut e, &mut b, 60)
-    };
-    r.map(|(m, k)| (pos.move_to_text(m), k, budget - b))
+    let (r, used) = threat_search(pos, budget, |s, e, b| {
+        if vct {
+            s.vct(e, b, depth)
+        } else {
+            s.vcf(e, b, 60)
+        }
+    });
+    r.map(|(m, k)| (pos.move_to_text(m), k, used))
 }
 
 fn show(r: Option<(String, u32, u64)>) -> String {

@@ -361,23 +361,24 @@ impl crate::engine::matches::Tunable for Gomoku {
 /// A VCF (victory by continuous fours) for the side to move within `budget` nodes: the first
 /// move and the plies to the five, or `None`. Wins in one count (one ply).
 pub fn find_vcf(pos: &Gomoku, budget: u64) -> Option<(Move, u32)> {
-    threat_search(pos, budget, |s, e, b| s.vcf(e, b, 60))
+    threat_search(pos, budget, |s, e, b| s.vcf(e, b, 60)).0
 }
 
 /// A VCT (victory by continuous threats: fours and open threes, a VCF first) for the side to
 /// move within `budget` nodes: the first move and the plies to the five, or `None`.
 pub fn find_vct(pos: &Gomoku, budget: u64) -> Option<(Move, u32)> {
-    threat_search(pos, budget, |s, e, b| s.vct(e, b, search::VCT_DEPTH))
+    threat_search(pos, budget, |s, e, b| s.vct(e, b, search::VCT_DEPTH)).0
 }
 
-/// Runs one threat solver (`solve`) on `pos` with a fresh engine and `budget` nodes.
-fn threat_search(
+/// Runs one threat solver (`solve`) on `pos` with a fresh engine and `budget` nodes: its
+/// answer and the nodes it spent (none on a finished game).
+pub fn threat_search(
     pos: &Gomoku,
     budget: u64,
     solve: impl FnOnce(&mut Search, &mut Engine, &mut u64) -> Option<(Move, u32)>,
-) -> Option<(Move, u32)> {
+) -> (Option<(Move, u32)>, u64) {
     if pos.outcome().is_some() {
-        return None;
+        return (None, 0);
     }
     let mut e = Engine::new(pos);
     let mut s = Search::new(Config::default(), 1);
@@ -385,5 +386,6 @@ fn threat_search(
     let stop = Arc::new(AtomicBool::new(false));
     s.begin(&stop);
     let mut b = budget;
-    solve(&mut s, &mut e, &mut b)
+    let r = solve(&mut s, &mut e, &mut b);
+    (r, budget - b)
 }
