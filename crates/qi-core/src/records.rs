@@ -201,7 +201,7 @@ impl Record {
         let (start, moves, inserted): (AnyPosition, Vec<String>, Vec<usize>) = match rec.kind {
             GameKind::Go => {
                 let (start, moves) = rec.replay_go().map_err(|e| e.to_string())?;
-                let texts = texts_of::<Go>(&start, &moves);
+                let texts = texts_of::<Go>(&start, &moves)?;
                 (AnyPosition::Go(Box::new(start)), texts, Vec::new())
             }
             GameKind::Reversi => {
@@ -221,12 +221,12 @@ impl Record {
                         inserted.push(i);
                     }
                 }
-                let texts = texts_of::<Reversi>(&start, &moves);
+                let texts = texts_of::<Reversi>(&start, &moves)?;
                 (AnyPosition::Reversi(start), texts, inserted)
             }
             GameKind::Gomoku => {
                 let (start, moves) = rec.replay_gomoku().map_err(|e| e.to_string())?;
-                let texts = texts_of::<Gomoku>(&start, &moves);
+                let texts = texts_of::<Gomoku>(&start, &moves)?;
                 (AnyPosition::Gomoku(Box::new(start)), texts, Vec::new())
             }
             GameKind::Ataxx => return Err("SGF has no Ataxx game type".to_string()),
@@ -464,16 +464,26 @@ fn go_moves(moves: &[crate::any::AnyMove]) -> Vec<crate::go::Move> {
         .collect()
 }
 
-fn texts_of<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
+/// The moves as text, replayed with alternating turns from `start`. A file's replay may let one
+/// colour move twice (Go's `B` after `B`); such a move can then be illegal in the alternating
+/// replay (on a stone, say), so each one is checked before it is made: an error, not a corrupt
+/// board (an unchecked `make` on an occupied point looped forever).
+fn texts_of<G: Game>(start: &G, moves: &[G::Move]) -> Result<Vec<String>, String> {
     let mut pos = start.clone();
-    moves
-        .iter()
-        .map(|&m| {
-            let t = pos.move_to_text(m);
-            pos.make(m);
-            t
-        })
-        .collect()
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, &m) in moves.iter().enumerate() {
+        let t = pos.move_to_text(m);
+        if !pos.is_legal(m) {
+            return Err(format!(
+                "SGF: move {} ({t}) is illegal when the colours alternate (Qi replays \
+                 alternating moves only)",
+                i + 1
+            ));
+        }
+        pos.make(m);
+        out.push(t);
+    }
+    Ok(out)
 }
 
 /// SGF comments by ply: the root's and other comments before the first move at 0, a move

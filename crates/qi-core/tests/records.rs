@@ -426,6 +426,23 @@ fn player_history_totals_and_file() {
     assert!(!path.exists());
 }
 
+/// A Go file where one colour moves twice in a row replays in the file's colours, but Qi's
+/// record alternates them: there the fifth move falls on a stone. That is an error naming the
+/// move; it used to be made unchecked, which could corrupt the board and loop forever (CI hung
+/// on a damaged sample, stop 38).
+#[test]
+fn a_go_move_on_a_stone_in_the_alternating_replay_is_an_error() {
+    let text = "(;GM[1]FF[4]SZ[9];W[aa];B[ab];B[ba];W[cc];B[aa])";
+    let e = import_text(text).unwrap_err();
+    assert!(
+        e.contains("move 5 (A9) is illegal when the colours alternate"),
+        "{e}"
+    );
+    // the same moves in turn are fine
+    let rec = import_text("(;GM[1]FF[4]SZ[9];B[aa];W[ab];B[ba];W[cc])").unwrap();
+    assert_eq!(rec.moves, ["A9", "A8", "B9", "C7"]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
 
