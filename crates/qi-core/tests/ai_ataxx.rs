@@ -361,7 +361,7 @@ fn node_and_depth_limits_hold() {
 }
 
 /// A movetime binds a search that would go on for long: 200 ms, overshoot at most 10% or
-/// 20 ms (one try in three, for a busy machine).
+/// 20 ms (one try in five, for a busy machine).
 #[test]
 fn time_limit_is_kept() {
     let p = Ataxx::from_text("x5o/7/2x4/3o3/4x2/7/o5x x 0 1").unwrap();

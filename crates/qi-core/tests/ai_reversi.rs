@@ -649,7 +649,7 @@ fn the_frontier_search_returns_the_best_child_or_a_cut() {
 
 /// The move time binds: level 6 in the middle game (a search that would go on for long) and
 /// in an endgame of 20 empties (a quick search, then the exact solve, which cannot finish in
-/// time here) keeps to 200 ms, overshoot at most 10% or 20 ms (one try in three).
+/// time here) keeps to 200 ms, overshoot at most 10% or 20 ms (one try in five).
 #[test]
 fn levels_keep_to_the_move_time() {
     let mut rng = Rng::new(5);

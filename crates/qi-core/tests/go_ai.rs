@@ -234,7 +234,7 @@ fn stops_at_once() {
 
 /// The move time binds a level whose playouts would take longer: level 6 (96,000 playouts)
 /// keeps to 200 ms, on one thread and on two, as measured around the call (overshoot at most
-/// 10% or 20 ms, one try in three for a busy machine).
+/// 10% or 20 ms, one try in five for a busy machine).
 #[test]
 fn keeps_to_the_move_time() {
     let pos = Go::from_text(

@@ -651,7 +651,7 @@ fn level_6_plays_a_winning_vcf_move() {
 }
 
 /// The move time binds level 6 (whose budgets would take seconds here): 200 ms, overshoot at
-/// most 10% or 20 ms, one try in three.
+/// most 10% or 20 ms, one try in five.
 #[test]
 fn level_6_keeps_to_the_move_time() {
     let pos = build(

@@ -352,7 +352,7 @@ fn time_commands_change_the_time_used() {
     );
 }
 
-/// `genmove b` keeps to `budget` (one try in three, for a busy machine).
+/// `genmove b` keeps to `budget` (one try in five, for a busy machine).
 fn timed_genmove(e: &mut GtpEngine, budget: Duration) {
     common::keeps_budget("genmove", budget, || {
         let t = Instant::now();

@@ -148,7 +148,7 @@ fn huge_times_do_not_overflow() {
 
 /// The clock commands set the time the search uses: a short clock gives a move within its
 /// budget (clock / 25, see `clock_budget`; overshoot at most 10% or 20 ms, measured from `go`
-/// to `bestmove`, one try in three), a long one a search that runs past that budget.
+/// to `bestmove`, one try in five), a long one a search that runs past that budget.
 #[test]
 fn clock_commands_change_the_time_used() {
     let mut e = uai();

@@ -255,12 +255,14 @@ pub fn within_budget(took: Duration, budget: Duration) -> bool {
     took <= budget + (budget / 10).max(Duration::from_millis(20))
 }
 
-/// Runs `attempt` (which returns the time it took against its budget) up to three times and
+/// Runs `attempt` (which returns the time it took against its budget) up to five times and
 /// passes if one attempt keeps to the budget ([`within_budget`]): a machine busy with other
-/// work can hold up any one run, but a search that ignores its clock fails all three.
+/// work can hold up any one run (Reversi's level 6 once missed three in a row at load 5, with
+/// the other test binaries' searches on both cores), but a search that ignores its clock fails
+/// all five.
 pub fn keeps_budget(what: &str, budget: Duration, mut attempt: impl FnMut() -> Duration) {
     let mut times = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..5 {
         let took = attempt();
         times.push(took);
         if within_budget(took, budget) {
