@@ -605,7 +605,7 @@ impl Solver {
             });
         }
         let mut buf = [MaybeUninit::uninit(); 36];
-        let list = self.order_moves::<false>(p, o, moves, alpha, &mut buf);
+        let list = self.order_moves::<false, true>(p, o, moves, alpha, &mut buf);
         let n = list.len();
         list[..n].sort_by_key(|c| -c.score);
         let mut best = list[0].sq;
@@ -656,7 +656,7 @@ impl Solver {
     /// ordering scores (higher first; not sorted); returns them (the start of `out`, left
     /// uninitialised beyond: no clearing of the whole list at every node).
     #[inline(always)]
-    fn order_moves<'a, const AVX: bool>(
+    fn order_moves<'a, const AVX: bool, const DEEP: bool>(
         &self,
         p: u64,
         o: u64,
@@ -665,9 +665,10 @@ impl Solver {
         out: &'a mut [MaybeUninit<Candidate>; 36],
     ) -> &'a mut [Candidate] {
         let empties = 64 - (p | o).count_ones();
+        let by_search = DEEP && empties > self.options.sort_search;
         let parity = parity_of(!(p | o));
         // the ordering searches on the patterns alone keep their instance indices up to date
-        let features = (empties > self.options.sort_search
+        let features = (by_search
             && self.options.sort_patterns
             && self.options.incremental
             && self.options.pattern_max_empties >= 60)
@@ -683,7 +684,7 @@ impl Solver {
                 // after, and the transposition cutoff probes them all
                 self.prefetch(no, np);
             }
-            let score = if empties > self.options.sort_search {
+            let score = if by_search {
                 // the opponent's value after a shallow search: lower is better for us
                 let d = if empties >= self.options.sort_depth3 {
                     3
@@ -829,8 +830,16 @@ impl Solver {
     ) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if AVX {
+            let empties = 64 - (p | o).count_ones();
+            let opt = &self.options;
             // SAFETY: AVX is only set where the processor has AVX2
-            return unsafe { self.search_avx2(p, o, alpha, beta, passed) };
+            return unsafe {
+                if empties < opt.etc_min.min(opt.split_min).min(opt.sort_search + 1) {
+                    self.search_avx2_small(p, o, alpha, beta, passed)
+                } else {
+                    self.search_avx2(p, o, alpha, beta, passed)
+                }
+            };
         }
         self.search_scalar(p, o, alpha, beta, passed)
     }
@@ -838,17 +847,25 @@ impl Solver {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn search_avx2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.search_g::<true>(p, o, alpha, beta, passed)
+        self.search_g::<true, true>(p, o, alpha, beta, passed)
+    }
+
+    /// The search below the ordering searches, the transposition cutoff and the splits:
+    /// without their code, a smaller function.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn search_avx2_small(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.search_g::<true, false>(p, o, alpha, beta, passed)
     }
 
     #[inline(never)]
     fn search_scalar(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.search_g::<false>(p, o, alpha, beta, passed)
+        self.search_g::<false, true>(p, o, alpha, beta, passed)
     }
 
     /// The search itself, from 7 empties (see [`Solver::search`]).
     #[inline(always)]
-    fn search_g<const AVX: bool>(
+    fn search_g<const AVX: bool, const DEEP: bool>(
         &mut self,
         p: u64,
         o: u64,
@@ -937,10 +954,10 @@ impl Solver {
                 }
             }
             let mut buf = [MaybeUninit::uninit(); 36];
-            let list = self.order_moves::<AVX>(p, o, rest, alpha, &mut buf);
+            let list = self.order_moves::<AVX, DEEP>(p, o, rest, alpha, &mut buf);
             let n = list.len();
             let searched = best > -65;
-            if empties >= self.options.etc_min {
+            if DEEP && empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
                 // (all the children's buckets were requested while ordering, so that the
                 // misses overlap)
@@ -958,7 +975,8 @@ impl Solver {
                 }
             }
             for i in 0..n {
-                if (i > 0 || searched)
+                if DEEP
+                    && (i > 0 || searched)
                     && n - i >= 2
                     && empties >= self.options.split_min
                     && self.threads > 1
