@@ -222,6 +222,30 @@
 //! or 20 empties instead of 19 (845.8 M and 884.0 M nodes against 859.9 M, 61.2 and 61.1 s
 //! against 65.7 s, single runs inside the noise).
 //!
+//! Session 23 (`qi-engine ffo --threads 1 --hash 256`, runs of two builds alternated on one
+//! core while a helper's match used the other, load 2-4; CPU times of one build varied by up
+//! to 20% between runs, 46-63 s on #50-#52). A `perf` profile of #49-#52: the search from 7
+//! empties 46% (of it a quarter on the instruction after the prefetch of the children's
+//! buckets, a tenth on the node's probe and a twelfth on the transposition cutoff's), the
+//! ordering searches 21%, three empties (with two and one inlined) 12%, five and six 12%,
+//! four 4%, the stable discs 4%; a 16 MB table gives 7% more nodes a second than 256 MB,
+//! so the table's wait is not the lever it seemed. Kept: the search below 11 empties
+//! (neither ordering searches, transposition cutoff nor splits there) in an AVX2 function
+//! of its own, the generic search built without that code (6.3 kB instead of 8.8 kB): the
+//! same nodes, #51-#52 and #45-#49 about 3.5% less CPU (6 pairs of 7). Tried and not kept:
+//! no prefetch of the children's buckets at 9 and 10 empties (where no transposition
+//! cutoff probes them; #50-#52 50.4 and 47.3 s against 46.8 and 45.8 s); the table from 9
+//! empties again (+5.7% nodes, no faster); the list search at 7 empties (+10% nodes on
+//! #51-#52, the same time); the transposition cutoff after the first move instead of before
+//! it (+20% nodes); fastest-first instead of the ordering search where the table's move
+//! was searched first and did not cut (the same nodes, but those nodes order only 1-2% of
+//! the moves ordered by search, 12% on #49: no time gained); fastest-first instead of the
+//! ordering search at nodes expected to fail low by the parity of their depth (#49 7.4
+//! times the nodes); the moves of the ordering searches by square class, corners first
+//! (the same nodes, the same time); the side to move's stable discs as a lower bound (never
+//! cut on #51-#52); the two-empties pass out of line (three empties' code 6.4 kB instead of
+//! 10.9 kB, no time gained).
+//!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 12 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
