@@ -222,6 +222,30 @@
 //! or 20 empties instead of 19 (845.8 M and 884.0 M nodes against 859.9 M, 61.2 and 61.1 s
 //! against 65.7 s, single runs inside the noise).
 //!
+//! Session 23 (`qi-engine ffo --threads 1 --hash 256`, runs of two builds alternated on one
+//! core while a helper's match used the other, load 2-4; CPU times of one build varied by up
+//! to 20% between runs, 46-63 s on #50-#52). A `perf` profile of #49-#52: the search from 7
+//! empties 46% (of it a quarter on the instruction after the prefetch of the children's
+//! buckets, a tenth on the node's probe and a twelfth on the transposition cutoff's), the
+//! ordering searches 21%, three empties (with two and one inlined) 12%, five and six 12%,
+//! four 4%, the stable discs 4%; a 16 MB table gives 7% more nodes a second than 256 MB,
+//! so the table's wait is not the lever it seemed. Kept: the search below 11 empties
+//! (neither ordering searches, transposition cutoff nor splits there) in an AVX2 function
+//! of its own, the generic search built without that code (6.3 kB instead of 8.8 kB): the
+//! same nodes, #51-#52 and #45-#49 about 3.5% less CPU (6 pairs of 7). Tried and not kept:
+//! no prefetch of the children's buckets at 9 and 10 empties (where no transposition
+//! cutoff probes them; #50-#52 50.4 and 47.3 s against 46.8 and 45.8 s); the table from 9
+//! empties again (+5.7% nodes, no faster); the list search at 7 empties (+10% nodes on
+//! #51-#52, the same time); the transposition cutoff after the first move instead of before
+//! it (+20% nodes); fastest-first instead of the ordering search where the table's move
+//! was searched first and did not cut (the same nodes, but those nodes order only 1-2% of
+//! the moves ordered by search, 12% on #49: no time gained); fastest-first instead of the
+//! ordering search at nodes expected to fail low by the parity of their depth (#49 7.4
+//! times the nodes); the moves of the ordering searches by square class, corners first
+//! (the same nodes, the same time); the side to move's stable discs as a lower bound (never
+//! cut on #51-#52); the two-empties pass out of line (three empties' code 6.4 kB instead of
+//! 10.9 kB, no time gained).
+//!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 12 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
@@ -605,7 +629,7 @@ impl Solver {
             });
         }
         let mut buf = [MaybeUninit::uninit(); 36];
-        let list = self.order_moves::<false>(p, o, moves, alpha, &mut buf);
+        let list = self.order_moves::<false, true>(p, o, moves, alpha, &mut buf);
         let n = list.len();
         list[..n].sort_by_key(|c| -c.score);
         let mut best = list[0].sq;
@@ -656,7 +680,7 @@ impl Solver {
     /// ordering scores (higher first; not sorted); returns them (the start of `out`, left
     /// uninitialised beyond: no clearing of the whole list at every node).
     #[inline(always)]
-    fn order_moves<'a, const AVX: bool>(
+    fn order_moves<'a, const AVX: bool, const DEEP: bool>(
         &self,
         p: u64,
         o: u64,
@@ -665,9 +689,10 @@ impl Solver {
         out: &'a mut [MaybeUninit<Candidate>; 36],
     ) -> &'a mut [Candidate] {
         let empties = 64 - (p | o).count_ones();
+        let by_search = DEEP && empties > self.options.sort_search;
         let parity = parity_of(!(p | o));
         // the ordering searches on the patterns alone keep their instance indices up to date
-        let features = (empties > self.options.sort_search
+        let features = (by_search
             && self.options.sort_patterns
             && self.options.incremental
             && self.options.pattern_max_empties >= 60)
@@ -683,7 +708,7 @@ impl Solver {
                 // after, and the transposition cutoff probes them all
                 self.prefetch(no, np);
             }
-            let score = if empties > self.options.sort_search {
+            let score = if by_search {
                 // the opponent's value after a shallow search: lower is better for us
                 let d = if empties >= self.options.sort_depth3 {
                     3
@@ -829,8 +854,16 @@ impl Solver {
     ) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if AVX {
+            let empties = 64 - (p | o).count_ones();
+            let opt = &self.options;
             // SAFETY: AVX is only set where the processor has AVX2
-            return unsafe { self.search_avx2(p, o, alpha, beta, passed) };
+            return unsafe {
+                if empties < opt.etc_min.min(opt.split_min).min(opt.sort_search + 1) {
+                    self.search_avx2_small(p, o, alpha, beta, passed)
+                } else {
+                    self.search_avx2(p, o, alpha, beta, passed)
+                }
+            };
         }
         self.search_scalar(p, o, alpha, beta, passed)
     }
@@ -838,17 +871,25 @@ impl Solver {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn search_avx2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.search_g::<true>(p, o, alpha, beta, passed)
+        self.search_g::<true, true>(p, o, alpha, beta, passed)
+    }
+
+    /// The search below the ordering searches, the transposition cutoff and the splits:
+    /// without their code, a smaller function.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn search_avx2_small(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.search_g::<true, false>(p, o, alpha, beta, passed)
     }
 
     #[inline(never)]
     fn search_scalar(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.search_g::<false>(p, o, alpha, beta, passed)
+        self.search_g::<false, true>(p, o, alpha, beta, passed)
     }
 
     /// The search itself, from 7 empties (see [`Solver::search`]).
     #[inline(always)]
-    fn search_g<const AVX: bool>(
+    fn search_g<const AVX: bool, const DEEP: bool>(
         &mut self,
         p: u64,
         o: u64,
@@ -937,10 +978,10 @@ impl Solver {
                 }
             }
             let mut buf = [MaybeUninit::uninit(); 36];
-            let list = self.order_moves::<AVX>(p, o, rest, alpha, &mut buf);
+            let list = self.order_moves::<AVX, DEEP>(p, o, rest, alpha, &mut buf);
             let n = list.len();
             let searched = best > -65;
-            if empties >= self.options.etc_min {
+            if DEEP && empties >= self.options.etc_min {
                 // enhanced transposition cutoff: a child already known to be good enough
                 // (all the children's buckets were requested while ordering, so that the
                 // misses overlap)
@@ -958,7 +999,8 @@ impl Solver {
                 }
             }
             for i in 0..n {
-                if (i > 0 || searched)
+                if DEEP
+                    && (i > 0 || searched)
                     && n - i >= 2
                     && empties >= self.options.split_min
                     && self.threads > 1
