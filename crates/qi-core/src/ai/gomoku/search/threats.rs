@@ -135,8 +135,9 @@ impl Search {
         if r.is_some() {
             return r;
         }
-        // against the opponent's four or open-four point only fours can win (tried above)
-        if depth == 0 || def_fives > 0 || def_open || *budget == 0 {
+        // against the opponent's four only fours can win (tried above); against its open-four
+        // points only a threat that takes them all away (the defence checks that it does)
+        if depth == 0 || def_fives > 0 || *budget == 0 {
             return None;
         }
         let key = e.hash();
@@ -152,7 +153,18 @@ impl Search {
                 continue;
             }
             let u = e.make(m);
-            let r = self.vct_defend(e, budget, depth, m, 0);
+            // a three that leaves the defender an open-four point loses the race
+            let r = if def_open
+                && e.b.threats[a.index()].five.is_empty()
+                && e.b.threats[d.index()]
+                    .open
+                    .iter()
+                    .any(|p| e.allowed_for(d, p))
+            {
+                None
+            } else {
+                self.vct_defend(e, budget, depth, m, 0)
+            };
             e.unmake(m, u);
             if let Some(k) = r {
                 return Some((m, k + 1));
@@ -267,6 +279,31 @@ mod tests {
     use crate::gomoku::{Gomoku, GomokuRule};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn a_vct_may_start_with_a_threat_that_blocks_the_defenders_open_three() {
+        // Session 22's match game 23 against Rapfi (Qi Black) to the 19th stone, Black's f5:
+        // Black's split three d3 . f5 g6 has the open-four point e4, and White's e4 takes it
+        // and makes the open three e3 e4 e5 (Rapfi played it and won four moves later). The
+        // VCT used to give up wherever the defender had an open-four point
+        let mut g = Gomoku::new(15, GomokuRule::Freestyle);
+        for t in [
+            "e11", "e5", "g6", "f4", "g9", "e3", "h8", "i7", "f10", "d12", "g5", "g3", "d6", "f3",
+            "g8", "g7", "d3", "f6", "f5",
+        ] {
+            let m = g.parse_move(t).unwrap();
+            g.make(m);
+        }
+        let mut s = Search::new(Config::default(), 1);
+        s.cfg.time = None;
+        s.begin(&Arc::new(AtomicBool::new(false)));
+        let mut e = Engine::new(&g);
+        let mut budget = 20_000;
+        let r = s.vct(&mut e, &mut budget, super::super::VCT_DEPTH);
+        let (m, plies) = r.expect("a VCT");
+        assert_eq!(g.move_to_text(m), "e4");
+        assert!(plies <= 15, "{plies}");
+    }
 
     #[test]
     fn vcf_buffers_come_back_to_the_pool() {
