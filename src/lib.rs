@@ -160,7 +160,7 @@ fn start_from_args(app: &mut App) {
                     || path.display().to_string(),
                     |n| n.to_string_lossy().into(),
                 );
-                match qi_core::records::import_file(path)
+                match qi_core::records::read_record(path)
                     .and_then(|r| replay::replay_match(&r, &label))
                 {
                     Ok(mut m) => {

@@ -1364,7 +1364,9 @@ fn a_bad_record_on_the_command_line_is_reported_on_the_main_menu() {
         .notice
         .clone()
         .expect("the player is told");
-    assert!(notice.starts_with("Cannot open broken.sgf"), "{notice}");
+    assert!(notice.starts_with("Cannot open broken.sgf: "), "{notice}");
+    // the file is named once, by the translated sentence, not again by the core's detail
+    assert_eq!(notice.matches("broken.sgf").count(), 1, "{notice}");
 }
 
 /// The window in Chinese (Settings → 语言): the status line, the side names and the HUD's

@@ -98,7 +98,7 @@ impl RecordSource {
                     .ok_or_else(|| t!("records-no-example"))?;
                 qi_core::records::import_text(text).map_err(|e| format!("{name}: {e}"))
             }
-            RecordSource::File(p) => qi_core::records::import_file(p),
+            RecordSource::File(p) => qi_core::records::read_record(p),
         }
     }
 }

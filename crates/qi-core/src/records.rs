@@ -402,11 +402,16 @@ pub fn import_text(text: &str) -> Result<Record, String> {
 
 /// Reads a record file (see [`import_text`]); the error names the file.
 pub fn import_file(path: &Path) -> Result<Record, String> {
-    let name = path.display();
+    read_record(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reads a record file like [`import_file`], but the error leaves the file's name to the
+/// caller (the window puts it in its own, translated sentence).
+pub fn read_record(path: &Path) -> Result<Record, String> {
     match read_text(path) {
-        Ok(Some(text)) => import_text(&text).map_err(|e| format!("{name}: {e}")),
-        Ok(None) => Err(format!("{name}: no such file")),
-        Err(e) => Err(format!("{name} {e}")),
+        Ok(Some(text)) => import_text(&text),
+        Ok(None) => Err("no such file".to_string()),
+        Err(e) => Err(e),
     }
 }
 
