@@ -290,6 +290,9 @@ pub struct SolverOptions {
     pub etc_min: u32,
     /// Above this many empties moves are ordered by a shallow search instead of mobility.
     pub sort_search: u32,
+    /// From this many empties the ordering search looks 1 ply deep (below, the child's
+    /// evaluation alone).
+    pub sort_depth1: u32,
     /// From this many empties the ordering search looks 2 plies deep (else 1).
     pub sort_depth2: u32,
     /// From this many empties the ordering search looks 3 plies deep.
@@ -330,6 +333,7 @@ impl Default for SolverOptions {
             tt_min: 8,
             etc_min: 11,
             sort_search: 15,
+            sort_depth1: 16,
             sort_depth2: 17,
             sort_depth3: 19,
             split_min: 12,
@@ -697,25 +701,40 @@ impl Solver {
             && self.options.incremental
             && self.options.pattern_max_empties >= 60)
             .then(|| Features::new(p, o));
+        // first the flips of every move and the children's buckets requested (the first child
+        // searched probes its bucket soon after, and the transposition cutoff probes them all):
+        // the requests overlap instead of each waiting behind the ordering work of a move
         let mut n = 0;
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
             let f = flips_g::<AVX>(p, o, sq);
-            let (np, no) = (p | f | (1u64 << sq), o & !f);
             if empties > self.options.tt_min {
-                // the child's bucket requested now: the first child searched probes it soon
-                // after, and the transposition cutoff probes them all
-                self.prefetch(no, np);
+                self.prefetch(o & !f, p | f | (1u64 << sq));
             }
-            let score = if by_search {
+            out[n] = MaybeUninit::new(Candidate {
+                score: 0,
+                sq,
+                flips: f,
+            });
+            n += 1;
+        }
+        // SAFETY: the first n entries were written just above, and MaybeUninit<Candidate> has
+        // the layout of Candidate
+        let list = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut Candidate, n) };
+        for c in list.iter_mut() {
+            let (sq, f) = (c.sq, c.flips);
+            let (np, no) = (p | f | (1u64 << sq), o & !f);
+            c.score = if by_search {
                 // the opponent's value after a shallow search: lower is better for us
                 let d = if empties >= self.options.sort_depth3 {
                     3
                 } else if empties >= self.options.sort_depth2 {
                     2
-                } else {
+                } else if empties >= self.options.sort_depth1 {
                     1
+                } else {
+                    0
                 };
                 // from the child's side: values above `cap` (moves more than `sort_window`
                 // discs below alpha for us) need not be exact
@@ -764,16 +783,8 @@ impl Solver {
                 }
                 s + SQUARE_VALUE[sq as usize] as i32
             };
-            out[n] = MaybeUninit::new(Candidate {
-                score,
-                sq,
-                flips: f,
-            });
-            n += 1;
         }
-        // SAFETY: the first n entries were written just above, and MaybeUninit<Candidate> has
-        // the layout of Candidate
-        unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut Candidate, n) }
+        list
     }
 
     /// The pattern evaluation of this solve's ordering searches (see
