@@ -69,6 +69,7 @@ fn main() {
         incremental: env("QI_INC", o.incremental as u32) != 0,
     };
     solver.threads = env("QI_THREADS", 1) as usize;
+    solver.collect_stats = std::env::var("QI_STATS").is_ok();
     eprintln!("{:?}, {} threads", solver.options, solver.threads);
     let (mut wall, mut cpu, mut nodes, mut failures) = (0.0, 0.0, 0u64, 0);
     for (i, line) in text

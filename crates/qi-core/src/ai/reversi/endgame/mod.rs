@@ -364,8 +364,12 @@ pub struct Solver {
     pub nodes: u64,
     /// Per number of empties (from 7, the nodes with a move list): nodes, nodes that cut,
     /// cuts on the first move searched, nodes with more than one move, and the sum of the
-    /// indices of the cutting moves. Never reset by the solver.
+    /// indices of the cutting moves. Never reset by the solver; only kept with
+    /// [`Solver::collect_stats`].
     pub stats: Vec<[u64; 5]>,
+    /// Keep [`Solver::stats`] (off by default: a branch instead of memory updates at every
+    /// node).
+    pub collect_stats: bool,
     /// Nodes split between threads in the last solve.
     pub splits: u64,
     next_check: u64,
@@ -438,6 +442,7 @@ impl Solver {
             }),
             nodes: 0,
             stats: vec![[0; 5]; 65],
+            collect_stats: false,
             splits: 0,
             next_check: CHECK_EVERY,
             stop: None,
@@ -459,6 +464,7 @@ impl Solver {
             table: self.table.clone(),
             nodes: 0,
             stats: vec![[0; 5]; 65],
+            collect_stats: self.collect_stats,
             splits: 0,
             next_check: 0,
             stop: self.stop.clone(),
@@ -817,6 +823,15 @@ impl Solver {
         }
     }
 
+    /// Adds `v` to the statistic `k` of the nodes with `empties` empties (see
+    /// [`Solver::stats`]), if they are kept.
+    #[inline(always)]
+    fn stat(&mut self, empties: u32, k: usize, v: u64) {
+        if self.collect_stats {
+            self.stats[empties as usize][k] += v;
+        }
+    }
+
     #[inline(always)]
     fn check(&mut self) {
         if self.nodes < self.next_check {
@@ -918,7 +933,7 @@ impl Solver {
             self.prefetch(p, o);
         }
         self.nodes += 1;
-        self.stats[empties as usize][0] += 1;
+        self.stat(empties, 0, 1);
         self.check();
         if self.stopped {
             return 0;
@@ -981,8 +996,8 @@ impl Solver {
                 if best > alpha {
                     alpha = best;
                     if best >= beta {
-                        self.stats[empties as usize][1] += 1;
-                        self.stats[empties as usize][2] += 1;
+                        self.stat(empties, 1, 1);
+                        self.stat(empties, 2, 1);
                         self.store(p, o, orig_alpha, beta, best, best_move, empties);
                         return best;
                     }
@@ -1049,17 +1064,17 @@ impl Solver {
                     if s > alpha {
                         alpha = s;
                         if s >= beta {
-                            self.stats[empties as usize][1] += 1;
+                            self.stat(empties, 1, 1);
                             if i == 0 && !searched {
-                                self.stats[empties as usize][2] += 1;
+                                self.stat(empties, 2, 1);
                             }
-                            self.stats[empties as usize][4] += i as u64 + searched as u64;
+                            self.stat(empties, 4, i as u64 + searched as u64);
                             break;
                         }
                     }
                 }
             }
-            self.stats[empties as usize][3] += 1;
+            self.stat(empties, 3, 1);
         }
         if self.stopped {
             return 0;
