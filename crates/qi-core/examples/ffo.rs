@@ -56,6 +56,7 @@ fn main() {
         tt_min: env("QI_TT", o.tt_min),
         etc_min: env("QI_ETC", o.etc_min),
         sort_search: env("QI_SORT", o.sort_search),
+        sort_depth1: env("QI_D1", o.sort_depth1),
         sort_depth2: env("QI_D2", o.sort_depth2),
         sort_depth3: env("QI_D3", o.sort_depth3),
         split_min: env("QI_SPLIT", o.split_min),
@@ -68,6 +69,7 @@ fn main() {
         incremental: env("QI_INC", o.incremental as u32) != 0,
     };
     solver.threads = env("QI_THREADS", 1) as usize;
+    solver.collect_stats = std::env::var("QI_STATS").is_ok();
     eprintln!("{:?}, {} threads", solver.options, solver.threads);
     let (mut wall, mut cpu, mut nodes, mut failures) = (0.0, 0.0, 0u64, 0);
     for (i, line) in text

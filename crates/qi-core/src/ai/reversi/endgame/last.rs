@@ -13,31 +13,27 @@ pub(super) fn remove_at(list: &[u8; 8], i: usize) -> [u8; 8] {
 }
 
 /// The empty squares in square-priority order, and their parity (a bit per quadrant with an
-/// odd number of empties).
+/// odd number of empties). The list is built in one word (a byte a square): written byte by
+/// byte, its first read as a word by [`remove_at`] waited for the bytes' stores.
 #[inline(always)]
 pub(super) fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
-    let mut list = [0u8; 8];
+    let mut list = 0u64;
     let mut n = 0;
     let mut parity = 0u8;
-    for m in PRIORITY_MASKS {
-        let mut b = empty & m;
+    let mut add = |mut b: u64| {
         while b != 0 {
-            let sq = b.trailing_zeros() as u8;
+            let sq = b.trailing_zeros();
             b &= b - 1;
-            list[n] = sq;
+            list |= (sq as u64) << (8 * n);
             parity ^= QUADRANT_ID[sq as usize];
             n += 1;
         }
+    };
+    for m in PRIORITY_MASKS {
+        add(empty & m);
     }
-    let mut b = empty & !PRIORITY_MASKS.iter().fold(0, |a, m| a | m);
-    while b != 0 {
-        let sq = b.trailing_zeros() as u8;
-        b &= b - 1;
-        list[n] = sq;
-        parity ^= QUADRANT_ID[sq as usize];
-        n += 1;
-    }
-    (list, n, parity)
+    add(empty & !PRIORITY_MASKS.iter().fold(0, |a, m| a | m));
+    (list.to_le_bytes(), n, parity)
 }
 
 /// The three routines of a last-empties search: `$d` picks the AVX2 build `$avx` (where the

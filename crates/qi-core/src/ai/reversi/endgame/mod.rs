@@ -13,7 +13,8 @@
 //!   the other moves are even ordered; from 9 empties each child's bucket is prefetched as
 //!   the child is computed for the ordering;
 //!   then, above 15 empties, the moves are ordered by a shallow search (1 ply at 16 empties, 2
-//!   from 17, 3 from 19; exact only down to 16 discs below alpha) with the trained pattern
+//!   from 17, 3 from 19; exact only down to 16 discs below alpha; its own moves fastest first
+//!   at 2 plies or more from its leaves) with the trained pattern
 //!   evaluation at the leaves (its 46 instance indices kept up to date move by move,
 //!   [`crate::ai::patterns::Features`], since session 21: FFO #47 in 6.70 G instructions
 //!   instead of 7.77 G, the same nodes), less 2 discs per move the opponent has after ours (corners
@@ -246,6 +247,51 @@
 //! cut on #51-#52); the two-empties pass out of line (three empties' code 6.4 kB instead of
 //! 10.9 kB, no time gained).
 //!
+//! Session 24 (`qi-engine ffo --threads 1 --hash 256`, two builds alternated on one core while
+//! a helper's Gomoku match used the other, load 1.8-2.9; the same nodes unless said). A `perf`
+//! profile of #49-#51: in the search at 7-10 empties 29% of its samples on the instruction
+//! right after the prefetch of the children's buckets and 12% on the node's probe; in the one
+//! from 11 empties 45% after that prefetch and 23% on the transposition cutoff's probes. The
+//! prefetch itself waits (for the address translation, most likely: the table spans 256 MB; a
+//! 2 MB table ran #45-#46 at 23.6 M nodes/s against 20.3 M, 32 MB at 23.1 M). Kept:
+//! - the flips of all the moves first, each child's bucket requested as it is found, and only
+//!   then the ordering work, so that the requests overlap: #45-#49 20.5 and 20.8 s against
+//!   22.4 and 23.0 s, #50-#52 42.5 and 41.1 s against 46.8 and 43.9 s (-8%);
+//! - the per-empties statistics only when asked ([`Solver::collect_stats`]) and the list of
+//!   empty squares built in one word: no gain the noise lets one see (#45-#49 21.2 and 20.5 s
+//!   against 22.6 and 20.4 s, #50-#52 42.1 s against 42.4 s);
+//! - the ordering searches try their moves fastest first (the opponent's mobility, corners
+//!   twice) at 2 plies or more from the leaves, so that the replies to the later moves cut
+//!   sooner; their values are those of a plain negamax within their window, only bounds
+//!   beyond it may differ: #50-#52 627.1 M nodes and 37.7 and 38.3 s against 629.1 M and 41.5
+//!   and 40.9 s, #45-#49 404.1 M nodes and 19.2 s against 404.4 M and 20.7 s, #53 1.422 G
+//!   nodes and 64.5 s against 1.423 G and 65.5 s.
+//!
+//! All twenty with these (`qi-engine ffo --from 40 --to 59 --threads 1 --hash 256`, load
+//! 1.9-2.7, the Gomoku match on the other core): every move and score right, **14.41 G nodes,
+//! 760.8 s of CPU** (18.9 M nodes/s; #53 64.0 s, #54 106.1 s, #55 356.8 s, #56 64.3 s, #57
+//! 56.1 s, #58 51.4 s), against session 21's 861.9 s (load 0.3-2.0) and session 23's 916.2 s
+//! (load 1.8-2.3): still 1.27 times the 600 s aimed at.
+//!
+//! Tried and not kept: the moves generated (and the children's buckets requested) before the
+//! node's own probe (#45-#49 20.2 and 20.5 s against 20.4 and 20.8 s, #50-#52 42.2 and 43.3 s
+//! against 41.0 and 41.8 s); the minor fastest-first terms (stable corners, potential mobility,
+//! parity, square) computed only for the moves of least mobility until the first move fails
+//! (#45-#49 22.5 and 21.5 s against 22.9 and 21.2 s, #50-#52 44.2 s against 41.2 s); the
+//! fastest-first order in the ordering searches at 1 ply too, where the window is closed on
+//! both sides (#50-#52 40.5 s against 37.7 s). With the `ffo` example on #45-#52 (one run
+//! each, 1.034 G nodes and 61.9-67.7 s for the defaults over the session): the child's
+//! evaluation alone (0 plies, [`SolverOptions::sort_depth1`]) at 16 empties, 1.053 G nodes
+//! and 63.7 s, and also 1 ply at 17 and 2 from 18, 1.091 G and 62.4 s; the transposition
+//! cutoff from 13 empties, 1.055 G nodes and 70.3-70.4 s against 66.0-67.7 s; the fastest-first
+//! search at 6 empties instead of the list (`QI_SHALLOW=5`), 962.5 M nodes (-7%) but
+//! 62.0-62.9 s against 61.9-63.3 s, and with the first move's child of a 7-empties node (most
+//! likely to fail low) searched by the list even so, 990.8 M nodes and 61.8-62.3 s. After the
+//! change to the ordering searches, on #45-#53: 3 plies from 18 empties 2.409 G nodes and
+//! 128.6 s against 2.453 G and 124.1 s, 2 plies from 16 2.390 G and 142.3 s. An ordering
+//! search is seldom repeated at the same position (0.5-10% of the calls on #45-#51 but #49,
+//! 28% there), so a cache of ordering values would save little.
+//!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 12 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
@@ -290,6 +336,9 @@ pub struct SolverOptions {
     pub etc_min: u32,
     /// Above this many empties moves are ordered by a shallow search instead of mobility.
     pub sort_search: u32,
+    /// From this many empties the ordering search looks 1 ply deep (below, the child's
+    /// evaluation alone).
+    pub sort_depth1: u32,
     /// From this many empties the ordering search looks 2 plies deep (else 1).
     pub sort_depth2: u32,
     /// From this many empties the ordering search looks 3 plies deep.
@@ -330,6 +379,7 @@ impl Default for SolverOptions {
             tt_min: 8,
             etc_min: 11,
             sort_search: 15,
+            sort_depth1: 16,
             sort_depth2: 17,
             sort_depth3: 19,
             split_min: 12,
@@ -360,8 +410,12 @@ pub struct Solver {
     pub nodes: u64,
     /// Per number of empties (from 7, the nodes with a move list): nodes, nodes that cut,
     /// cuts on the first move searched, nodes with more than one move, and the sum of the
-    /// indices of the cutting moves. Never reset by the solver.
+    /// indices of the cutting moves. Never reset by the solver; only kept with
+    /// [`Solver::collect_stats`].
     pub stats: Vec<[u64; 5]>,
+    /// Keep [`Solver::stats`] (off by default: a branch instead of memory updates at every
+    /// node).
+    pub collect_stats: bool,
     /// Nodes split between threads in the last solve.
     pub splits: u64,
     next_check: u64,
@@ -434,6 +488,7 @@ impl Solver {
             }),
             nodes: 0,
             stats: vec![[0; 5]; 65],
+            collect_stats: false,
             splits: 0,
             next_check: CHECK_EVERY,
             stop: None,
@@ -455,6 +510,7 @@ impl Solver {
             table: self.table.clone(),
             nodes: 0,
             stats: vec![[0; 5]; 65],
+            collect_stats: self.collect_stats,
             splits: 0,
             next_check: 0,
             stop: self.stop.clone(),
@@ -697,25 +753,40 @@ impl Solver {
             && self.options.incremental
             && self.options.pattern_max_empties >= 60)
             .then(|| Features::new(p, o));
+        // first the flips of every move and the children's buckets requested (the first child
+        // searched probes its bucket soon after, and the transposition cutoff probes them all):
+        // the requests overlap instead of each waiting behind the ordering work of a move
         let mut n = 0;
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
             let f = flips_g::<AVX>(p, o, sq);
-            let (np, no) = (p | f | (1u64 << sq), o & !f);
             if empties > self.options.tt_min {
-                // the child's bucket requested now: the first child searched probes it soon
-                // after, and the transposition cutoff probes them all
-                self.prefetch(no, np);
+                self.prefetch(o & !f, p | f | (1u64 << sq));
             }
-            let score = if by_search {
+            out[n] = MaybeUninit::new(Candidate {
+                score: 0,
+                sq,
+                flips: f,
+            });
+            n += 1;
+        }
+        // SAFETY: the first n entries were written just above, and MaybeUninit<Candidate> has
+        // the layout of Candidate
+        let list = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut Candidate, n) };
+        for c in list.iter_mut() {
+            let (sq, f) = (c.sq, c.flips);
+            let (np, no) = (p | f | (1u64 << sq), o & !f);
+            c.score = if by_search {
                 // the opponent's value after a shallow search: lower is better for us
                 let d = if empties >= self.options.sort_depth3 {
                     3
                 } else if empties >= self.options.sort_depth2 {
                     2
-                } else {
+                } else if empties >= self.options.sort_depth1 {
                     1
+                } else {
+                    0
                 };
                 // from the child's side: values above `cap` (moves more than `sort_window`
                 // discs below alpha for us) need not be exact
@@ -764,16 +835,8 @@ impl Solver {
                 }
                 s + SQUARE_VALUE[sq as usize] as i32
             };
-            out[n] = MaybeUninit::new(Candidate {
-                score,
-                sq,
-                flips: f,
-            });
-            n += 1;
         }
-        // SAFETY: the first n entries were written just above, and MaybeUninit<Candidate> has
-        // the layout of Candidate
-        unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut Candidate, n) }
+        list
     }
 
     /// The pattern evaluation of this solve's ordering searches (see
@@ -803,6 +866,15 @@ impl Solver {
             } else {
                 crate::ai::reversi::ReversiWeights::FULL.evaluate(p, o)
             }
+        }
+    }
+
+    /// Adds `v` to the statistic `k` of the nodes with `empties` empties (see
+    /// [`Solver::stats`]), if they are kept.
+    #[inline(always)]
+    fn stat(&mut self, empties: u32, k: usize, v: u64) {
+        if self.collect_stats {
+            self.stats[empties as usize][k] += v;
         }
     }
 
@@ -907,7 +979,7 @@ impl Solver {
             self.prefetch(p, o);
         }
         self.nodes += 1;
-        self.stats[empties as usize][0] += 1;
+        self.stat(empties, 0, 1);
         self.check();
         if self.stopped {
             return 0;
@@ -970,8 +1042,8 @@ impl Solver {
                 if best > alpha {
                     alpha = best;
                     if best >= beta {
-                        self.stats[empties as usize][1] += 1;
-                        self.stats[empties as usize][2] += 1;
+                        self.stat(empties, 1, 1);
+                        self.stat(empties, 2, 1);
                         self.store(p, o, orig_alpha, beta, best, best_move, empties);
                         return best;
                     }
@@ -1038,17 +1110,17 @@ impl Solver {
                     if s > alpha {
                         alpha = s;
                         if s >= beta {
-                            self.stats[empties as usize][1] += 1;
+                            self.stat(empties, 1, 1);
                             if i == 0 && !searched {
-                                self.stats[empties as usize][2] += 1;
+                                self.stat(empties, 2, 1);
                             }
-                            self.stats[empties as usize][4] += i as u64 + searched as u64;
+                            self.stat(empties, 4, i as u64 + searched as u64);
                             break;
                         }
                     }
                 }
             }
-            self.stats[empties as usize][3] += 1;
+            self.stat(empties, 3, 1);
         }
         if self.stopped {
             return 0;
