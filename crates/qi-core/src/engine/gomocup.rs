@@ -76,6 +76,9 @@ pub struct Session {
     /// Against the opponent's faster threats, answer only those first
     /// ([`crate::ai::gomoku::search::Config::fast_first`]; `qi-engine gomocup --fast-first`).
     pub fast_first: bool,
+    /// Level settings applied on top of the search settings (`qi-engine gomocup --set
+    /// select=1,selk=80`: the keys of `qi-engine match`'s Gomoku settings).
+    pub settings: Vec<(String, i32)>,
     /// The stones before the last `BOARD`: the table is kept when the new board only adds to
     /// them (a manager that sends the whole board every move, as `qi-engine match` does).
     board_before: Vec<(Square, bool)>,
@@ -102,6 +105,7 @@ impl Session {
             reading_board: false,
             lines: false,
             fast_first: FAST_FIRST,
+            settings: Vec::new(),
             board_before: Vec::new(),
         }
     }
@@ -354,6 +358,10 @@ impl Session {
         // but 5 of 80 against Rapfi where main had won 13 of 80)
         // (`Config::history`, history-heuristic ordering, is left off too: 131-3-126 in
         // self-play over both rules, and against Rapfi no better than without)
+        for (k, v) in &self.settings {
+            // (checked when the session starts)
+            let _ = <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k, *v);
+        }
         eval.config(&Limits {
             time: Some(t),
             depth: None,
@@ -426,6 +434,11 @@ pub fn run_io_with(input: &mut dyn BufRead, output: &mut dyn Write, lines: bool,
     let mut s = Session::new();
     s.lines = lines;
     s.fast_first = fast_first;
+    run_session(s, input, output);
+}
+
+/// Runs the session `s` on `input` and `output` until `END` or the end of the input.
+fn run_session(mut s: Session, input: &mut dyn BufRead, output: &mut dyn Write) {
     loop {
         let line = match super::read_input_line(input) {
             Ok(Some(super::InputLine::Text(l))) => l,
@@ -452,13 +465,36 @@ pub fn run_io_with(input: &mut dyn BufRead, output: &mut dyn Write, lines: bool,
 }
 
 /// `qi-engine gomocup` on stdin/stdout.
-pub fn run(lines: bool, fast_first: bool) -> Result<(), String> {
+pub fn run(lines: bool, fast_first: bool, settings: &str) -> Result<(), String> {
+    let settings = parse_settings(settings)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut output = stdout.lock();
-    run_io_with(&mut input, &mut output, lines, fast_first);
+    let mut s = Session::new();
+    s.lines = lines;
+    s.fast_first = fast_first;
+    s.settings = settings;
+    run_session(s, &mut input, &mut output);
     Ok(())
+}
+
+/// `key=value,...` settings of [`Session::settings`], each checked.
+pub fn parse_settings(text: &str) -> Result<Vec<(String, i32)>, String> {
+    let mut out = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("setting '{item}' is not key=value"))?;
+        let v: i32 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("setting '{item}': not a number"))?;
+        let mut eval = GomokuEval::for_level(6, 0);
+        <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k.trim(), v)?;
+        out.push((k.trim().to_string(), v));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -145,6 +145,10 @@ pub struct GomokuEval {
     /// With the pruning, the opponent's faster threats answered first (match setting
     /// `fastfirst=1`; see [`Config::fast_first`]).
     pub fast_first: bool,
+    /// Selectivity by remaining depth instead of the fixed beam (match setting `select=1`;
+    /// see [`Config::select`]) and its reduction factor in percent (`selk`).
+    pub select: bool,
+    pub select_k: u32,
 }
 
 impl GomokuEval {
@@ -187,6 +191,8 @@ impl GomokuEval {
             history: false,
             lines: false,
             fast_first: false,
+            select: false,
+            select_k: 80,
         }
     }
 
@@ -227,6 +233,8 @@ impl GomokuEval {
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
+            select: self.select,
+            select_k: self.select_k,
         }
     }
 }
@@ -348,9 +356,11 @@ impl crate::engine::matches::Tunable for Gomoku {
             "history" => eval.history = v > 0,
             "lines" => eval.lines = v > 0,
             "fastfirst" => eval.fast_first = v > 0,
+            "select" => eval.select = v > 0,
+            "selk" => eval.select_k = v as u32,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk)"
                 ));
             }
         }

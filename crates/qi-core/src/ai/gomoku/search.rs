@@ -296,6 +296,29 @@ pub struct Config {
     /// point, only those points need answers: its three-three points are left to the next
     /// plies instead of narrowing the answers further.
     pub fast_first: bool,
+    /// Selectivity by remaining depth instead of the fixed beam (match setting `select=1`,
+    /// `qi-engine gomocup --set select=1`): a node takes up to `width + 8` candidates by
+    /// ordering score; off the principal variation it stops after [`select_count`] of them
+    /// once it has a move that does not lose, and from the second move on every move is
+    /// searched [`select_reduction`] plies shallower (less for threats and on the principal
+    /// variation), again in full if it beats alpha. Replaces [`Config::lmr`].
+    pub select: bool,
+    /// [`Config::select`]'s reduction factor in percent (match setting `selk`).
+    pub select_k: u32,
+}
+
+/// The moves searched at a node off the principal variation with `depth` plies to go under
+/// [`Config::select`]: 3 + depth^1.32 (4, 5, 7, 9, 11, 13, 16, 18 for depths 1-8).
+pub fn select_count(depth: i32) -> usize {
+    3 + (depth.max(0) as f64).powf(1.32) as usize
+}
+
+/// The plies a late move is searched shallower under [`Config::select`]: `k`/100 × ln(depth)
+/// × ln(move count), rounded, one less for a move that makes or blocks a three or more and
+/// one less on the principal variation, never below zero.
+pub fn select_reduction(k: u32, depth: i32, count: usize, important: bool, pv: bool) -> i32 {
+    let r = k as f64 / 100.0 * (depth.max(1) as f64).ln() * (count.max(1) as f64).ln();
+    (r.round() as i32 - important as i32 - pv as i32).max(0)
 }
 
 /// The largest ordering bonus of [`Config::history`] (an open three is worth 110, a two 24).
@@ -330,6 +353,8 @@ impl Default for Config {
             history: false,
             lines: false,
             fast_first: false,
+            select: false,
+            select_k: 80,
         }
     }
 }
@@ -882,7 +907,9 @@ impl Search {
             // (below the leaves nothing reads them)
             self.scan_with::<false>(e, ply);
             // narrower deeper down: the ordering by shape values is good enough there
-            let width = if self.cfg.threats {
+            let width = if self.cfg.select {
+                self.cfg.width + 8
+            } else if self.cfg.threats {
                 self.cfg.width.saturating_sub(2 * ply).max(7)
             } else {
                 self.cfg.width + 4
@@ -902,10 +929,31 @@ impl Search {
         let mut best = -INF;
         let mut best_move = None;
         let (me, op) = (e.side(), e.side().other());
+        let select = self.cfg.select && !forced;
+        let count_limit = if select && !is_pv {
+            select_count(depth)
+        } else {
+            usize::MAX
+        };
         for (i, &m) in moves.iter().enumerate() {
-            // late quiet moves (no four or three of either side on the point) one ply
-            // shallower, two from the eighth on; searched again in full if they beat alpha
-            let reduce = if self.cfg.lmr && !forced && depth >= 3 && i >= 3 {
+            // (Config::select) enough moves off the principal variation once one does not lose
+            if i >= count_limit && best > -MATE_BOUND {
+                break;
+            }
+            // (Config::select) every move from the second one shallower by the depth and the
+            // move count; (Config::lmr) late quiet moves (no four or three of either side on the
+            // point) one ply shallower, two from the eighth on; searched again in full if they
+            // beat alpha
+            let reduce = if select {
+                if depth >= 2 && i >= 1 {
+                    let important = e.b.shape(me, m).max() >= F3 || e.b.shape(op, m).max() >= F3;
+                    let r = select_reduction(self.cfg.select_k, depth, i + 1, important, is_pv);
+                    // (at least one ply left)
+                    r.min(child_depth - 1).max(0)
+                } else {
+                    0
+                }
+            } else if self.cfg.lmr && !forced && depth >= 3 && i >= 3 {
                 let quiet = e.b.shape(me, m).max() < F3 && e.b.shape(op, m).max() < F3;
                 if !quiet {
                     0
@@ -1016,6 +1064,55 @@ mod tests {
                 answers_the_open_three(&g, cfg, &format!("{rule:?} lmr {lmr}"));
             }
         }
+    }
+
+    #[test]
+    fn selectivity_keeps_the_answer_to_an_open_three_with_fewer_nodes() {
+        // the learned evaluation at depth 7 with the pruning by threat type: with the
+        // selectivity by depth (both rules) the answer is still on the three's row, and in
+        // freestyle it searches fewer nodes than the fixed beam with its reductions
+        for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+            let g = open_three(rule);
+            let nodes: Vec<u64> = [false, true]
+                .into_iter()
+                .map(|select| {
+                    let cfg = Config {
+                        patterns: rule != GomokuRule::Renju,
+                        lmr: true,
+                        prune: true,
+                        select,
+                        depth: Some(7),
+                        ..Config::default()
+                    };
+                    answers_the_open_three(&g, cfg, &format!("{rule:?} select {select}"))
+                })
+                .collect();
+            if rule == GomokuRule::Freestyle {
+                assert!(nodes[1] < nodes[0], "{nodes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn select_counts_and_reductions() {
+        // 3 + depth^1.32 moves; no reduction for the first moves or at depth 1, more for later
+        // moves and deeper nodes, less for threats and on the principal variation
+        assert_eq!(
+            (1..=8).map(select_count).collect::<Vec<_>>(),
+            [4, 5, 7, 9, 11, 13, 16, 18]
+        );
+        assert_eq!(select_reduction(100, 1, 30, false, false), 0);
+        assert_eq!(select_reduction(100, 8, 1, false, false), 0);
+        assert!(
+            select_reduction(100, 8, 20, false, false) > select_reduction(100, 4, 20, false, false)
+        );
+        assert!(
+            select_reduction(100, 8, 20, false, false) > select_reduction(100, 8, 5, false, false)
+        );
+        assert_eq!(
+            select_reduction(100, 8, 20, true, true) + 2,
+            select_reduction(100, 8, 20, false, false)
+        );
     }
 
     #[test]
