@@ -149,6 +149,8 @@ pub struct GomokuEval {
     /// see [`Config::select`]) and its reduction factor in percent (`selk`).
     pub select: bool,
     pub select_k: u32,
+    /// [`Config::select_defend`] (match setting `seldefend`).
+    pub select_defend: bool,
 }
 
 impl GomokuEval {
@@ -193,6 +195,7 @@ impl GomokuEval {
             fast_first: false,
             select: false,
             select_k: 80,
+            select_defend: true,
         }
     }
 
@@ -235,6 +238,7 @@ impl GomokuEval {
             fast_first: self.fast_first,
             select: self.select,
             select_k: self.select_k,
+            select_defend: self.select_defend,
         }
     }
 }
@@ -358,9 +362,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "fastfirst" => eval.fast_first = v > 0,
             "select" => eval.select = v > 0,
             "selk" => eval.select_k = v as u32,
+            "seldefend" => eval.select_defend = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend)"
                 ));
             }
         }

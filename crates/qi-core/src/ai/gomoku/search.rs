@@ -305,6 +305,10 @@ pub struct Config {
     pub select: bool,
     /// [`Config::select`]'s reduction factor in percent (match setting `selk`).
     pub select_k: u32,
+    /// [`Config::select`] also where the opponent threatens an open four, a four-three or a
+    /// three-three (the answers pruned by count and reduced like other moves; match setting
+    /// `seldefend`).
+    pub select_defend: bool,
 }
 
 /// The moves searched at a node off the principal variation with `depth` plies to go under
@@ -355,6 +359,7 @@ impl Default for Config {
             fast_first: false,
             select: false,
             select_k: 80,
+            select_defend: true,
         }
     }
 }
@@ -929,7 +934,11 @@ impl Search {
         let mut best = -INF;
         let mut best_move = None;
         let (me, op) = (e.side(), e.side().other());
-        let select = self.cfg.select && !forced;
+        // (with `select_defend` off, the answers to an opponent's threat are all searched, and
+        // in full depth)
+        let select = self.cfg.select
+            && !forced
+            && (self.cfg.select_defend || !(self.cfg.threats && self.opp_threat(e, ply)));
         let count_limit = if select && !is_pv {
             select_count(depth)
         } else {

@@ -263,11 +263,13 @@ impl Search {
         let mut alpha = -INF;
         let beta = INF;
         let mut best = None;
+        // (Config::select_defend: the answers to a threat all in full depth)
+        let reduce_root = self.cfg.select_defend || !(self.cfg.threats && self.opp_threat(e, 0));
         for (i, &m) in root.iter().enumerate() {
             self.nodes += 1;
             // (Config::select) from the third move on shallower, as on the principal
             // variation below, and again in full depth if it beats alpha
-            let r = if self.cfg.select && i >= 2 && depth >= 3 {
+            let r = if self.cfg.select && i >= 2 && depth >= 3 && reduce_root {
                 let me = e.side();
                 let important =
                     e.b.shape(me.other(), m).max() >= F3 || e.b.shape(me, m).max() >= F3;
