@@ -16,13 +16,18 @@
 //! budget of 5,000 a millisecond of the move's time (300,000 to 100,000,000; the 2,000 of
 //! before came close to binding at 1 s a move on a quiet machine) only keeps huge move
 //! times finite; it starts new depths until 75% of the move's time is gone (level 6 in the app:
-//! 40%), reduces late quiet moves (late-move reductions) and searches only the exact answers
-//! where the opponent threatens (pruning by threat type), and, except under renju, evaluates
+//! 40%), searches only the exact answers where the opponent threatens (pruning by threat
+//! type), searches with the selectivity by remaining depth ([`SELECT`], with its own
+//! reductions) instead of level 6's fixed beam and late-move reductions, and, except under
+//! renju, evaluates
 //! with the learned pattern evaluation ([`crate::ai::gomoku::patterns`]) instead of level 6's
 //! line score. Its
 //! transposition table (16 MB) is kept from move to move within a game, also when the manager
 //! sends the whole board with `BOARD` every move (as `qi-engine match` does): the table is
 //! only emptied when the new board is not the old one with stones added, or the rule changes.
+//!
+//! `qi-engine gomocup --set key=value,...` changes search settings for experiments (the keys
+//! of `qi-engine match`'s Gomoku settings, e.g. `select=0` for session 23's search).
 //!
 //! Piskvork starts engines as `pbrain-<name>` with no arguments: `qi-engine` copied or linked
 //! under such a name speaks this protocol straight away.
@@ -49,6 +54,11 @@ const SPEND: u32 = 75;
 /// 2.8-4.8), though it leaves out fewer moves that hold (see the `defence` module of the
 /// search).
 pub const FAST_FIRST: bool = false;
+
+/// Whether `qi-engine gomocup` searches with the selectivity by remaining depth
+/// ([`crate::ai::gomoku::search::Config::select`], reduction factor 100%) unless told
+/// otherwise (`--set select=0`): session 24's measurements are in the search's module doc.
+pub const SELECT: bool = true;
 
 /// The node budget a millisecond of the move's time: above the speed of the search (about
 /// 1.8 M nodes a second on a quiet machine), so that the clock binds, not the budget.
@@ -348,6 +358,8 @@ impl Session {
         eval.lmr = true;
         eval.prune = true;
         eval.fast_first = self.fast_first;
+        eval.select = SELECT;
+        eval.select_k = 100;
         // the learned pattern evaluation (`crate::ai::gomoku::patterns`) instead of the line
         // score, except under renju, where it only drew even with it in self-play
         if self.rule != GomokuRule::Renju {
@@ -625,6 +637,20 @@ mod tests {
             t.position().unwrap()
         };
         assert!(!s.search.knows(&old), "cleared for another game");
+    }
+
+    #[test]
+    fn settings_are_checked_and_applied() {
+        assert!(parse_settings("select=0, selk=70").is_ok());
+        assert!(parse_settings("").unwrap().is_empty());
+        for bad in ["select", "select=x", "nosuch=1"] {
+            assert!(parse_settings(bad).is_err(), "{bad}");
+        }
+        let mut s = Session::new();
+        assert_eq!((s.config().select, s.config().select_k), (SELECT, 100));
+        s.settings = parse_settings("select=0,selk=70,width=12").unwrap();
+        let c = s.config();
+        assert!(!c.select && c.select_k == 70 && c.width == 12);
     }
 
     #[test]

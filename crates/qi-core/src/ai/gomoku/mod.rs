@@ -23,7 +23,9 @@
 //! - 6: depth 9 (at most 300,000 nodes in the main search), short VCFs at the leaves, the
 //!   largest budgets for the VCF and VCT searches. (`qi-engine gomocup` adds pruning by threat
 //!   type, [`search::Config::prune`], match setting `prune=1`: with it level 6 scored 12-2-6
-//!   against level 5 from seed 11 below, not the 16-0-4 of the table, so the levels do without.)
+//!   against level 5 from seed 11 below, not the 16-0-4 of the table, so the levels do without;
+//!   since session 24 it also replaces the beam by the selectivity by remaining depth,
+//!   [`search::Config::select`], match setting `select=1`, which no level uses.)
 //!
 //! Measured with `qi-engine match gomoku --openings 2` (freestyle 15×15; two random stones
 //! anywhere on the board, then Black; every opening played with both colours; a move time of
@@ -194,7 +196,7 @@ impl GomokuEval {
             lines: false,
             fast_first: false,
             select: false,
-            select_k: 80,
+            select_k: 100,
             select_defend: true,
         }
     }

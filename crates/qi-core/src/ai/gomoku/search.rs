@@ -15,8 +15,9 @@
 //! is not zero). Black's forbidden points in Renju are never played, and a four of
 //! White whose only answer is forbidden for Black is a win.
 //!
-//! A node searches its best `width` candidates by ordering score, the earlier candidate (row by
-//! row) first among equal scores (`best_first`). They were the first `width` of an unstable
+//! A node searches its best `width` candidates by ordering score (with [`Config::select`],
+//! `qi-engine gomocup`'s default since session 24: a count that grows with the remaining depth,
+//! below), the earlier candidate (row by row) first among equal scores (`best_first`). They were the first `width` of an unstable
 //! sort of all the candidates, which cost 12% of `qi-engine bench gomoku`; picking only the
 //! best took it from 4.67 G to 4.31 G instructions (590,091 nodes instead of 594,865: equal
 //! scores now come in another order) and scored 88-0-72 (55%) against the build before in
@@ -33,6 +34,35 @@
 //! below the root with 3 plies or more to go, 2,000 nodes, 36-1-63; only at the root's
 //! children, 20,000 nodes, 38-0-62; the same with 5,000 nodes and each position tried once a
 //! search, 47-0-53 (100 games each, seed 52, 3 random plies, load 2.7-4.8).
+//!
+//! Selectivity by remaining depth ([`Config::select`], session 24, after the idea of Rapfi's
+//! search, no code of it): instead of the beam of `width` moves narrowing with the ply, a node
+//! takes up to `width + 8` candidates by ordering score; off the principal variation it stops
+//! after 3 + depth^1.32 of them ([`select_count`]) once one move does not lose, and every move
+//! from the second on (at the root from the third) is searched ln(depth) × ln(move count)
+//! plies shallower ([`select_reduction`], one less for a move making or blocking a three or
+//! more and one less on the principal variation, at least one ply left), again in full if it
+//! beats alpha. `qi-engine bench gomoku --depth 12 --set patterns=1,lmr=1,prune=1,depth=0`
+//! (8 positions): 9.52 M nodes for the beam, 1.65 M with the selectivity at 100%; at 1 s a
+//! move the depth reached went from 10-13 to 11-16 in a test game. Measurements (self-play
+//! `gomocup` at 200 ms a move against session 23's `gomocup`, the openings files, 40 games;
+//! against Rapfi's classical evaluation at 1 s a move, 40 games; load at start and end):
+//!
+//! | build | test | W-D-L | load |
+//! |---|---|---|---|
+//! | select, factor 100% | self-play, freestyle | 24-0-16 | 3.5-0.8 |
+//! | select, factor 130% | self-play, freestyle | 22-1-17 | 0.8-1.8 |
+//! | select, 100%, answers to threats all in full (`seldefend=0`) | self-play, freestyle | 20-1-19 | 1.2-2.0 |
+//! | select, 100% | self-play, renju | 23-0-17 | 1.9-2.1 |
+//! | select, 100% | Rapfi, freestyle | 6-0-34 | 1.8-0.9 |
+//! | select, 100% | Rapfi, renju | 8-0-32 (all eight as White) | 2.0-1.7 |
+//! | session 23's `gomocup` (main) | Rapfi, renju, right after | 3-0-37 (one of the three a fault of Rapfi's at the start) | 1.7-1.4 |
+//! | select, 100%, played again | Rapfi, renju | 7-0-33 (all seven as White) | 1.5-1.7 |
+//! | this build's `gomocup` (select on, 100%) | Rapfi, freestyle | 6-0-34 | 2.4-1.7 |
+//!
+//! So `qi-engine gomocup` searches with the selectivity (renju 15 of 80 against main's 3 of 40
+//! in the same hour, freestyle no different from main's 12.5%); the levels keep the beam, with
+//! which their ladder was measured. Not kept: `seldefend=0` (above) and the factor 130%.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -358,7 +388,7 @@ impl Default for Config {
             lines: false,
             fast_first: false,
             select: false,
-            select_k: 80,
+            select_k: 100,
             select_defend: true,
         }
     }
