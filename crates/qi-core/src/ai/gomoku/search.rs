@@ -59,9 +59,10 @@
 //! | session 23's `gomocup` (main) | Rapfi, renju, right after | 3-0-37 (one of the three a fault of Rapfi's at the start) | 1.7-1.4 |
 //! | select, 100%, played again | Rapfi, renju | 7-0-33 (all seven as White) | 1.5-1.7 |
 //! | this build's `gomocup` (select on, 100%) | Rapfi, freestyle | 6-0-34 | 2.4-1.7 |
+//! | session 23's `gomocup` (main), right after | Rapfi, freestyle | 6-0-34 | 2.4-1.0 |
 //!
 //! So `qi-engine gomocup` searches with the selectivity (renju 15 of 80 against main's 3 of 40
-//! in the same hour, freestyle no different from main's 12.5%); the levels keep the beam, with
+//! in the same hour, freestyle the same as main's 6-0-34); the levels keep the beam, with
 //! which their ladder was measured. Not kept: `seldefend=0` (above) and the factor 130%.
 
 use std::collections::HashMap;
