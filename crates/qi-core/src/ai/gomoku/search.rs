@@ -60,6 +60,7 @@
 //! | select, 100%, played again | Rapfi, renju | 7-0-33 (all seven as White) | 1.5-1.7 |
 //! | this build's `gomocup` (select on, 100%) | Rapfi, freestyle | 6-0-34 | 2.4-1.7 |
 //! | session 23's `gomocup` (main), right after | Rapfi, freestyle | 6-0-34 | 2.4-1.0 |
+//! | select, 130% against select, 100% (both this build's `gomocup`) | self-play, renju | 18-2-20 | 0.8-1.0 |
 //!
 //! So `qi-engine gomocup` searches with the selectivity (renju 15 of 80 against main's 3 of 40
 //! in the same hour, freestyle the same as main's 6-0-34); the levels keep the beam, with
