@@ -16,13 +16,18 @@
 //! budget of 5,000 a millisecond of the move's time (300,000 to 100,000,000; the 2,000 of
 //! before came close to binding at 1 s a move on a quiet machine) only keeps huge move
 //! times finite; it starts new depths until 75% of the move's time is gone (level 6 in the app:
-//! 40%), reduces late quiet moves (late-move reductions) and searches only the exact answers
-//! where the opponent threatens (pruning by threat type), and, except under renju, evaluates
+//! 40%), searches only the exact answers where the opponent threatens (pruning by threat
+//! type), searches with the selectivity by remaining depth ([`SELECT`], with its own
+//! reductions) instead of level 6's fixed beam and late-move reductions, and, except under
+//! renju, evaluates
 //! with the learned pattern evaluation ([`crate::ai::gomoku::patterns`]) instead of level 6's
 //! line score. Its
 //! transposition table (16 MB) is kept from move to move within a game, also when the manager
 //! sends the whole board with `BOARD` every move (as `qi-engine match` does): the table is
 //! only emptied when the new board is not the old one with stones added, or the rule changes.
+//!
+//! `qi-engine gomocup --set key=value,...` changes search settings for experiments (the keys
+//! of `qi-engine match`'s Gomoku settings, e.g. `select=0` for session 23's search).
 //!
 //! Piskvork starts engines as `pbrain-<name>` with no arguments: `qi-engine` copied or linked
 //! under such a name speaks this protocol straight away.
@@ -50,6 +55,11 @@ const SPEND: u32 = 75;
 /// search).
 pub const FAST_FIRST: bool = false;
 
+/// Whether `qi-engine gomocup` searches with the selectivity by remaining depth
+/// ([`crate::ai::gomoku::search::Config::select`], reduction factor 100%) unless told
+/// otherwise (`--set select=0`): session 24's measurements are in the search's module doc.
+pub const SELECT: bool = true;
+
 /// The node budget a millisecond of the move's time: above the speed of the search (about
 /// 1.8 M nodes a second on a quiet machine), so that the clock binds, not the budget.
 const NODES_PER_MS: u64 = 5_000;
@@ -76,6 +86,9 @@ pub struct Session {
     /// Against the opponent's faster threats, answer only those first
     /// ([`crate::ai::gomoku::search::Config::fast_first`]; `qi-engine gomocup --fast-first`).
     pub fast_first: bool,
+    /// Level settings applied on top of the search settings (`qi-engine gomocup --set
+    /// select=1,selk=80`: the keys of `qi-engine match`'s Gomoku settings).
+    pub settings: Vec<(String, i32)>,
     /// The stones before the last `BOARD`: the table is kept when the new board only adds to
     /// them (a manager that sends the whole board every move, as `qi-engine match` does).
     board_before: Vec<(Square, bool)>,
@@ -102,6 +115,7 @@ impl Session {
             reading_board: false,
             lines: false,
             fast_first: FAST_FIRST,
+            settings: Vec::new(),
             board_before: Vec::new(),
         }
     }
@@ -344,6 +358,8 @@ impl Session {
         eval.lmr = true;
         eval.prune = true;
         eval.fast_first = self.fast_first;
+        eval.select = SELECT;
+        eval.select_k = 100;
         // the learned pattern evaluation (`crate::ai::gomoku::patterns`) instead of the line
         // score, except under renju, where it only drew even with it in self-play
         if self.rule != GomokuRule::Renju {
@@ -354,6 +370,10 @@ impl Session {
         // but 5 of 80 against Rapfi where main had won 13 of 80)
         // (`Config::history`, history-heuristic ordering, is left off too: 131-3-126 in
         // self-play over both rules, and against Rapfi no better than without)
+        for (k, v) in &self.settings {
+            // (checked when the session starts)
+            let _ = <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k, *v);
+        }
         eval.config(&Limits {
             time: Some(t),
             depth: None,
@@ -426,6 +446,11 @@ pub fn run_io_with(input: &mut dyn BufRead, output: &mut dyn Write, lines: bool,
     let mut s = Session::new();
     s.lines = lines;
     s.fast_first = fast_first;
+    run_session(s, input, output);
+}
+
+/// Runs the session `s` on `input` and `output` until `END` or the end of the input.
+fn run_session(mut s: Session, input: &mut dyn BufRead, output: &mut dyn Write) {
     loop {
         let line = match super::read_input_line(input) {
             Ok(Some(super::InputLine::Text(l))) => l,
@@ -452,13 +477,36 @@ pub fn run_io_with(input: &mut dyn BufRead, output: &mut dyn Write, lines: bool,
 }
 
 /// `qi-engine gomocup` on stdin/stdout.
-pub fn run(lines: bool, fast_first: bool) -> Result<(), String> {
+pub fn run(lines: bool, fast_first: bool, settings: &str) -> Result<(), String> {
+    let settings = parse_settings(settings)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut output = stdout.lock();
-    run_io_with(&mut input, &mut output, lines, fast_first);
+    let mut s = Session::new();
+    s.lines = lines;
+    s.fast_first = fast_first;
+    s.settings = settings;
+    run_session(s, &mut input, &mut output);
     Ok(())
+}
+
+/// `key=value,...` settings of [`Session::settings`], each checked.
+pub fn parse_settings(text: &str) -> Result<Vec<(String, i32)>, String> {
+    let mut out = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("setting '{item}' is not key=value"))?;
+        let v: i32 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("setting '{item}': not a number"))?;
+        let mut eval = GomokuEval::for_level(6, 0);
+        <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k.trim(), v)?;
+        out.push((k.trim().to_string(), v));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -589,6 +637,20 @@ mod tests {
             t.position().unwrap()
         };
         assert!(!s.search.knows(&old), "cleared for another game");
+    }
+
+    #[test]
+    fn settings_are_checked_and_applied() {
+        assert!(parse_settings("select=0, selk=70").is_ok());
+        assert!(parse_settings("").unwrap().is_empty());
+        for bad in ["select", "select=x", "nosuch=1"] {
+            assert!(parse_settings(bad).is_err(), "{bad}");
+        }
+        let mut s = Session::new();
+        assert_eq!((s.config().select, s.config().select_k), (SELECT, 100));
+        s.settings = parse_settings("select=0,selk=70,width=12").unwrap();
+        let c = s.config();
+        assert!(!c.select && c.select_k == 70 && c.width == 12);
     }
 
     #[test]

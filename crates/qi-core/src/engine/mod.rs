@@ -195,6 +195,10 @@ pub enum Command {
         /// (`--fast-first false`: answer every threat point at once, as before session 22).
         #[arg(long, default_value_t = gomocup::FAST_FIRST, action = clap::ArgAction::Set)]
         fast_first: bool,
+        /// Search settings on top of the defaults, `key=value,...` with the keys of `qi-engine
+        /// match`'s Gomoku settings (e.g. `select=1,selk=80`).
+        #[arg(long, default_value = "")]
+        set: String,
     },
     /// Search speed: fixed-depth searches of a fixed set of positions (Go: searches of a fixed
     /// number of playouts); nodes/s (Go: playouts/s) last.
@@ -312,7 +316,7 @@ pub fn parse_saturating(text: &str) -> Option<u64> {
 /// Runs the command line; returns the process exit code (2 for bad input).
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
     if args.len() == 1 && started_as_pbrain(&args[0]) {
-        return match gomocup::run(false, gomocup::FAST_FIRST) {
+        return match gomocup::run(false, gomocup::FAST_FIRST, "") {
             Ok(()) => 0,
             Err(msg) => {
                 eprintln!("qi-engine: {msg}");
@@ -467,7 +471,11 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Uai => uai::run(),
-        Command::Gomocup { lines, fast_first } => gomocup::run(lines, fast_first),
+        Command::Gomocup {
+            lines,
+            fast_first,
+            set,
+        } => gomocup::run(lines, fast_first, &set),
         Command::Nboard { movetime } => {
             nboard::run(movetime.map(|ms| Duration::from_millis(ms.max(1))))
         }

@@ -23,7 +23,9 @@
 //! - 6: depth 9 (at most 300,000 nodes in the main search), short VCFs at the leaves, the
 //!   largest budgets for the VCF and VCT searches. (`qi-engine gomocup` adds pruning by threat
 //!   type, [`search::Config::prune`], match setting `prune=1`: with it level 6 scored 12-2-6
-//!   against level 5 from seed 11 below, not the 16-0-4 of the table, so the levels do without.)
+//!   against level 5 from seed 11 below, not the 16-0-4 of the table, so the levels do without;
+//!   since session 24 it also replaces the beam by the selectivity by remaining depth,
+//!   [`search::Config::select`], match setting `select=1`, which no level uses.)
 //!
 //! Measured with `qi-engine match gomoku --openings 2` (freestyle 15×15; two random stones
 //! anywhere on the board, then Black; every opening played with both colours; a move time of
@@ -145,6 +147,12 @@ pub struct GomokuEval {
     /// With the pruning, the opponent's faster threats answered first (match setting
     /// `fastfirst=1`; see [`Config::fast_first`]).
     pub fast_first: bool,
+    /// Selectivity by remaining depth instead of the fixed beam (match setting `select=1`;
+    /// see [`Config::select`]) and its reduction factor in percent (`selk`).
+    pub select: bool,
+    pub select_k: u32,
+    /// [`Config::select_defend`] (match setting `seldefend`).
+    pub select_defend: bool,
 }
 
 impl GomokuEval {
@@ -187,6 +195,9 @@ impl GomokuEval {
             history: false,
             lines: false,
             fast_first: false,
+            select: false,
+            select_k: 100,
+            select_defend: true,
         }
     }
 
@@ -227,6 +238,9 @@ impl GomokuEval {
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
+            select: self.select,
+            select_k: self.select_k,
+            select_defend: self.select_defend,
         }
     }
 }
@@ -348,9 +362,12 @@ impl crate::engine::matches::Tunable for Gomoku {
             "history" => eval.history = v > 0,
             "lines" => eval.lines = v > 0,
             "fastfirst" => eval.fast_first = v > 0,
+            "select" => eval.select = v > 0,
+            "selk" => eval.select_k = v as u32,
+            "seldefend" => eval.select_defend = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend)"
                 ));
             }
         }

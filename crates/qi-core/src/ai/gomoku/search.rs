@@ -15,8 +15,9 @@
 //! is not zero). Black's forbidden points in Renju are never played, and a four of
 //! White whose only answer is forbidden for Black is a win.
 //!
-//! A node searches its best `width` candidates by ordering score, the earlier candidate (row by
-//! row) first among equal scores (`best_first`). They were the first `width` of an unstable
+//! A node searches its best `width` candidates by ordering score (with [`Config::select`],
+//! `qi-engine gomocup`'s default since session 24: a count that grows with the remaining depth,
+//! below), the earlier candidate (row by row) first among equal scores (`best_first`). They were the first `width` of an unstable
 //! sort of all the candidates, which cost 12% of `qi-engine bench gomoku`; picking only the
 //! best took it from 4.67 G to 4.31 G instructions (590,091 nodes instead of 594,865: equal
 //! scores now come in another order) and scored 88-0-72 (55%) against the build before in
@@ -33,6 +34,37 @@
 //! below the root with 3 plies or more to go, 2,000 nodes, 36-1-63; only at the root's
 //! children, 20,000 nodes, 38-0-62; the same with 5,000 nodes and each position tried once a
 //! search, 47-0-53 (100 games each, seed 52, 3 random plies, load 2.7-4.8).
+//!
+//! Selectivity by remaining depth ([`Config::select`], session 24, after the idea of Rapfi's
+//! search, no code of it): instead of the beam of `width` moves narrowing with the ply, a node
+//! takes up to `width + 8` candidates by ordering score; off the principal variation it stops
+//! after 3 + depth^1.32 of them ([`select_count`]) once one move does not lose, and every move
+//! from the second on (at the root from the third) is searched ln(depth) × ln(move count)
+//! plies shallower ([`select_reduction`], one less for a move making or blocking a three or
+//! more and one less on the principal variation, at least one ply left), again in full if it
+//! beats alpha. `qi-engine bench gomoku --depth 12 --set patterns=1,lmr=1,prune=1,depth=0`
+//! (8 positions): 9.52 M nodes for the beam, 1.65 M with the selectivity at 100%; at 1 s a
+//! move the depth reached went from 10-13 to 11-16 in a test game. Measurements (self-play
+//! `gomocup` at 200 ms a move against session 23's `gomocup`, the openings files, 40 games;
+//! against Rapfi's classical evaluation at 1 s a move, 40 games; load at start and end):
+//!
+//! | build | test | W-D-L | load |
+//! |---|---|---|---|
+//! | select, factor 100% | self-play, freestyle | 24-0-16 | 3.5-0.8 |
+//! | select, factor 130% | self-play, freestyle | 22-1-17 | 0.8-1.8 |
+//! | select, 100%, answers to threats all in full (`seldefend=0`) | self-play, freestyle | 20-1-19 | 1.2-2.0 |
+//! | select, 100% | self-play, renju | 23-0-17 | 1.9-2.1 |
+//! | select, 100% | Rapfi, freestyle | 6-0-34 | 1.8-0.9 |
+//! | select, 100% | Rapfi, renju | 8-0-32 (all eight as White) | 2.0-1.7 |
+//! | session 23's `gomocup` (main) | Rapfi, renju, right after | 3-0-37 (one of the three a fault of Rapfi's at the start) | 1.7-1.4 |
+//! | select, 100%, played again | Rapfi, renju | 7-0-33 (all seven as White) | 1.5-1.7 |
+//! | this build's `gomocup` (select on, 100%) | Rapfi, freestyle | 6-0-34 | 2.4-1.7 |
+//! | session 23's `gomocup` (main), right after | Rapfi, freestyle | 6-0-34 | 2.4-1.0 |
+//! | select, 130% against select, 100% (both this build's `gomocup`) | self-play, renju | 18-2-20 | 0.8-1.0 |
+//!
+//! So `qi-engine gomocup` searches with the selectivity (renju 15 of 80 against main's 3 of 40
+//! in the same hour, freestyle the same as main's 6-0-34); the levels keep the beam, with
+//! which their ladder was measured. Not kept: `seldefend=0` (above) and the factor 130%.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -296,6 +328,33 @@ pub struct Config {
     /// point, only those points need answers: its three-three points are left to the next
     /// plies instead of narrowing the answers further.
     pub fast_first: bool,
+    /// Selectivity by remaining depth instead of the fixed beam (match setting `select=1`,
+    /// `qi-engine gomocup --set select=1`): a node takes up to `width + 8` candidates by
+    /// ordering score; off the principal variation it stops after [`select_count`] of them
+    /// once it has a move that does not lose, and from the second move on every move is
+    /// searched [`select_reduction`] plies shallower (less for threats and on the principal
+    /// variation), again in full if it beats alpha. Replaces [`Config::lmr`].
+    pub select: bool,
+    /// [`Config::select`]'s reduction factor in percent (match setting `selk`).
+    pub select_k: u32,
+    /// [`Config::select`] also where the opponent threatens an open four, a four-three or a
+    /// three-three (the answers pruned by count and reduced like other moves; match setting
+    /// `seldefend`).
+    pub select_defend: bool,
+}
+
+/// The moves searched at a node off the principal variation with `depth` plies to go under
+/// [`Config::select`]: 3 + depth^1.32 (4, 5, 7, 9, 11, 13, 16, 18 for depths 1-8).
+pub fn select_count(depth: i32) -> usize {
+    3 + (depth.max(0) as f64).powf(1.32) as usize
+}
+
+/// The plies a late move is searched shallower under [`Config::select`]: `k`/100 × ln(depth)
+/// × ln(move count), rounded, one less for a move that makes or blocks a three or more and
+/// one less on the principal variation, never below zero.
+pub fn select_reduction(k: u32, depth: i32, count: usize, important: bool, pv: bool) -> i32 {
+    let r = k as f64 / 100.0 * (depth.max(1) as f64).ln() * (count.max(1) as f64).ln();
+    (r.round() as i32 - important as i32 - pv as i32).max(0)
 }
 
 /// The largest ordering bonus of [`Config::history`] (an open three is worth 110, a two 24).
@@ -330,6 +389,9 @@ impl Default for Config {
             history: false,
             lines: false,
             fast_first: false,
+            select: false,
+            select_k: 100,
+            select_defend: true,
         }
     }
 }
@@ -882,7 +944,9 @@ impl Search {
             // (below the leaves nothing reads them)
             self.scan_with::<false>(e, ply);
             // narrower deeper down: the ordering by shape values is good enough there
-            let width = if self.cfg.threats {
+            let width = if self.cfg.select {
+                self.cfg.width + 8
+            } else if self.cfg.threats {
                 self.cfg.width.saturating_sub(2 * ply).max(7)
             } else {
                 self.cfg.width + 4
@@ -902,10 +966,35 @@ impl Search {
         let mut best = -INF;
         let mut best_move = None;
         let (me, op) = (e.side(), e.side().other());
+        // (with `select_defend` off, the answers to an opponent's threat are all searched, and
+        // in full depth)
+        let select = self.cfg.select
+            && !forced
+            && (self.cfg.select_defend || !(self.cfg.threats && self.opp_threat(e, ply)));
+        let count_limit = if select && !is_pv {
+            select_count(depth)
+        } else {
+            usize::MAX
+        };
         for (i, &m) in moves.iter().enumerate() {
-            // late quiet moves (no four or three of either side on the point) one ply
-            // shallower, two from the eighth on; searched again in full if they beat alpha
-            let reduce = if self.cfg.lmr && !forced && depth >= 3 && i >= 3 {
+            // (Config::select) enough moves off the principal variation once one does not lose
+            if i >= count_limit && best > -MATE_BOUND {
+                break;
+            }
+            // (Config::select) every move from the second one shallower by the depth and the
+            // move count; (Config::lmr) late quiet moves (no four or three of either side on the
+            // point) one ply shallower, two from the eighth on; searched again in full if they
+            // beat alpha
+            let reduce = if select {
+                if depth >= 2 && i >= 1 {
+                    let important = e.b.shape(me, m).max() >= F3 || e.b.shape(op, m).max() >= F3;
+                    let r = select_reduction(self.cfg.select_k, depth, i + 1, important, is_pv);
+                    // (at least one ply left)
+                    r.min(child_depth - 1).max(0)
+                } else {
+                    0
+                }
+            } else if self.cfg.lmr && !forced && depth >= 3 && i >= 3 {
                 let quiet = e.b.shape(me, m).max() < F3 && e.b.shape(op, m).max() < F3;
                 if !quiet {
                     0
@@ -1016,6 +1105,55 @@ mod tests {
                 answers_the_open_three(&g, cfg, &format!("{rule:?} lmr {lmr}"));
             }
         }
+    }
+
+    #[test]
+    fn selectivity_keeps_the_answer_to_an_open_three_with_fewer_nodes() {
+        // the learned evaluation at depth 7 with the pruning by threat type: with the
+        // selectivity by depth (both rules) the answer is still on the three's row, and in
+        // freestyle it searches fewer nodes than the fixed beam with its reductions
+        for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+            let g = open_three(rule);
+            let nodes: Vec<u64> = [false, true]
+                .into_iter()
+                .map(|select| {
+                    let cfg = Config {
+                        patterns: rule != GomokuRule::Renju,
+                        lmr: true,
+                        prune: true,
+                        select,
+                        depth: Some(7),
+                        ..Config::default()
+                    };
+                    answers_the_open_three(&g, cfg, &format!("{rule:?} select {select}"))
+                })
+                .collect();
+            if rule == GomokuRule::Freestyle {
+                assert!(nodes[1] < nodes[0], "{nodes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn select_counts_and_reductions() {
+        // 3 + depth^1.32 moves; no reduction for the first moves or at depth 1, more for later
+        // moves and deeper nodes, less for threats and on the principal variation
+        assert_eq!(
+            (1..=8).map(select_count).collect::<Vec<_>>(),
+            [4, 5, 7, 9, 11, 13, 16, 18]
+        );
+        assert_eq!(select_reduction(100, 1, 30, false, false), 0);
+        assert_eq!(select_reduction(100, 8, 1, false, false), 0);
+        assert!(
+            select_reduction(100, 8, 20, false, false) > select_reduction(100, 4, 20, false, false)
+        );
+        assert!(
+            select_reduction(100, 8, 20, false, false) > select_reduction(100, 8, 5, false, false)
+        );
+        assert_eq!(
+            select_reduction(100, 8, 20, true, true) + 2,
+            select_reduction(100, 8, 20, false, false)
+        );
     }
 
     #[test]

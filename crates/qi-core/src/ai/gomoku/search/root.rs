@@ -263,13 +263,28 @@ impl Search {
         let mut alpha = -INF;
         let beta = INF;
         let mut best = None;
+        // (Config::select_defend: the answers to a threat all in full depth)
+        let reduce_root = self.cfg.select_defend || !(self.cfg.threats && self.opp_threat(e, 0));
         for (i, &m) in root.iter().enumerate() {
             self.nodes += 1;
+            // (Config::select) from the third move on shallower, as on the principal
+            // variation below, and again in full depth if it beats alpha
+            let r = if self.cfg.select && i >= 2 && depth >= 3 && reduce_root {
+                let me = e.side();
+                let important =
+                    e.b.shape(me.other(), m).max() >= F3 || e.b.shape(me, m).max() >= F3;
+                select_reduction(self.cfg.select_k, depth, i + 1, important, true).min(depth - 2)
+            } else {
+                0
+            };
             let u = e.make(m);
             let score = if i == 0 {
                 -self.pvs(e, depth - 1, 1, -beta, -alpha, true)
             } else {
-                let s = -self.pvs(e, depth - 1, 1, -alpha - 1, -alpha, false);
+                let mut s = -self.pvs(e, depth - 1 - r, 1, -alpha - 1, -alpha, false);
+                if r > 0 && s > alpha && !self.stopped {
+                    s = -self.pvs(e, depth - 1, 1, -alpha - 1, -alpha, false);
+                }
                 if s > alpha && !self.stopped {
                     -self.pvs(e, depth - 1, 1, -beta, -alpha, true)
                 } else {
