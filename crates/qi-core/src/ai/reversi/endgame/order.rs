@@ -170,6 +170,25 @@ fn shallow_search_g<const AVX: bool>(
         return -shallow_search_d::<AVX>(o, p, depth - 1, -beta, -alpha, leaf.pass());
     }
     let mut best = -INF_SORT;
+    // a child's value into `best` and `alpha`; true when it cuts
+    let mut child = |sq: u8, f: u64| -> bool {
+        let s = -shallow_search_d::<AVX>(
+            o & !f,
+            p | f | (1u64 << sq),
+            depth - 1,
+            -beta,
+            -alpha,
+            leaf.play(sq, f),
+        );
+        if s > best {
+            best = s;
+            if s > alpha {
+                alpha = s;
+                return s >= beta;
+            }
+        }
+        false
+    };
     if depth >= 2 {
         // fastest first (the opponent's mobility after the move, corners twice): the window
         // closes sooner on the replies to the later moves
@@ -196,45 +215,16 @@ fn shallow_search_g<const AVX: bool>(
             }
             list.swap(i, b);
             let (_, sq, f) = list[i];
-            let s = -shallow_search_d::<AVX>(
-                o & !f,
-                p | f | (1u64 << sq),
-                depth - 1,
-                -beta,
-                -alpha,
-                leaf.play(sq, f),
-            );
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
+            if child(sq, f) {
+                break;
             }
         }
-        return best;
-    }
-    while moves != 0 {
-        let sq = moves.trailing_zeros() as u8;
-        moves &= moves - 1;
-        let f = flips_g::<AVX>(p, o, sq);
-        let s = -shallow_search_d::<AVX>(
-            o & !f,
-            p | f | (1u64 << sq),
-            depth - 1,
-            -beta,
-            -alpha,
-            leaf.play(sq, f),
-        );
-        if s > best {
-            best = s;
-            if s > alpha {
-                alpha = s;
-                if s >= beta {
-                    break;
-                }
+    } else {
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            if child(sq, flips_g::<AVX>(p, o, sq)) {
+                break;
             }
         }
     }
