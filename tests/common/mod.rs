@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 /// Window tests run one at a time: two software-rendered windows on two cores would starve
 /// each other.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-static NEXT_DISPLAY: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 pub struct Xvfb {
     child: Child,
@@ -31,34 +30,49 @@ impl Xvfb {
             which.status.success(),
             "Xvfb is not installed: run scripts/test.sh, which installs it"
         );
-        for _ in 0..50 {
-            let n = NEXT_DISPLAY.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            let num = 90 + (std::process::id() % 400) + n * 7;
-            if Path::new(&format!("/tmp/.X11-unix/X{num}")).exists()
-                || Path::new(&format!("/tmp/.X{num}-lock")).exists()
-            {
-                continue;
-            }
-            let display = format!(":{num}");
-            let child = Command::new("Xvfb")
-                .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("start Xvfb");
-            let t0 = Instant::now();
-            while t0.elapsed() < Duration::from_secs(10) {
-                if Path::new(&format!("/tmp/.X11-unix/X{num}")).exists() {
-                    return Xvfb {
-                        child,
-                        display,
-                        _turn: turn,
-                    };
+        // Xvfb picks a free display itself and writes its number on stdout when it is ready
+        // (`-displayfd`): it also takes over the lock files that killed servers left behind,
+        // which had piled up to 299 on the CI machine and made every display we tried look
+        // taken ("could not start Xvfb")
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start Xvfb");
+        let mut out = child.stdout.take().expect("Xvfb's stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let mut byte = [0u8; 1];
+            while let Ok(1) = out.read(&mut byte) {
+                if byte[0] == b'\n' {
+                    break;
                 }
-                std::thread::sleep(Duration::from_millis(50));
+                text.push(byte[0] as char);
+            }
+            let _ = tx.send(text);
+        });
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(num) if num.trim().parse::<u32>().is_ok() => Xvfb {
+                child,
+                display: format!(":{}", num.trim()),
+                _turn: turn,
+            },
+            other => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("could not start Xvfb: {other:?}");
             }
         }
-        panic!("could not start Xvfb");
     }
 }
 
