@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! gomoku_diag threats "<game line>" [--vct N] [--depth D]
+//! gomoku_diag forbidden "<game line>"
 //! gomoku_diag think "<game line>" <stones> [--ms T] [--prune 0|1] [--lmr 0|1] [--width W]
 //!     [--leaf N] [--depth D] [--then <moves…>]
 //! ```
@@ -13,10 +14,16 @@
 //! (level 6 without its caps, the learned evaluation, 850 ms) on the position with `<stones>`
 //! stones (the opening's included), and `--then` moves after them, with its reports; the
 //! other options change its settings (`--depth`: a fixed depth instead of the clock).
+//! `forbidden` (renju): at every Black move, the points where White would make five next and
+//! Black's forbidden points, the fives on forbidden points marked.
 //!
 //! Session 22 found with it that Qi's pruning by threat type counted a four-three with a
 //! counter-four a win (`think` with `--prune 0` and `1` on game 6 of its diagnosis match), and
-//! that Qi's VCT saw Rapfi's wins only 8-18 stones after Rapfi announced them.
+//! that Qi's VCT saw Rapfi's wins only 8-18 stones after Rapfi announced them. Session 25
+//! found with `forbidden` that 12 of 60 renju games Qi lost as Black to Rapfi ended on a four
+//! of White's whose only block was forbidden for Black (11 a three-three point, one an
+//! overline), and with `threats` that Qi had no VCF of its own (1,000,000 nodes) in any
+//! position of the 199 games it lost to Rapfi in session 24.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -26,6 +33,7 @@ use qi_core::ai::gomoku::search::{Config, Search};
 use qi_core::ai::gomoku::{GomokuEval, threat_search};
 use qi_core::game::Game;
 use qi_core::gomoku::Gomoku;
+use qi_core::gomoku::move_at;
 use qi_core::search::Limits;
 
 fn parse_game(line: &str) -> (Gomoku, Vec<String>) {
@@ -152,6 +160,47 @@ fn main() {
                 )
             });
             println!("best {}", g.move_to_text(r.best.unwrap()));
+        }
+        "forbidden" => {
+            // At every Black move under renju: Black's forbidden points, and White's fives
+            // (the points where White would win next) with those among them Black may not take.
+            let mut g = g0.clone();
+            for t in &moves {
+                if g.side_to_move() == qi_core::game::Side::Black {
+                    let n = g.piece_counts().iter().sum::<u32>();
+                    let bad = g.forbidden_points();
+                    let p = passed(&g);
+                    let mut all = Vec::new();
+                    p.legal_moves(&mut all);
+                    let fives: Vec<String> = all
+                        .into_iter()
+                        .filter(|&m| {
+                            let mut q = p.clone();
+                            q.make(m);
+                            q.outcome().is_some()
+                        })
+                        .map(|m| {
+                            let f = bad.iter().any(|(sq, _)| move_at(*sq) == m);
+                            format!(
+                                "{}{}",
+                                p.move_to_text(m),
+                                if f { "(forbidden)" } else { "" }
+                            )
+                        })
+                        .collect();
+                    let list: Vec<String> = bad
+                        .iter()
+                        .map(|(sq, f)| format!("{}:{f:?}", g.move_to_text(move_at(*sq))))
+                        .collect();
+                    println!(
+                        "{n:>3} x plays {t:<4} | white fives [{}] | forbidden [{}]",
+                        fives.join(" "),
+                        list.join(" ")
+                    );
+                }
+                let m = g.parse_move(t).unwrap();
+                g.make(m);
+            }
         }
         other => panic!("unknown mode {other}"),
     }
