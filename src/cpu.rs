@@ -69,6 +69,8 @@ pub struct Thinking {
     /// The last info from the running or last search, and the side that searched.
     info: Arc<Mutex<Option<SearchInfo>>>,
     info_side: Option<Side>,
+    /// The noise of the searching level's evaluation ([`AnyCpu::level_noise`]; 0 for hints).
+    info_noise: i32,
     /// The info is from a hint the player asked for.
     hint_info: bool,
     /// A CPU move found, waiting for the board to come to rest: (hash, ply, move, resigns).
@@ -127,10 +129,11 @@ impl Thinking {
         self.pending = None;
     }
 
-    /// The latest search info and the side whose search it is.
-    pub fn last_info(&self) -> Option<(SearchInfo, Side)> {
+    /// The latest search info, the side whose search it is and the noise of its level's
+    /// evaluation.
+    pub fn last_info(&self) -> Option<(SearchInfo, Side, i32)> {
         let info = self.info.lock().ok().and_then(|i| i.clone())?;
-        Some((info, self.info_side?))
+        Some((info, self.info_side?, self.info_noise))
     }
 
     /// The info shown comes from a hint.
@@ -143,6 +146,7 @@ impl Thinking {
             *i = None;
         }
         self.info_side = None;
+        self.info_noise = 0;
         self.hint_info = false;
     }
 }
@@ -253,6 +257,7 @@ fn start_cpu_search(
     });
     thinking.started = Some(Instant::now());
     thinking.info_side = Some(side);
+    thinking.info_noise = AnyCpu::level_noise(kind, level);
     thinking.hint_info = false;
     let info = thinking.info.clone();
     if let Ok(mut i) = info.lock() {
@@ -318,6 +323,7 @@ fn start_hint_search(
     });
     thinking.started = Some(Instant::now());
     thinking.info_side = Some(pos.side_to_move());
+    thinking.info_noise = 0;
     thinking.hint_info = true;
     let info = thinking.info.clone();
     let seed = pos.hash();

@@ -485,14 +485,22 @@ mod tests {
     #[test]
     fn go_shows_a_win_rate() {
         // White, searching, gives itself 74.1%: Black has 25.9%
-        let (v, t) =
-            crate::hud::eval_text(GameKind::Go, &search_info(2410, 60), qi_core::Side::White)
-                .unwrap();
+        let (v, t) = crate::hud::eval_text(
+            GameKind::Go,
+            &search_info(2410, 60),
+            qi_core::Side::White,
+            0,
+        )
+        .unwrap();
         assert_eq!(t, "Black 26% to win · 60 playouts");
         assert!((v - (25.9 - 50.0) / 50.0).abs() < 1e-4, "{v}");
-        let (v, t) =
-            crate::hud::eval_text(GameKind::Go, &search_info(0, 20_000), qi_core::Side::Black)
-                .unwrap();
+        let (v, t) = crate::hud::eval_text(
+            GameKind::Go,
+            &search_info(0, 20_000),
+            qi_core::Side::Black,
+            0,
+        )
+        .unwrap();
         assert_eq!(t, "Black 50% to win · 20000 playouts");
         assert_eq!(v, 0.0);
     }

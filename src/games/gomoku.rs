@@ -29,6 +29,12 @@ impl GameUi for GomokuUi {
         t!("game-gomoku")
     }
 
+    /// The levels score by report 004's rows of five: 1,000 a row of four stones, an open
+    /// three about 300, so 8 stones' worth filled the bar at an ordinary three.
+    fn eval_scale(&self) -> f32 {
+        2000.0
+    }
+
     fn options_ui(&self, ui: &mut egui::Ui, o: &mut GameOptions) -> bool {
         let mut clicked = super::size_buttons(ui, GameKind::Gomoku, &mut o.size);
         ui.separator();

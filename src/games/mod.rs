@@ -117,6 +117,12 @@ pub trait GameUi: Sync + Send + 'static {
         false
     }
 
+    /// The score (hundredths) at which the eval bar is three quarters of the way to its end
+    /// (the bar is tanh(score / scale)): 8 pieces by default.
+    fn eval_scale(&self) -> f32 {
+        800.0
+    }
+
     // ---------------------------------------------------------------- New game
 
     fn default_options(&self) -> GameOptions {

@@ -5,14 +5,22 @@ use qi_core::{GameKind, Side};
 
 use crate::theme::palette;
 
+/// The largest random term of a level's evaluation (100 = one piece) whose scores the bar
+/// shows: Ataxx's and Reversi's weak levels add at most 0.1 of a piece to break ties, Gomoku's
+/// levels 1-3 up to 1,000 stones, so their scores are mostly chance.
+pub const MAX_SHOWN_NOISE: i32 = 100;
+
 /// The eval bar's text: the score for the first side, or who wins in how many moves when the
-/// search has found the game decided. `None` when the search has nothing worth showing yet.
+/// search has found the game decided. `None` when the search has nothing worth showing yet,
+/// or when its level adds more than [`MAX_SHOWN_NOISE`] of noise to its evaluation (`noise`,
+/// [`qi_core::any::AnyCpu::level_noise`]).
 pub fn eval_text(
     kind: GameKind,
     info: &qi_core::search::SearchInfo,
     searching: Side,
+    noise: i32,
 ) -> Option<(f32, String)> {
-    if info.nodes == 0 || info.depth < 2 {
+    if info.nodes == 0 || info.depth < 2 || noise > MAX_SHOWN_NOISE {
         return None;
     }
     let first = if searching == Side::Black {
@@ -56,7 +64,7 @@ pub fn eval_text(
     let value = if qi_core::search::is_decided(first) {
         first.signum() as f32
     } else {
-        ((first as f32) / 800.0).tanh()
+        ((first as f32) / crate::games::ui_of(kind).eval_scale()).tanh()
     };
     Some((value, text))
 }

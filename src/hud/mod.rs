@@ -444,7 +444,7 @@ fn draw_hud(
     if settings.eval_bar && (cpu_in_game || thinking.hint_shown()) {
         view.eval = thinking
             .last_info()
-            .and_then(|(info, side)| eval_text(view.kind, &info, side));
+            .and_then(|(info, side, noise)| eval_text(view.kind, &info, side, noise));
     }
     let window = ctx.viewport_rect();
     let side_width = crate::board::side_panel_width(window.width());

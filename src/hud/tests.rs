@@ -182,13 +182,14 @@ fn info(score: i32, depth: u32, nodes: u64, nps: u64) -> SearchInfo {
 #[test]
 fn eval_texts_say_something_true() {
     assert_eq!(
-        eval_text(GameKind::Reversi, &info(0, 1, 10, 0), Side::Black),
+        eval_text(GameKind::Reversi, &info(0, 1, 10, 0), Side::Black, 0),
         None
     );
     let (_, t) = eval_text(
         GameKind::Reversi,
         &info(1200, 8, 100_000, 2_000_000),
         Side::Black,
+        0,
     )
     .unwrap();
     assert_eq!(t, "Black +12.0 · depth 8 · 2000 kn/s");
@@ -197,10 +198,52 @@ fn eval_texts_say_something_true() {
         GameKind::Ataxx,
         &info(-(MATE - 40), 9, 5000, 0),
         Side::White,
+        0,
     )
     .unwrap();
     assert_eq!(t, "Red wins in 40 moves");
     assert_eq!(v, 1.0);
+}
+
+/// Defect (session 25, seen in the window): against Gomoku level 2 the bar read "Black -85.8"
+/// and was all White after four even moves: level 2 adds up to 100 stones of noise to its
+/// evaluation, and Gomoku's row scores filled a bar made for pieces at an ordinary three.
+#[test]
+fn the_bar_hides_noise_and_fits_the_games_scale() {
+    let noisy = qi_core::any::AnyCpu::level_noise(GameKind::Gomoku, 2);
+    assert_eq!(
+        eval_text(
+            GameKind::Gomoku,
+            &info(-8580, 3, 5000, 0),
+            Side::White,
+            noisy
+        ),
+        None
+    );
+    // a level whose noise only breaks ties still shows its score
+    let quiet = qi_core::any::AnyCpu::level_noise(GameKind::Reversi, 2);
+    assert!(
+        eval_text(
+            GameKind::Reversi,
+            &info(300, 3, 5000, 0),
+            Side::Black,
+            quiet
+        )
+        .is_some()
+    );
+    // an open three (about 300) moves Gomoku's bar a little, a four's rows (2,000) most of
+    // the way; the same 300 in Reversi is three discs
+    let gomoku = |s| {
+        eval_text(GameKind::Gomoku, &info(s, 6, 5000, 0), Side::Black, 0)
+            .unwrap()
+            .0
+    };
+    assert!((0.1..0.2).contains(&gomoku(300)), "{}", gomoku(300));
+    assert!((0.7..0.8).contains(&gomoku(2000)), "{}", gomoku(2000));
+    let reversi = eval_text(GameKind::Reversi, &info(300, 6, 5000, 0), Side::Black, 0)
+        .unwrap()
+        .0;
+    assert!((0.3..0.4).contains(&reversi), "{reversi}");
 }
 
 /// At 800×600 the side panel is 250 px wide: the replay panel's rows fit in it (they ran off

@@ -287,6 +287,21 @@ impl AnyCpu {
         Ok(cpu)
     }
 
+    /// The size of the random term `level` adds to its evaluation so that its play varies
+    /// ([`crate::search::Evaluator::noise`], 100 = one piece or stone): 0 at full strength
+    /// and for Go, whose levels differ by playouts. Gomoku's levels 1-3 add far more than a
+    /// stone, so their search scores say nothing of the position.
+    pub fn level_noise(kind: GameKind, level: u8) -> i32 {
+        use crate::ai::Ai;
+        use crate::search::Evaluator;
+        match kind {
+            GameKind::Ataxx => Ataxx::eval_for_level(level, 0).noise(),
+            GameKind::Reversi => Reversi::eval_for_level(level, 0).noise(),
+            GameKind::Gomoku => Gomoku::eval_for_level(level, 0).noise(),
+            GameKind::Go => 0,
+        }
+    }
+
     /// The threads a search may use (the Go CPU only; the others search on one).
     pub fn set_threads(&mut self, n: usize) {
         if let AnyCpu::Go(c) = self {
@@ -602,6 +617,26 @@ impl GameHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The levels' noise as the app reads it: the tables' values, none at full strength.
+    #[test]
+    fn level_noise_is_the_levels_own() {
+        for kind in [
+            GameKind::Ataxx,
+            GameKind::Reversi,
+            GameKind::Gomoku,
+            GameKind::Go,
+        ] {
+            assert_eq!(AnyCpu::level_noise(kind, 6), 0, "{kind:?}");
+        }
+        // below a piece in Ataxx and Reversi: it only breaks ties
+        assert_eq!(AnyCpu::level_noise(GameKind::Ataxx, 2), 10);
+        assert_eq!(AnyCpu::level_noise(GameKind::Reversi, 2), 5);
+        // Gomoku's weak levels play partly at random
+        assert_eq!(AnyCpu::level_noise(GameKind::Gomoku, 2), 10_000);
+        assert_eq!(AnyCpu::level_noise(GameKind::Gomoku, 3), 600);
+        assert_eq!(AnyCpu::level_noise(GameKind::Gomoku, 4), 50);
+    }
 
     #[test]
     fn history_undo_redo() {

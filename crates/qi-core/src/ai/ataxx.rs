@@ -153,6 +153,10 @@ impl Default for AtaxxEval {
 impl Evaluator for AtaxxEval {
     type G = Ataxx;
 
+    fn noise(&self) -> i32 {
+        self.noise
+    }
+
     #[inline]
     fn evaluate(&self, pos: &Ataxx) -> i32 {
         let us = pos.pieces[pos.side.index()];

@@ -122,6 +122,13 @@ pub trait Evaluator: Clone + Send + Sync + 'static {
 
     fn move_keys(&self) -> usize;
 
+    /// The size of the random term this evaluation adds so that weak levels vary their play
+    /// (100 = one piece): 0 by default and at full strength. A search score is no evaluation
+    /// of the position where the noise is larger than the differences it would show.
+    fn noise(&self) -> i32 {
+        0
+    }
+
     /// The value of a finished game from the side to move's view, before the ply adjustment:
     /// by default `MATE` for a win, `-MATE` for a loss, 0 for a draw.
     fn terminal(&self, pos: &Self::G, outcome: Outcome) -> i32 {

@@ -248,6 +248,10 @@ impl GomokuEval {
 impl Evaluator for GomokuEval {
     type G = Gomoku;
 
+    fn noise(&self) -> i32 {
+        self.noise
+    }
+
     /// The shape evaluation of the search (from scratch: the search itself keeps its board up
     /// to date incrementally).
     fn evaluate(&self, pos: &Gomoku) -> i32 {

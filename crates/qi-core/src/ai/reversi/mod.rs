@@ -381,6 +381,10 @@ fn neighbours(bb: u64) -> u64 {
 impl Evaluator for ReversiEval {
     type G = Reversi;
 
+    fn noise(&self) -> i32 {
+        self.noise
+    }
+
     fn evaluate(&self, pos: &Reversi) -> i32 {
         self.w.evaluate(pos.own(), pos.opp()) + hash_noise(pos.hash(), self.seed, self.noise)
     }
