@@ -3,6 +3,7 @@
 //! ```text
 //! gomoku_diag threats "<game line>" [--vct N] [--depth D]
 //! gomoku_diag forbidden "<game line>"
+//! gomoku_diag solve "<game line>" <stones> [--vct N] [--depth D]
 //! gomoku_diag think "<game line>" <stones> [--ms T] [--prune 0|1] [--lmr 0|1] [--width W]
 //!     [--leaf N] [--depth D] [--then <moves…>]
 //! ```
@@ -14,7 +15,8 @@
 //! (level 6 without its caps, the learned evaluation, 850 ms) on the position with `<stones>`
 //! stones (the opening's included), and `--then` moves after them, with its reports; the
 //! other options change its settings (`--depth`: a fixed depth instead of the clock).
-//! `forbidden` (renju): at every Black move, the points where White would make five next and
+//! `solve`: the side to move's VCF and VCT (as `threats`) in the one position with `<stones>`
+//! stones. `forbidden` (renju): at every Black move, the points where White would make five next and
 //! Black's forbidden points, the fives on forbidden points marked.
 //!
 //! Session 22 found with it that Qi's pruning by threat type counted a four-three with a
@@ -23,7 +25,13 @@
 //! found with `forbidden` that 12 of 60 renju games Qi lost as Black to Rapfi ended on a four
 //! of White's whose only block was forbidden for Black (11 a three-three point, one an
 //! overline), and with `threats` that Qi had no VCF of its own (1,000,000 nodes) in any
-//! position of the 199 games it lost to Rapfi in session 24.
+//! position of the 199 games it lost to Rapfi in session 24. With `solve`: of the 40 renju
+//! games Qi lost as Black to Rapfi (session 24's matches `renju-pat` and `renju-sel100`),
+//! Rapfi's evaluation (150 ms a position) proved a win for White at the 9th-49th stone
+//! (at the 9th-13th in 21 games); Qi's VCT with 1,000,000 nodes and 12 threats found it in 1
+//! of the 40 positions, 4 plies later (as the games went on) in 5 of 40, 8 plies later in 16
+//! of 39: Qi's threat search sees the wins that decide these games far later than Rapfi's
+//! search.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -160,6 +168,22 @@ fn main() {
                 )
             });
             println!("best {}", g.move_to_text(r.best.unwrap()));
+        }
+        "solve" => {
+            let stones: usize = args[3].parse().unwrap();
+            let mut g = g0.clone();
+            let start = g.piece_counts().iter().sum::<u32>() as usize;
+            for t in &moves[..stones - start] {
+                let m = g.parse_move(t).unwrap();
+                g.make(m);
+            }
+            let budget = arg(&args, "--vct", 200_000);
+            let depth = arg(&args, "--depth", 8) as u32;
+            println!(
+                "{stones} stones: VCF {} VCT {}",
+                show(solve(&g, false, 1_000_000, 60)),
+                show(solve(&g, true, budget, depth))
+            );
         }
         "forbidden" => {
             // At every Black move under renju: Black's forbidden points, and White's fives
