@@ -119,6 +119,7 @@ impl Search {
             return Some((p, 1));
         }
         let def_fives = td.five.count();
+        let def_five = td.five.first().unwrap_or(0);
         let def_open = td.open.iter().any(|p| e.allowed_for(d, p));
         let mut threats: Vec<(i32, Move)> = Vec::with_capacity(24);
         for p in ta.four.or(&ta.three).iter() {
@@ -135,10 +136,19 @@ impl Search {
         if r.is_some() {
             return r;
         }
-        // against the opponent's four only fours can win (tried above); against its open-four
-        // points only a threat that takes them all away (the defence checks that it does)
-        if depth == 0 || def_fives > 0 || *budget == 0 {
+        // against the opponent's four the block is the only move: a VCT goes on only where
+        // the block is itself a threat (a four was tried above, so an open three; Rapfi's
+        // wins often pass through one: session 25); against its open-four points only a
+        // threat that takes them all away (the defence checks that it does)
+        if depth == 0 || *budget == 0 {
             return None;
+        }
+        if def_fives == 1 {
+            if !e.b.threats[a.index()].three.get(def_five as usize) {
+                return None;
+            }
+            threats.clear();
+            threats.push((0, def_five));
         }
         let key = e.hash();
         if let Some(&dd) = self.vct_fail.get(&key)
@@ -302,6 +312,33 @@ mod tests {
         let r = s.vct(&mut e, &mut budget, super::super::VCT_DEPTH);
         let (m, plies) = r.expect("a VCT");
         assert_eq!(g.move_to_text(m), "e4");
+        assert!(plies <= 15, "{plies}");
+    }
+
+    #[test]
+    fn a_vct_may_go_on_through_the_forced_block_of_a_four() {
+        // Session 24's renju match game against Rapfi (Qi Black) to the 19th stone: Black's
+        // g6 g7 g8 g9 (g10 White's) threatens five at g5, and White's block there makes an
+        // open three from which White wins (Rapfi had announced the win 4 plies before). The
+        // VCT gave up wherever the defender had a four
+        let mut g = Gomoku::new(15, GomokuRule::Renju);
+        for t in [
+            "j11", "j6", "g7", "j8", "g8", "i7", "g9", "g10", "h9", "i10", "i9", "j9", "j10", "h8",
+            "i6", "h7", "f9", "e9", "g6",
+        ] {
+            let m = g.parse_move(t).unwrap();
+            g.make(m);
+        }
+        let mut s = Search::new(Config::default(), 1);
+        s.cfg.time = None;
+        s.begin(&Arc::new(AtomicBool::new(false)));
+        let mut e = Engine::new(&g);
+        let mut budget = 20_000;
+        assert_eq!(s.vcf(&mut e, &mut budget, 30), None);
+        let mut budget = 20_000;
+        let r = s.vct(&mut e, &mut budget, super::super::VCT_DEPTH);
+        let (m, plies) = r.expect("a VCT");
+        assert_eq!(g.move_to_text(m), "g5");
         assert!(plies <= 15, "{plies}");
     }
 
