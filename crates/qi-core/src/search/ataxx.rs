@@ -130,6 +130,7 @@ impl AtaxxSearcher {
         stop: &Arc<AtomicBool>,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult<Move> {
+        self.tt.allocate();
         self.start = Instant::now();
         self.nodes = 0;
         self.stopped = false;

@@ -272,6 +272,7 @@ impl<E: Evaluator> Searcher<E> {
         stop: &Arc<AtomicBool>,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult<MoveOf<E>> {
+        self.tt.allocate();
         self.start = Instant::now();
         self.deadline = limits.time.map(|t| deadline_after(self.start, t));
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
@@ -692,4 +693,34 @@ pub fn hash_noise(hash: u64, seed: u64, amp: i32) -> i32 {
     }
     let (_, v) = crate::zobrist::splitmix64(hash ^ seed);
     (v % (2 * amp as u64 + 1)) as i32 - amp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Ai;
+    use crate::reversi::Reversi;
+
+    /// The table is written in full before the search starts its clock, not at the first
+    /// store inside the search (where it cost the app's first CPU move of a game 90 ms and
+    /// showed 15 k nodes a second for 2 M): even a search that stores nothing allocates it.
+    #[test]
+    fn the_table_is_allocated_before_the_clock_starts() {
+        let over = Reversi::from_text(&format!("{} X", "X".repeat(64))).unwrap();
+        assert!(over.outcome().is_some());
+        let mut s = Searcher::new(Reversi::eval_for_level(4, 0), 1);
+        assert!(!s.tt.is_allocated());
+        let r = s.search(
+            &over,
+            &Limits {
+                time: None,
+                depth: Some(3),
+                nodes: None,
+            },
+            &Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        );
+        assert_eq!(r.best, None);
+        assert!(s.tt.is_allocated());
+    }
 }

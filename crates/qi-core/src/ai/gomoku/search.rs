@@ -622,6 +622,7 @@ impl Search {
 
     /// Starts the clock and clears the per-search tables.
     pub fn begin(&mut self, stop: &Arc<AtomicBool>) {
+        self.tt.allocate();
         self.start = Instant::now();
         self.deadline = self.cfg.time.map(|t| deadline_after(self.start, t));
         self.stopped = false;
