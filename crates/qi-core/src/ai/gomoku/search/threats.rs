@@ -296,36 +296,22 @@ mod tests {
         // Black's split three d3 . f5 g6 has the open-four point e4, and White's e4 takes it
         // and makes the open three e3 e4 e5 (Rapfi played it and won four moves later). The
         // VCT used to give up wherever the defender had an open-four point
-        let mut g = Gomoku::new(15, GomokuRule::Freestyle);
-        for t in [
-            "e11", "e5", "g6", "f4", "g9", "e3", "h8", "i7", "f10", "d12", "g5", "g3", "d6", "f3",
-            "g8", "g7", "d3", "f6", "f5",
-        ] {
-            let m = g.parse_move(t).unwrap();
-            g.make(m);
-        }
-        let mut s = Search::new(Config::default(), 1);
-        s.cfg.time = None;
-        s.begin(&Arc::new(AtomicBool::new(false)));
-        let mut e = Engine::new(&g);
-        let mut budget = 20_000;
-        let r = s.vct(&mut e, &mut budget, super::super::VCT_DEPTH);
-        let (m, plies) = r.expect("a VCT");
-        assert_eq!(g.move_to_text(m), "e4");
+        let (m, plies) = vct_after(
+            GomokuRule::Freestyle,
+            &[
+                "e11", "e5", "g6", "f4", "g9", "e3", "h8", "i7", "f10", "d12", "g5", "g3", "d6",
+                "f3", "g8", "g7", "d3", "f6", "f5",
+            ],
+        );
+        assert_eq!(m, "e4");
         assert!(plies <= 15, "{plies}");
     }
 
-    #[test]
-    fn a_vct_may_go_on_through_the_forced_block_of_a_four() {
-        // Session 24's renju match game against Rapfi (Qi Black) to the 19th stone: Black's
-        // g6 g7 g8 g9 (g10 White's) threatens five at g5, and White's block there makes an
-        // open three from which White wins (Rapfi had announced the win 4 plies before). The
-        // VCT gave up wherever the defender had a four
-        let mut g = Gomoku::new(15, GomokuRule::Renju);
-        for t in [
-            "j11", "j6", "g7", "j8", "g8", "i7", "g9", "g10", "h9", "i10", "i9", "j9", "j10", "h8",
-            "i6", "h7", "f9", "e9", "g6",
-        ] {
+    /// The VCT (20,000 nodes) of the side to move after `moves`, checking first that there
+    /// is no VCF: its first move and plies.
+    fn vct_after(rule: GomokuRule, moves: &[&str]) -> (String, u32) {
+        let mut g = Gomoku::new(15, rule);
+        for t in moves {
             let m = g.parse_move(t).unwrap();
             g.make(m);
         }
@@ -336,9 +322,26 @@ mod tests {
         let mut budget = 20_000;
         assert_eq!(s.vcf(&mut e, &mut budget, 30), None);
         let mut budget = 20_000;
-        let r = s.vct(&mut e, &mut budget, super::super::VCT_DEPTH);
-        let (m, plies) = r.expect("a VCT");
-        assert_eq!(g.move_to_text(m), "g5");
+        let (m, plies) = s
+            .vct(&mut e, &mut budget, super::super::VCT_DEPTH)
+            .expect("a VCT");
+        (g.move_to_text(m), plies)
+    }
+
+    #[test]
+    fn a_vct_may_go_on_through_the_forced_block_of_a_four() {
+        // Session 24's renju match game against Rapfi (Qi Black) to the 19th stone: Black's
+        // g6 g7 g8 g9 (g10 White's) threatens five at g5, and White's block there makes an
+        // open three from which White wins (Rapfi had announced the win 4 plies before). The
+        // VCT gave up wherever the defender had a four
+        let (m, plies) = vct_after(
+            GomokuRule::Renju,
+            &[
+                "j11", "j6", "g7", "j8", "g8", "i7", "g9", "g10", "h9", "i10", "i9", "j9", "j10",
+                "h8", "i6", "h7", "f9", "e9", "g6",
+            ],
+        );
+        assert_eq!(m, "g5");
         assert!(plies <= 15, "{plies}");
     }
 
