@@ -46,9 +46,12 @@
 //! second, with a shift count per lane ([`simd`]; move generation the same way), else one
 //! function per square with the rays as constants, called through a table ([`bits`]). The
 //! build targets x86-64-v2, so the choice is made at run time: the search, the shallow search
-//! and the last four empties are built twice (generic over the choice), once with AVX2
-//! enabled so that those routines are inlined there. The search honours a stop flag and a
-//! deadline; a stopped search returns `None`.
+//! and the last four empties are built three times (generic over the choice, [`simd::level`]),
+//! once with AVX2 enabled so that those routines are inlined there, and once with AVX-512 (F,
+//! VL, CD, BW, with BMI1, BMI2 and LZCNT) where the flips of the downward rays are found by a
+//! leading-zero count per lane and the masks combined by ternary logic (after Edax's
+//! flip_avx512cd). The search honours a stop flag and a deadline; a stopped search returns
+//! `None`.
 //!
 //! The code: this file has the options, the solver, the null-window driver and the search from
 //! 7 empties; [`last`] the search below; [`table`] the table of bounds; [`order`] the ordering
@@ -291,6 +294,32 @@
 //! 128.6 s against 2.453 G and 124.1 s, 2 plies from 16 2.390 G and 142.3 s. An ordering
 //! search is seldom repeated at the same position (0.5-10% of the calls on #45-#51 but #49,
 //! 28% there), so a cache of ordering values would save little.
+//!
+//! Session 25 (`qi-engine ffo --threads 1 --hash 256`, two builds alternated on one core while
+//! Gomoku matches, builds and a window test used the other, load 1.0-7.3; the same nodes
+//! unless said). A `perf` profile of #49-#51: the search at 7-10 empties 32% (19% of its samples
+//! on the instruction after the children's prefetch, 12% on the node's probe), the one from 11
+//! empties 15% (32% after the children's prefetch, 22% on the transposition cutoff's probes),
+//! the ordering searches 18%, five and six empties 11%, three 10%, the stable discs 6%, four
+//! 4%. Kept: the AVX-512 build (see above): #45-#49 in 7 alternated pairs 19.7, 20.7, 19.6,
+//! 19.3, 20.5, 21.1 and 17.9 s against 21.0, 21.3, 20.8, 20.9, 21.9, 23.3 and 20.5 s (-6%;
+//! enabling the AVX-512 features with the AVX2 flips kept would have given part of it, not
+//! measured apart); #50-#52 40.8 and 41.6 s against 43.4 and 40.9 s. All twenty with it
+//! (load 2.3-3.7, 1.0-2.3 during #56-#59): every move and score right, **14.41 G nodes,
+//! 743.7 s of CPU** (19.4 M nodes/s; #53 68.7 s, #54 105.8 s, #55 356.3 s, #56 55.5 s, #57
+//! 48.1 s, #58 48.1 s) against session 24's 760.8 s at load 1.9-2.7.
+//!
+//! Tried and not kept: a second, small table for the nodes with few empties (so that their
+//! probes and prefetches stay within a few pages and the cache; the big table above them), on
+//! #45-#49 (404.1 M nodes and 20.6-21.7 s without it over the runs): 4 MB up to 10 empties
+//! 416.0 M nodes and 22.7 s, 16 MB up to 10 410.2 M and 20.3-23.2 s, 8 MB up to 10 413.1 M and
+//! 20.7-20.8 s, 16 MB up to 11 413.0 M and 20.1-20.8 s, 32 MB up to 11 409.0 M and 20.1-20.2
+//! s, 4 MB up to 9 410.8 M and 22.3 s; with the AVX-512 build, 2 MB up to 9 412.1 M nodes and
+//! 18.7-19.0 s against 19.1-20.3 s, 2 MB up to 10 418.7 M and 18.5-19.5 s, 1 MB up to 9
+//! 413.3 M and 18.8-19.3 s; on #50-#52 2 MB up to 9 634.1 M nodes (+1.1%) and 38.4 and 38.2
+//! s against 38.7 and 39.8 s, up to 10 639.3 M and 38.9 and 37.7 s; on #45-#52, three pairs,
+//! 2 MB up to 9 1.046 G nodes and 60.8, 58.4 and 58.1 s against 1.031 G and 55.9, 59.5 and
+//! 58.3 s. The nodes a second gained are spent on the nodes added.
 //!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 12 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the

@@ -2,7 +2,8 @@
 //! the four directions of a kind are worked out side by side in the four 64-bit lanes of one
 //! 256-bit register, with a shift count per lane. The build targets x86-64-v2 (no AVX2), so
 //! these are chosen at run time when the processor has AVX2 (nearly every x86-64 processor
-//! since 2013-2015); elsewhere the scalar code runs. Both are checked against the scalar
+//! since 2013-2015); elsewhere the scalar code runs. Where the processor also has AVX-512 a
+//! third build of the search runs, with [`flips_avx512`]. All are checked against the scalar
 //! routines in the tests.
 
 #[cfg(target_arch = "x86_64")]
