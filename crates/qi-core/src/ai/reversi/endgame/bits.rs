@@ -67,10 +67,15 @@ pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
 /// [`flips`] with the choice of routine made by the caller (`AVX` only where the processor
 /// has AVX2): inside the solver's AVX2 functions the AVX2 routine is inlined.
 #[inline(always)]
-pub(super) fn flips_g<const AVX: bool>(p: u64, o: u64, sq: u8) -> u64 {
+pub(super) fn flips_g<const AVX: u8>(p: u64, o: u64, sq: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if AVX {
-        // SAFETY: AVX is only set where the processor has AVX2
+    if AVX == simd::AVX512 {
+        // SAFETY: the AVX-512 build only runs where the processor has it
+        return unsafe { simd::flips_avx512(p, o, sq as usize) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if AVX == simd::AVX2 {
+        // SAFETY: the AVX2 build only runs where the processor has AVX2
         return unsafe { simd::flips_avx2(p, o, sq as usize) };
     }
     FLIPS[sq as usize & 63](p, o)
@@ -78,10 +83,10 @@ pub(super) fn flips_g<const AVX: bool>(p: u64, o: u64, sq: u8) -> u64 {
 
 /// The legal moves, as [`flips_g`] chooses.
 #[inline(always)]
-pub(super) fn moves_g<const AVX: bool>(p: u64, o: u64) -> u64 {
+pub(super) fn moves_g<const AVX: u8>(p: u64, o: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if AVX {
-        // SAFETY: AVX is only set where the processor has AVX2
+    if AVX >= simd::AVX2 {
+        // SAFETY: both SIMD builds only run where the processor has AVX2
         return unsafe { simd::mobility_avx2(p, o) };
     }
     crate::reversi::mobility(p, o)

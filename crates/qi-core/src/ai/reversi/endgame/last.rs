@@ -40,10 +40,10 @@ pub(super) fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
 /// processor has AVX2; `$avx_attr` are its extra attributes) or the scalar one `$scalar`, each
 /// calling the generic `$g` with `N` empty squares.
 macro_rules! dispatch_last {
-    ($(#[$doc:meta])* $d:ident, $avx:ident, $scalar:ident, $g:ident, $n:literal, [$(#[$avx_attr:meta])*]) => {
+    ($(#[$doc:meta])* $d:ident, $avx512:ident, $avx:ident, $scalar:ident, $g:ident, $n:literal, [$(#[$avx_attr:meta])*]) => {
         $(#[$doc])*
         #[inline(always)]
-        pub(super) fn $d<const AVX: bool>(
+        pub(super) fn $d<const AVX: u8>(
             &mut self,
             p: u64,
             o: u64,
@@ -53,11 +53,31 @@ macro_rules! dispatch_last {
             passed: bool,
         ) -> i32 {
             #[cfg(target_arch = "x86_64")]
-            if AVX {
-                // SAFETY: AVX is only set where the processor has AVX2
+            if AVX == simd::AVX512 {
+                // SAFETY: the AVX-512 build only runs where the processor has it
+                return unsafe { self.$avx512(p, o, alpha, beta, sq, passed) };
+            }
+            #[cfg(target_arch = "x86_64")]
+            if AVX == simd::AVX2 {
+                // SAFETY: the AVX2 build only runs where the processor has AVX2
                 return unsafe { self.$avx(p, o, alpha, beta, sq, passed) };
             }
             self.$scalar(p, o, alpha, beta, sq, passed)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd,avx512bw,bmi1,bmi2,lzcnt")]
+        $(#[$avx_attr])*
+        pub(super) fn $avx512(
+            &mut self,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            sq: [u8; $n],
+            passed: bool,
+        ) -> i32 {
+            self.$g::<{ simd::AVX512 }>(p, o, alpha, beta, sq, passed)
         }
 
         #[cfg(target_arch = "x86_64")]
@@ -72,7 +92,7 @@ macro_rules! dispatch_last {
             sq: [u8; $n],
             passed: bool,
         ) -> i32 {
-            self.$g::<true>(p, o, alpha, beta, sq, passed)
+            self.$g::<{ simd::AVX2 }>(p, o, alpha, beta, sq, passed)
         }
 
         #[inline(never)]
@@ -85,7 +105,7 @@ macro_rules! dispatch_last {
             sq: [u8; $n],
             passed: bool,
         ) -> i32 {
-            self.$g::<false>(p, o, alpha, beta, sq, passed)
+            self.$g::<{ simd::SCALAR }>(p, o, alpha, beta, sq, passed)
         }
     };
 }
@@ -95,7 +115,7 @@ impl Solver {
     /// AVX2).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn shallow_d<const AVX: bool>(
+    pub(super) fn shallow_d<const AVX: u8>(
         &mut self,
         p: u64,
         o: u64,
@@ -107,11 +127,33 @@ impl Solver {
         passed: bool,
     ) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        if AVX {
-            // SAFETY: AVX is only set where the processor has AVX2
+        if AVX == simd::AVX512 {
+            // SAFETY: the AVX-512 build only runs where the processor has it
+            return unsafe { self.shallow_avx512(p, o, alpha, beta, list, n, parity, passed) };
+        }
+        #[cfg(target_arch = "x86_64")]
+        if AVX == simd::AVX2 {
+            // SAFETY: the AVX2 build only runs where the processor has AVX2
             return unsafe { self.shallow_avx2(p, o, alpha, beta, list, n, parity, passed) };
         }
         self.shallow_scalar(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd,avx512bw,bmi1,bmi2,lzcnt")]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shallow_avx512(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        self.shallow_g::<{ simd::AVX512 }>(p, o, alpha, beta, list, n, parity, passed)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -128,7 +170,7 @@ impl Solver {
         parity: u8,
         passed: bool,
     ) -> i32 {
-        self.shallow_g::<true>(p, o, alpha, beta, list, n, parity, passed)
+        self.shallow_g::<{ simd::AVX2 }>(p, o, alpha, beta, list, n, parity, passed)
     }
 
     #[inline(never)]
@@ -144,13 +186,13 @@ impl Solver {
         parity: u8,
         passed: bool,
     ) -> i32 {
-        self.shallow_g::<false>(p, o, alpha, beta, list, n, parity, passed)
+        self.shallow_g::<{ simd::SCALAR }>(p, o, alpha, beta, list, n, parity, passed)
     }
 
     /// Few empties: walk the list of empty squares in parity order, no table.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn shallow_g<const AVX: bool>(
+    pub(super) fn shallow_g<const AVX: u8>(
         &mut self,
         p: u64,
         o: u64,
@@ -242,12 +284,12 @@ impl Solver {
 
     dispatch_last!(
         /// [`Solver::last4_g`] with the routines chosen (`AVX` only where the processor has AVX2).
-        last4_d, last4_avx2, last4_scalar, last4_g, 4, []
+        last4_d, last4_avx512, last4_avx2, last4_scalar, last4_g, 4, []
     );
 
     /// Four empties, tried in the order given (no move list), with the stability cut.
     #[inline(always)]
-    pub(super) fn last4_g<const AVX: bool>(
+    pub(super) fn last4_g<const AVX: u8>(
         &mut self,
         p: u64,
         o: u64,
@@ -308,12 +350,12 @@ impl Solver {
         /// [`Solver::last3`] with the routines chosen (`AVX` only where the processor has
         /// AVX2), not inlined: inlined into the four-empties routine its twelve copies
         /// overflowed the instruction cache.
-        last3_d, last3_avx2, last3_scalar, last3, 3, [#[inline(never)]]
+        last3_d, last3_avx512, last3_avx2, last3_scalar, last3, 3, [#[inline(never)]]
     );
 
     /// Three empties, in parity order (no move list).
     #[inline(always)]
-    pub(super) fn last3<const AVX: bool>(
+    pub(super) fn last3<const AVX: u8>(
         &mut self,
         p: u64,
         o: u64,
@@ -374,7 +416,7 @@ impl Solver {
 
     /// Two empties `a` and `b`.
     #[inline(always)]
-    pub(super) fn last2<const AVX: bool>(
+    pub(super) fn last2<const AVX: u8>(
         &mut self,
         p: u64,
         o: u64,

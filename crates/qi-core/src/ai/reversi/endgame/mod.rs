@@ -46,9 +46,12 @@
 //! second, with a shift count per lane ([`simd`]; move generation the same way), else one
 //! function per square with the rays as constants, called through a table ([`bits`]). The
 //! build targets x86-64-v2, so the choice is made at run time: the search, the shallow search
-//! and the last four empties are built twice (generic over the choice), once with AVX2
-//! enabled so that those routines are inlined there. The search honours a stop flag and a
-//! deadline; a stopped search returns `None`.
+//! and the last four empties are built three times (generic over the choice, [`simd::level`]),
+//! once with AVX2 enabled so that those routines are inlined there, and once with AVX-512 (F,
+//! VL, CD, BW, with BMI1, BMI2 and LZCNT) where the flips of the downward rays are found by a
+//! leading-zero count per lane and the masks combined by ternary logic (after Edax's
+//! flip_avx512cd). The search honours a stop flag and a deadline; a stopped search returns
+//! `None`.
 //!
 //! The code: this file has the options, the solver, the null-window driver and the search from
 //! 7 empties; [`last`] the search below; [`table`] the table of bounds; [`order`] the ordering
@@ -292,6 +295,32 @@
 //! search is seldom repeated at the same position (0.5-10% of the calls on #45-#51 but #49,
 //! 28% there), so a cache of ordering values would save little.
 //!
+//! Session 25 (`qi-engine ffo --threads 1 --hash 256`, two builds alternated on one core while
+//! Gomoku matches, builds and a window test used the other, load 1.0-7.3; the same nodes
+//! unless said). A `perf` profile of #49-#51: the search at 7-10 empties 32% (19% of its samples
+//! on the instruction after the children's prefetch, 12% on the node's probe), the one from 11
+//! empties 15% (32% after the children's prefetch, 22% on the transposition cutoff's probes),
+//! the ordering searches 18%, five and six empties 11%, three 10%, the stable discs 6%, four
+//! 4%. Kept: the AVX-512 build (see above): #45-#49 in 7 alternated pairs 19.7, 20.7, 19.6,
+//! 19.3, 20.5, 21.1 and 17.9 s against 21.0, 21.3, 20.8, 20.9, 21.9, 23.3 and 20.5 s (-6%;
+//! enabling the AVX-512 features with the AVX2 flips kept would have given part of it, not
+//! measured apart); #50-#52 40.8 and 41.6 s against 43.4 and 40.9 s. All twenty with it
+//! (load 2.3-3.7, 1.0-2.3 during #56-#59): every move and score right, **14.41 G nodes,
+//! 743.7 s of CPU** (19.4 M nodes/s; #53 68.7 s, #54 105.8 s, #55 356.3 s, #56 55.5 s, #57
+//! 48.1 s, #58 48.1 s) against session 24's 760.8 s at load 1.9-2.7.
+//!
+//! Tried and not kept: a second, small table for the nodes with few empties (so that their
+//! probes and prefetches stay within a few pages and the cache; the big table above them), on
+//! #45-#49 (404.1 M nodes and 20.6-21.7 s without it over the runs): 4 MB up to 10 empties
+//! 416.0 M nodes and 22.7 s, 16 MB up to 10 410.2 M and 20.3-23.2 s, 8 MB up to 10 413.1 M and
+//! 20.7-20.8 s, 16 MB up to 11 413.0 M and 20.1-20.8 s, 32 MB up to 11 409.0 M and 20.1-20.2
+//! s, 4 MB up to 9 410.8 M and 22.3 s; with the AVX-512 build, 2 MB up to 9 412.1 M nodes and
+//! 18.7-19.0 s against 19.1-20.3 s, 2 MB up to 10 418.7 M and 18.5-19.5 s, 1 MB up to 9
+//! 413.3 M and 18.8-19.3 s; on #50-#52 2 MB up to 9 634.1 M nodes (+1.1%) and 38.4 and 38.2
+//! s against 38.7 and 39.8 s, up to 10 639.3 M and 38.9 and 37.7 s; on #45-#52, three pairs,
+//! 2 MB up to 9 1.046 G nodes and 60.8, 58.4 and 58.1 s against 1.031 G and 55.9, 59.5 and
+//! 58.3 s. The nodes a second gained are spent on the nodes added.
+//!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 12 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
@@ -427,9 +456,9 @@ pub struct Solver {
     /// The flags of the split points this thread works under: any one raised (a cut found by
     /// another thread) ends this thread's part.
     aborts: Vec<Arc<AtomicBool>>,
-    /// The search runs its AVX2 build (the processor has AVX2; the tests turn it off to check
-    /// the other).
-    avx2: bool,
+    /// The build of the search that runs ([`simd::level`]: AVX-512 or AVX2 where the
+    /// processor has them; the tests choose the others to check them).
+    simd: u8,
     /// The ordering searches of this solve use the latest weights (see
     /// [`SolverOptions::latest_within`]).
     latest: bool,
@@ -496,7 +525,7 @@ impl Solver {
             stopped: false,
             idle: Arc::new(AtomicIsize::new(0)),
             aborts: Vec::new(),
-            avx2: simd::has_avx2(),
+            simd: simd::level(),
             latest: false,
         }
     }
@@ -518,7 +547,7 @@ impl Solver {
             stopped: false,
             idle: self.idle.clone(),
             aborts,
-            avx2: self.avx2,
+            simd: self.simd,
             latest: self.latest,
         }
     }
@@ -560,24 +589,20 @@ impl Solver {
             return 0;
         }
         let depth = if empties >= 24 { 6 } else { 4 };
-        let v = if self.avx2 {
-            shallow_search_d::<true>(
-                p,
-                o,
-                depth,
-                -INF_SORT,
-                INF_SORT,
-                self.leaf_eval::<true>(false),
-            )
-        } else {
-            shallow_search_d::<false>(
-                p,
-                o,
-                depth,
-                -INF_SORT,
-                INF_SORT,
-                self.leaf_eval::<false>(false),
-            )
+        let (a, b) = (-INF_SORT, INF_SORT);
+        let v = match self.simd {
+            simd::AVX512 => {
+                let leaf = self.leaf_eval::<{ simd::AVX512 }>(false);
+                shallow_search_d::<{ simd::AVX512 }>(p, o, depth, a, b, leaf)
+            }
+            simd::AVX2 => {
+                let leaf = self.leaf_eval::<{ simd::AVX2 }>(false);
+                shallow_search_d::<{ simd::AVX2 }>(p, o, depth, a, b, leaf)
+            }
+            _ => {
+                let leaf = self.leaf_eval::<{ simd::SCALAR }>(false);
+                shallow_search_d::<{ simd::SCALAR }>(p, o, depth, a, b, leaf)
+            }
         };
         // finished games score 1000 per disc, estimates 100 (and lie within ±6400)
         let discs = if v.abs() > 6500 { v / 1000 } else { v / 100 };
@@ -685,7 +710,7 @@ impl Solver {
             });
         }
         let mut buf = [MaybeUninit::uninit(); 36];
-        let list = self.order_moves::<false, true>(p, o, moves, alpha, &mut buf);
+        let list = self.order_moves::<{ simd::SCALAR }, true>(p, o, moves, alpha, &mut buf);
         let n = list.len();
         list[..n].sort_by_key(|c| -c.score);
         let mut best = list[0].sq;
@@ -736,7 +761,7 @@ impl Solver {
     /// ordering scores (higher first; not sorted); returns them (the start of `out`, left
     /// uninitialised beyond: no clearing of the whole list at every node).
     #[inline(always)]
-    fn order_moves<'a, const AVX: bool, const DEEP: bool>(
+    fn order_moves<'a, const AVX: u8, const DEEP: bool>(
         &self,
         p: u64,
         o: u64,
@@ -853,7 +878,7 @@ impl Solver {
     /// The leaf evaluation of the ordering searches with the pattern evaluation: the latest
     /// weights or round one's.
     #[inline(always)]
-    fn leaf_eval<const AVX: bool>(&self, latest: bool) -> impl Fn(u64, u64) -> i32 + Copy {
+    fn leaf_eval<const AVX: u8>(&self, latest: bool) -> impl Fn(u64, u64) -> i32 + Copy {
         let eval = if latest {
             crate::ai::patterns::PatternEval::trained()
         } else {
@@ -904,19 +929,20 @@ impl Solver {
     }
 
     /// The value of the position with `p` to move against `o`, within `(alpha, beta)`: the
-    /// AVX2 build of the search where the processor allows.
+    /// AVX-512 or AVX2 build of the search where the processor allows.
     #[inline(always)]
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        if self.avx2 {
-            self.search_d::<true>(p, o, alpha, beta, passed)
-        } else {
-            self.search_d::<false>(p, o, alpha, beta, passed)
+        match self.simd {
+            simd::AVX512 => self.search_d::<{ simd::AVX512 }>(p, o, alpha, beta, passed),
+            simd::AVX2 => self.search_d::<{ simd::AVX2 }>(p, o, alpha, beta, passed),
+            _ => self.search_d::<{ simd::SCALAR }>(p, o, alpha, beta, passed),
         }
     }
 
-    /// [`Solver::search`] with the routines chosen (`AVX` only where the processor has AVX2).
+    /// [`Solver::search`] with the routines chosen (`AVX` a build the processor runs, see
+    /// [`simd::level`]).
     #[inline(always)]
-    fn search_d<const AVX: bool>(
+    fn search_d<const AVX: u8>(
         &mut self,
         p: u64,
         o: u64,
@@ -925,15 +951,17 @@ impl Solver {
         passed: bool,
     ) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        if AVX {
+        if AVX != simd::SCALAR {
             let empties = 64 - (p | o).count_ones();
             let opt = &self.options;
-            // SAFETY: AVX is only set where the processor has AVX2
+            let small = empties < opt.etc_min.min(opt.split_min).min(opt.sort_search + 1);
+            // SAFETY: each SIMD build only runs where the processor has its instructions
             return unsafe {
-                if empties < opt.etc_min.min(opt.split_min).min(opt.sort_search + 1) {
-                    self.search_avx2_small(p, o, alpha, beta, passed)
-                } else {
-                    self.search_avx2(p, o, alpha, beta, passed)
+                match (AVX == simd::AVX512, small) {
+                    (true, true) => self.search_avx512_small(p, o, alpha, beta, passed),
+                    (true, false) => self.search_avx512(p, o, alpha, beta, passed),
+                    (false, true) => self.search_avx2_small(p, o, alpha, beta, passed),
+                    (false, false) => self.search_avx2(p, o, alpha, beta, passed),
                 }
             };
         }
@@ -941,9 +969,22 @@ impl Solver {
     }
 
     #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd,avx512bw,bmi1,bmi2,lzcnt")]
+    fn search_avx512(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.search_g::<{ simd::AVX512 }, true>(p, o, alpha, beta, passed)
+    }
+
+    /// [`Solver::search_avx2_small`] with AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd,avx512bw,bmi1,bmi2,lzcnt")]
+    fn search_avx512_small(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.search_g::<{ simd::AVX512 }, false>(p, o, alpha, beta, passed)
+    }
+
+    #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn search_avx2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.search_g::<true, true>(p, o, alpha, beta, passed)
+        self.search_g::<{ simd::AVX2 }, true>(p, o, alpha, beta, passed)
     }
 
     /// The search below the ordering searches, the transposition cutoff and the splits:
@@ -951,17 +992,17 @@ impl Solver {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn search_avx2_small(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.search_g::<true, false>(p, o, alpha, beta, passed)
+        self.search_g::<{ simd::AVX2 }, false>(p, o, alpha, beta, passed)
     }
 
     #[inline(never)]
     fn search_scalar(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.search_g::<false, true>(p, o, alpha, beta, passed)
+        self.search_g::<{ simd::SCALAR }, true>(p, o, alpha, beta, passed)
     }
 
     /// The search itself, from 7 empties (see [`Solver::search`]).
     #[inline(always)]
-    fn search_g<const AVX: bool, const DEEP: bool>(
+    fn search_g<const AVX: u8, const DEEP: bool>(
         &mut self,
         p: u64,
         o: u64,
@@ -1299,12 +1340,17 @@ mod tests {
             };
             for depth in 0..=3 {
                 for window in [(-INF_SORT, INF_SORT), (-300, 500)] {
-                    let want = shallow_search_d::<false>(p, o, depth, window.0, window.1, leaf);
-                    let got = shallow_search_d::<false>(p, o, depth, window.0, window.1, inc);
+                    let (a, b) = window;
+                    let want = shallow_search_d::<{ simd::SCALAR }>(p, o, depth, a, b, leaf);
+                    let got = shallow_search_d::<{ simd::SCALAR }>(p, o, depth, a, b, inc);
                     assert_eq!(got, want, "seed {seed} depth {depth}");
                     if simd::has_avx2() {
-                        let got = shallow_search_d::<true>(p, o, depth, window.0, window.1, inc);
+                        let got = shallow_search_d::<{ simd::AVX2 }>(p, o, depth, a, b, inc);
                         assert_eq!(got, want, "seed {seed} depth {depth} (AVX2)");
+                    }
+                    if simd::has_avx512() {
+                        let got = shallow_search_d::<{ simd::AVX512 }>(p, o, depth, a, b, inc);
+                        assert_eq!(got, want, "seed {seed} depth {depth} (AVX-512)");
                     }
                 }
             }
@@ -1315,7 +1361,10 @@ mod tests {
     fn solver_equals_minimax_on_small_endgames() {
         let mut solver = Solver::new(4);
         let mut scalar = Solver::new(4);
-        scalar.avx2 = false;
+        scalar.simd = simd::SCALAR;
+        // the AVX2 build too where the processor also has AVX-512
+        let mut avx2 = Solver::new(4);
+        avx2.simd = simd::level().min(simd::AVX2);
         let mut checked = 0;
         let mut seed = 0;
         while checked < 150 {
@@ -1332,6 +1381,9 @@ mod tests {
             scalar.clear();
             let s = scalar.solve(&pos, None, None).unwrap();
             assert_eq!(s.score, exact, "scalar: {}", pos.to_text());
+            avx2.clear();
+            let s = avx2.solve(&pos, None, None).unwrap();
+            assert_eq!(s.score, exact, "AVX2: {}", pos.to_text());
             if let Some(m) = sol.best {
                 let mut q = pos;
                 q.play(m).unwrap();
@@ -1395,11 +1447,7 @@ mod tests {
     #[test]
     fn last3_and_last4_equal_minimax() {
         let mut solver = Solver::new(1);
-        let builds: &[bool] = if simd::has_avx2() {
-            &[false, true]
-        } else {
-            &[false]
-        };
+        let builds: Vec<u8> = (simd::SCALAR..=simd::level()).collect();
         let (mut checked, mut seed, mut passes) = (0, 5000, 0);
         while checked < 400 {
             seed += 1;
@@ -1426,7 +1474,7 @@ mod tests {
                     vec![sq[1], sq[3], sq[0], sq[2]],
                 ]
             };
-            for &avx in builds {
+            for &avx in &builds {
                 for order in &orders {
                     for (a, b) in [
                         (-65, 65),
@@ -1436,39 +1484,23 @@ mod tests {
                         (exact + 5, exact + 7),
                         (exact - 9, exact - 7),
                     ] {
+                        let o3 = [order[0], order[1], order[2]];
+                        let o4 = [order[0], order[1], order[2], order[order.len() - 1]];
                         let s = match (empties, avx) {
-                            (3, false) => solver.last3_d::<false>(
-                                p,
-                                o,
-                                a,
-                                b,
-                                [order[0], order[1], order[2]],
-                                false,
-                            ),
-                            (3, true) => solver.last3_d::<true>(
-                                p,
-                                o,
-                                a,
-                                b,
-                                [order[0], order[1], order[2]],
-                                false,
-                            ),
-                            (_, false) => solver.last4_d::<false>(
-                                p,
-                                o,
-                                a,
-                                b,
-                                [order[0], order[1], order[2], order[3]],
-                                false,
-                            ),
-                            (_, true) => solver.last4_d::<true>(
-                                p,
-                                o,
-                                a,
-                                b,
-                                [order[0], order[1], order[2], order[3]],
-                                false,
-                            ),
+                            (3, simd::AVX512) => {
+                                solver.last3_d::<{ simd::AVX512 }>(p, o, a, b, o3, false)
+                            }
+                            (3, simd::AVX2) => {
+                                solver.last3_d::<{ simd::AVX2 }>(p, o, a, b, o3, false)
+                            }
+                            (3, _) => solver.last3_d::<{ simd::SCALAR }>(p, o, a, b, o3, false),
+                            (_, simd::AVX512) => {
+                                solver.last4_d::<{ simd::AVX512 }>(p, o, a, b, o4, false)
+                            }
+                            (_, simd::AVX2) => {
+                                solver.last4_d::<{ simd::AVX2 }>(p, o, a, b, o4, false)
+                            }
+                            (_, _) => solver.last4_d::<{ simd::SCALAR }>(p, o, a, b, o4, false),
                         };
                         let what = format!("{} {order:?} ({a}, {b}) avx {avx}", pos.to_text());
                         if s > a && s < b {

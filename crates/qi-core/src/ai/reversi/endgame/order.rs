@@ -39,7 +39,7 @@ pub(super) trait Leaf: Copy {
     /// After the side to move passes.
     fn pass(&self) -> Self;
     /// The value for `p` to move against `o` (`AVX`: the AVX2 routines may be used).
-    fn value<const AVX: bool>(&self, p: u64, o: u64) -> i32;
+    fn value<const AVX: u8>(&self, p: u64, o: u64) -> i32;
 }
 
 impl<F: Fn(u64, u64) -> i32 + Copy> Leaf for F {
@@ -52,7 +52,7 @@ impl<F: Fn(u64, u64) -> i32 + Copy> Leaf for F {
         *self
     }
     #[inline(always)]
-    fn value<const AVX: bool>(&self, p: u64, o: u64) -> i32 {
+    fn value<const AVX: u8>(&self, p: u64, o: u64) -> i32 {
         self(p, o)
     }
 }
@@ -85,7 +85,7 @@ impl Leaf for Incremental<'_> {
         }
     }
     #[inline(always)]
-    fn value<const AVX: bool>(&self, p: u64, o: u64) -> i32 {
+    fn value<const AVX: u8>(&self, p: u64, o: u64) -> i32 {
         let mob =
             moves_g::<AVX>(p, o).count_ones() as i32 - moves_g::<AVX>(o, p).count_ones() as i32;
         let empties = 64 - (p | o).count_ones();
@@ -107,16 +107,16 @@ pub(super) fn shallow_search(
     beta: i32,
     leaf: impl Leaf,
 ) -> i32 {
-    if simd::has_avx2() {
-        shallow_search_d::<true>(p, o, depth, alpha, beta, leaf)
-    } else {
-        shallow_search_d::<false>(p, o, depth, alpha, beta, leaf)
+    match simd::level() {
+        simd::AVX512 => shallow_search_d::<{ simd::AVX512 }>(p, o, depth, alpha, beta, leaf),
+        simd::AVX2 => shallow_search_d::<{ simd::AVX2 }>(p, o, depth, alpha, beta, leaf),
+        _ => shallow_search_d::<{ simd::SCALAR }>(p, o, depth, alpha, beta, leaf),
     }
 }
 
 /// [`shallow_search`] with the routines chosen (`AVX` only where the processor has AVX2).
 #[inline(always)]
-pub(super) fn shallow_search_d<const AVX: bool>(
+pub(super) fn shallow_search_d<const AVX: u8>(
     p: u64,
     o: u64,
     depth: u32,
@@ -125,17 +125,35 @@ pub(super) fn shallow_search_d<const AVX: bool>(
     leaf: impl Leaf,
 ) -> i32 {
     #[cfg(target_arch = "x86_64")]
-    if AVX {
-        // SAFETY: AVX is only set where the processor has AVX2
+    if AVX == simd::AVX512 {
+        // SAFETY: the AVX-512 build only runs where the processor has it
+        return unsafe { shallow_search_avx512(p, o, depth, alpha, beta, leaf) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if AVX == simd::AVX2 {
+        // SAFETY: the AVX2 build only runs where the processor has AVX2
         return unsafe { shallow_search_avx2(p, o, depth, alpha, beta, leaf) };
     }
     shallow_search_scalar(p, o, depth, alpha, beta, leaf)
 }
 
 #[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd,avx512bw,bmi1,bmi2,lzcnt")]
+fn shallow_search_avx512(
+    p: u64,
+    o: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    leaf: impl Leaf,
+) -> i32 {
+    shallow_search_g::<{ simd::AVX512 }>(p, o, depth, alpha, beta, leaf)
+}
+
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn shallow_search_avx2(p: u64, o: u64, depth: u32, alpha: i32, beta: i32, leaf: impl Leaf) -> i32 {
-    shallow_search_g::<true>(p, o, depth, alpha, beta, leaf)
+    shallow_search_g::<{ simd::AVX2 }>(p, o, depth, alpha, beta, leaf)
 }
 
 #[inline(never)]
@@ -147,11 +165,11 @@ fn shallow_search_scalar(
     beta: i32,
     leaf: impl Leaf,
 ) -> i32 {
-    shallow_search_g::<false>(p, o, depth, alpha, beta, leaf)
+    shallow_search_g::<{ simd::SCALAR }>(p, o, depth, alpha, beta, leaf)
 }
 
 #[inline(always)]
-fn shallow_search_g<const AVX: bool>(
+fn shallow_search_g<const AVX: u8>(
     p: u64,
     o: u64,
     depth: u32,
@@ -283,17 +301,13 @@ mod tests {
             let (p, o) = (pos.own(), pos.opp());
             for depth in 0..=3 {
                 let want = negamax(p, o, depth, &leaf);
-                let mut builds = vec![false];
-                if simd::has_avx2() {
-                    builds.push(true);
-                }
-                for avx in builds {
-                    let search = |a: i32, b: i32| {
-                        if avx {
-                            shallow_search_d::<true>(p, o, depth, a, b, leaf)
-                        } else {
-                            shallow_search_d::<false>(p, o, depth, a, b, leaf)
+                for level in simd::SCALAR..=simd::level() {
+                    let search = |a: i32, b: i32| match level {
+                        simd::AVX512 => {
+                            shallow_search_d::<{ simd::AVX512 }>(p, o, depth, a, b, leaf)
                         }
+                        simd::AVX2 => shallow_search_d::<{ simd::AVX2 }>(p, o, depth, a, b, leaf),
+                        _ => shallow_search_d::<{ simd::SCALAR }>(p, o, depth, a, b, leaf),
                     };
                     assert_eq!(
                         search(-INF_SORT, INF_SORT),

@@ -2,7 +2,8 @@
 //! the four directions of a kind are worked out side by side in the four 64-bit lanes of one
 //! 256-bit register, with a shift count per lane. The build targets x86-64-v2 (no AVX2), so
 //! these are chosen at run time when the processor has AVX2 (nearly every x86-64 processor
-//! since 2013-2015); elsewhere the scalar code runs. Both are checked against the scalar
+//! since 2013-2015); elsewhere the scalar code runs. Where the processor also has AVX-512 a
+//! third build of the search runs, with [`flips_avx512`]. All are checked against the scalar
 //! routines in the tests.
 
 #[cfg(target_arch = "x86_64")]
@@ -21,6 +22,43 @@ pub(super) fn has_avx2() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
+    }
+}
+
+/// Whether the AVX-512 build may run (AVX-512 F, VL, CD and BW, with BMI1, BMI2 and LZCNT).
+#[inline(always)]
+pub(super) fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_avx2()
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512cd")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The builds of the search, by the routines they use (the `AVX` parameter of the generic
+/// routines): the scalar ones, AVX2, or AVX-512 (with BMI1, BMI2 and LZCNT).
+pub(super) const SCALAR: u8 = 0;
+pub(super) const AVX2: u8 = 1;
+pub(super) const AVX512: u8 = 2;
+
+/// The best build this processor runs.
+pub(super) fn level() -> u8 {
+    if has_avx512() {
+        AVX512
+    } else if has_avx2() {
+        AVX2
+    } else {
+        SCALAR
     }
 }
 
@@ -84,6 +122,45 @@ pub(super) unsafe fn flips_avx2(p: u64, o: u64, sq: usize) -> u64 {
     let miss = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
     let f_down = _mm256_andnot_si256(miss, _mm256_andnot_si256(e, down));
     let f = _mm256_or_si256(f_up, f_down);
+    let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256::<1>(f));
+    let f = _mm_or_si128(f, _mm_unpackhi_epi64(f, f));
+    _mm_cvtsi128_si64(f) as u64
+}
+
+/// [`flips_avx2`] with AVX-512 (after Edax's flip_avx512cd): going down, the first square
+/// that is not the opponent's is found by a leading-zero count per lane, and the masks are
+/// combined by ternary logic.
+///
+/// # Safety
+/// The processor must have AVX-512 F, VL and CD ([`has_avx512`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+#[inline]
+pub(super) unsafe fn flips_avx512(p: u64, o: u64, sq: usize) -> u64 {
+    let sq = sq & 63;
+    let pp = _mm256_set1_epi64x(p as i64);
+    let oo = _mm256_set1_epi64x(o as i64);
+    let zero = _mm256_setzero_si256();
+    // SAFETY: the tables are 32-byte aligned arrays of four words
+    let (up, down) = unsafe {
+        (
+            _mm256_load_si256(UP4[sq].0.as_ptr() as *const __m256i),
+            _mm256_load_si256(DOWN4[sq].0.as_ptr() as *const __m256i),
+        )
+    };
+    // going down: the highest square of the ray that is not the opponent's (a shift by 64,
+    // none, gives 0), kept if it is the player's; the squares of the ray above it turn
+    let lz = _mm256_lzcnt_epi64(_mm256_andnot_si256(oo, down));
+    let out = _mm256_and_si256(_mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), lz), pp);
+    // down & (-out ^ out)
+    let f_down = _mm256_ternarylogic_epi64::<0x28>(_mm256_sub_epi64(zero, out), out, down);
+    // going up: the lowest square that is not the opponent's, kept if it is the player's
+    let b = _mm256_andnot_si256(oo, up);
+    let first = _mm256_ternarylogic_epi64::<0x80>(b, _mm256_sub_epi64(zero, b), pp);
+    // with none, all ones (nothing turns); else the bits from it up
+    let above = _mm256_sub_epi64(_mm256_cmpeq_epi64(first, zero), first);
+    // f_down | (up & !above)
+    let f = _mm256_ternarylogic_epi64::<0xF2>(f_down, above, up);
     let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256::<1>(f));
     let f = _mm_or_si128(f, _mm_unpackhi_epi64(f, f));
     _mm_cvtsi128_si64(f) as u64
@@ -157,6 +234,11 @@ mod tests {
                     // SAFETY: as above
                     let f = unsafe { flips_avx2(p, o, sq) };
                     assert_eq!(f, crate::reversi::flips(p, o, sq as u8), "{p:x} {o:x} {sq}");
+                    if has_avx512() {
+                        // SAFETY: the processor has AVX-512
+                        let g = unsafe { flips_avx512(p, o, sq) };
+                        assert_eq!(g, f, "AVX-512 {p:x} {o:x} {sq}");
+                    }
                     checked += 1;
                 }
             }
