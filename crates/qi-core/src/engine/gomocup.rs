@@ -366,8 +366,11 @@ impl Session {
             eval.eval_kind = 2;
             eval.lines = self.lines;
         }
-        // (`Config::futility`, pruning by the learned evaluation, is left off: 55% in self-play
-        // but 5 of 80 against Rapfi where main had won 13 of 80)
+        // (`Config::futility` and `Config::razor`, pruning by the static evaluation, are left
+        // off: with the beam 55% in self-play but 5 of 80 against Rapfi where main had won 13
+        // of 80; with the selectivity the futility pruning 2-0-38 against Rapfi in freestyle
+        // (main 3-0-37 in the same hour) and 9-0-31 in renju, and the razoring behind in
+        // self-play: see the search's module doc)
         // (`Config::history`, history-heuristic ordering, is left off too: 131-3-126 in
         // self-play over both rules, and against Rapfi no better than without)
         for (k, v) in &self.settings {

@@ -153,6 +153,15 @@ pub struct GomokuEval {
     pub select_k: u32,
     /// [`Config::select_defend`] (match setting `seldefend`).
     pub select_defend: bool,
+    /// Futility pruning of the node (match setting `futility=1`, its margin a ply `futm`,
+    /// its largest depth `futdepth`; see [`Config::futility`]).
+    pub futility: bool,
+    pub futility_margin: i32,
+    pub futility_depth: i32,
+    /// Razoring into the leaf's VCF (match setting `razor=1`, its margin `razm`; see
+    /// [`Config::razor`]).
+    pub razor: bool,
+    pub razor_margin: i32,
 }
 
 impl GomokuEval {
@@ -198,6 +207,11 @@ impl GomokuEval {
             select: false,
             select_k: 100,
             select_defend: true,
+            futility: false,
+            futility_margin: search::FUTILITY_MARGIN,
+            futility_depth: 3,
+            razor: false,
+            razor_margin: search::RAZOR_MARGIN,
         }
     }
 
@@ -234,7 +248,11 @@ impl GomokuEval {
             lmr: self.lmr,
             spend: self.spend,
             prune: self.prune,
-            futility: false,
+            futility: self.futility,
+            futility_margin: self.futility_margin,
+            futility_depth: self.futility_depth,
+            razor: self.razor,
+            razor_margin: self.razor_margin,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -369,9 +387,14 @@ impl crate::engine::matches::Tunable for Gomoku {
             "select" => eval.select = v > 0,
             "selk" => eval.select_k = v as u32,
             "seldefend" => eval.select_defend = v > 0,
+            "futility" => eval.futility = v > 0,
+            "futm" => eval.futility_margin = v,
+            "futdepth" => eval.futility_depth = v,
+            "razor" => eval.razor = v > 0,
+            "razm" => eval.razor_margin = v,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, futility, futm, futdepth, razor, razm)"
                 ));
             }
         }

@@ -65,6 +65,36 @@
 //! So `qi-engine gomocup` searches with the selectivity (renju 15 of 80 against main's 3 of 40
 //! in the same hour, freestyle the same as main's 6-0-34); the levels keep the beam, with
 //! which their ladder was measured. Not kept: `seldefend=0` (above) and the factor 130%.
+//!
+//! Pruning by the static evaluation with the selectivity (session 25, after Rapfi's steps 7
+//! and 8, no code of it): session 19's `futility` (both prunings, tried with the beam only)
+//! split into [`Config::futility`] (the node returns its evaluation when it is
+//! `futm` = 150 a ply above beta, depth 1 to `futdepth` = 3) and [`Config::razor`] (the node
+//! is a leaf, its VCF then its evaluation, when the evaluation is `razm` = 200, 320 at depth 2,
+//! below alpha), each a `gomocup --set` setting; `futility=1,razor=1` is session 19's
+//! pruning. The reply to an opponent's five (Rapfi's OPPO5_EXT) was already searched without
+//! using up depth (above), so nothing was added for it. Same measurements as session 24's
+//! (self-play against session 24's `gomocup`, `qi-s24-dedupe`, the rows with Rapfi at 1 s a
+//! move; load at start and end, another helper's benchmarks and others' work beside them):
+//!
+//! | build | test | W-D-L | load |
+//! |---|---|---|---|
+//! | `razor=1` | self-play, freestyle | 12-2-26 | 6.8-6.8 |
+//! | `razor=1,razm=400` | self-play, freestyle | 15-3-22 | 2.3-3.5 |
+//! | `futility=1` | self-play, freestyle | 23-3-14 | 6.8-7.1 |
+//! | `futility=1` | self-play, renju (line score) | 20-3-17 | 7.1-6.3 |
+//! | `futility=1`, not where the opponent has a point for a four (not in the code) | self-play, freestyle | 15-2-23 | 4.2-3.4 |
+//! | `futility=1` | Rapfi, freestyle | 2-0-38 (one win as White, one as Black) | 6.2-2.6 |
+//! | `futility=1` | Rapfi, renju | 9-0-31 (all nine as White) | 3.4-2.3 |
+//! | session 24's `gomocup` (main), after the renju row | Rapfi, freestyle | 3-0-37 (one win as White, two as Black) | 2.0-5.4 |
+//! | session 24's `gomocup` (main), right after | Rapfi, renju | 4-0-36 (all four as White) | 3.8-2.6 |
+//!
+//! So neither is on in `gomocup`: the razoring lost in self-play at both margins; the futility
+//! pruning, again ahead in freestyle self-play, won no more against Rapfi than main in the same
+//! hour in freestyle (2 against 3 of 40; main had won 6 of 40 twice in session 24, so the
+//! field itself moves by that much), and in renju 9 against main's 4 of 40 in the same hour,
+//! where session 24's selectivity had won 8 and 7 (40 games at 5-20% have a standard error
+//! of 4-6 points, the difference of two such matches about 8): no clear gain in either rule.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -306,13 +336,26 @@ pub struct Config {
     /// four-three or a three-three, only the exact answers are searched (else every point
     /// where the opponent would make a three or more, and own fours).
     pub prune: bool,
-    /// Pruning by the static evaluation near the leaves (the learned evaluation's units):
-    /// off the principal variation, where the opponent threatens no open four, four-three or
-    /// three-three, a node of depth 1-3 whose evaluation is [`FUTILITY_MARGIN`] a ply above
-    /// beta returns it (reverse futility), and one of depth 1-2 whose evaluation is
-    /// [`RAZOR_MARGIN`] below alpha, without a point of its own for a three, a four-three or
-    /// a three-three, only tries its VCF (razoring).
+    /// Futility pruning of the node by its static evaluation (reverse futility; match setting
+    /// `futility=1`): off the principal variation, where the opponent threatens no open four,
+    /// four-three or three-three and no five, a node of depth 1 to
+    /// [`Config::futility_depth`] whose evaluation is [`Config::futility_margin`] a ply above
+    /// beta returns it.
     pub futility: bool,
+    /// [`Config::futility`]'s margin a ply of depth (match setting `futm`; the learned
+    /// evaluation's units, [`FUTILITY_MARGIN`] by default).
+    pub futility_margin: i32,
+    /// [`Config::futility`]'s largest depth (match setting `futdepth`).
+    pub futility_depth: i32,
+    /// Razoring (match setting `razor=1`): off the principal variation, under the same
+    /// conditions as [`Config::futility`] and without a point of its own for a three, a
+    /// four-three or a three-three, a node of depth 1-2 whose evaluation is
+    /// [`Config::razor_margin`] (depth 1; 8/5 of it at depth 2) below alpha is a leaf: only
+    /// its VCF is tried (within [`Config::vcf_leaf`]), else its evaluation.
+    pub razor: bool,
+    /// [`Config::razor`]'s margin at depth 1 (match setting `razm`; [`RAZOR_MARGIN`] by
+    /// default).
+    pub razor_margin: i32,
     /// History-heuristic ordering: a quiet move that cut off the search at depth `d` earns
     /// `d²` for its side and point (halved at each new search, emptied with the table), and a
     /// candidate's ordering score gets up to [`HISTORY_BONUS`] for it, in proportion to the
@@ -360,10 +403,10 @@ pub fn select_reduction(k: u32, depth: i32, count: usize, important: bool, pv: b
 /// The largest ordering bonus of [`Config::history`] (an open three is worth 110, a two 24).
 pub const HISTORY_BONUS: i32 = 48;
 
-/// The margin a ply of depth of [`Config::futility`]'s reverse futility pruning.
+/// The default margin a ply of depth of [`Config::futility`]'s reverse futility pruning.
 pub const FUTILITY_MARGIN: i32 = 150;
-/// The margins of [`Config::futility`]'s razoring at depth 1 and 2.
-pub const RAZOR_MARGIN: [i32; 2] = [200, 320];
+/// The default margin of [`Config::razor`] at depth 1 (8/5 of it at depth 2).
+pub const RAZOR_MARGIN: i32 = 200;
 
 impl Default for Config {
     fn default() -> Config {
@@ -386,6 +429,10 @@ impl Default for Config {
             spend: 40,
             prune: false,
             futility: false,
+            futility_margin: FUTILITY_MARGIN,
+            futility_depth: 3,
+            razor: false,
+            razor_margin: RAZOR_MARGIN,
             history: false,
             lines: false,
             fast_first: false,
@@ -913,24 +960,31 @@ impl Search {
                 }
             }
         }
-        if self.cfg.futility
+        let futility = self.cfg.futility && depth <= self.cfg.futility_depth;
+        let razor = self.cfg.razor && depth <= 2;
+        if (futility || razor)
             && !is_pv
             && !forced
-            && depth <= 3
             && alpha.abs() < MATE_BOUND
             && beta.abs() < MATE_BOUND
         {
             // (bits of `Board::threat_mask`)
             let mask = e.b.threat_mask(e.side());
             if mask & (1 << 5 | 1 << 9 | 1 << 10) == 0 {
+                // (the shape evaluation reads the counts of a full scan)
+                if !self.cfg.simple_eval && !self.cfg.patterns {
+                    sc = self.scan(e, ply);
+                }
                 let v = self.evaluate(e, &sc);
-                if v - FUTILITY_MARGIN * depth >= beta {
+                if futility && v - self.cfg.futility_margin * depth >= beta {
                     return v;
                 }
-                if depth <= 2
-                    && mask & (1 | 1 << 3 | 1 << 4) == 0
-                    && v + RAZOR_MARGIN[depth as usize - 1] < alpha
-                {
+                let margin = if depth == 1 {
+                    self.cfg.razor_margin
+                } else {
+                    self.cfg.razor_margin * 8 / 5
+                };
+                if razor && mask & (1 | 1 << 3 | 1 << 4) == 0 && v + margin < alpha {
                     return self.leaf(e, &sc, ply);
                 }
             }
@@ -1208,25 +1262,43 @@ mod tests {
     }
 
     #[test]
-    fn futility_pruning_saves_nodes_and_keeps_the_answer_to_an_open_three() {
-        // the learned evaluation at depth 6: the answer is on the three's row with and
-        // without the pruning by the evaluation, and the pruning searches fewer nodes
+    fn futility_pruning_and_razoring_save_nodes_and_keep_the_answer_to_an_open_three() {
+        // the learned evaluation at depth 6 (the beam with its reductions) and 8 (the
+        // selectivity by depth): the answer is on the three's row with and without the
+        // futility pruning and the razoring, and each of them changes the search (with the
+        // beam: fewer nodes)
         let g = open_three(GomokuRule::Freestyle);
-        let nodes: Vec<u64> = [false, true]
-            .into_iter()
-            .map(|futility| {
-                let cfg = Config {
-                    patterns: true,
-                    lmr: true,
-                    prune: true,
-                    futility,
-                    depth: Some(6),
-                    ..Config::default()
-                };
-                answers_the_open_three(&g, cfg, &format!("futility {futility}"))
-            })
-            .collect();
-        assert!(nodes[1] < nodes[0], "{nodes:?}");
+        for select in [false, true] {
+            let nodes: Vec<u64> = [(false, false), (true, false), (false, true)]
+                .into_iter()
+                .map(|(futility, razor)| {
+                    let cfg = Config {
+                        patterns: true,
+                        lmr: !select,
+                        prune: true,
+                        select,
+                        futility,
+                        razor,
+                        depth: Some(if select { 8 } else { 6 }),
+                        ..Config::default()
+                    };
+                    let what = format!("select {select} futility {futility} razor {razor}");
+                    answers_the_open_three(&g, cfg, &what)
+                })
+                .collect();
+            if select {
+                // (here both search more: 18,767 nodes without, 21,988 and 38,129 with)
+                assert!(
+                    nodes[1] != nodes[0] && nodes[2] != nodes[0],
+                    "select: {nodes:?}"
+                );
+            } else {
+                assert!(
+                    nodes[1] < nodes[0] && nodes[2] < nodes[0],
+                    "beam: {nodes:?}"
+                );
+            }
+        }
     }
 
     #[test]
