@@ -107,3 +107,47 @@ impl GameUi for GomokuUi {
         play_line(start, &["e5", "f6", "d4", "f4", "c3", "f5"])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use qi_core::GameKind;
+    use qi_core::Side;
+    use qi_core::any::AnyCpu;
+    use qi_core::search::SearchInfo;
+
+    use crate::hud::eval_text;
+
+    fn info(score: i32) -> SearchInfo {
+        SearchInfo {
+            depth: 6,
+            score,
+            nodes: 5000,
+            ..Default::default()
+        }
+    }
+
+    /// Defect (session 25, seen in the window): against level 2 the bar read "Black -85.8"
+    /// and was all White after four even moves: level 2 adds up to 100 stones of noise to
+    /// its evaluation, and the row scores filled a bar made for pieces at an ordinary three.
+    #[test]
+    fn the_bar_hides_the_weak_levels_and_fits_the_row_scores() {
+        for level in 1..=3 {
+            let noise = AnyCpu::level_noise(GameKind::Gomoku, level);
+            assert_eq!(
+                eval_text(GameKind::Gomoku, &info(-8580), Side::White, noise),
+                None
+            );
+        }
+        let noise = AnyCpu::level_noise(GameKind::Gomoku, 4);
+        assert!(eval_text(GameKind::Gomoku, &info(300), Side::Black, noise).is_some());
+        // an open three (about 300) moves the bar a little, a four's rows (2,000) most of the
+        // way
+        let bar = |s| {
+            eval_text(GameKind::Gomoku, &info(s), Side::Black, 0)
+                .unwrap()
+                .0
+        };
+        assert!((0.1..0.2).contains(&bar(300)), "{}", bar(300));
+        assert!((0.7..0.8).contains(&bar(2000)), "{}", bar(2000));
+    }
+}

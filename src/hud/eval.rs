@@ -6,8 +6,8 @@ use qi_core::{GameKind, Side};
 use crate::theme::palette;
 
 /// The largest random term of a level's evaluation (100 = one piece) whose scores the bar
-/// shows: Ataxx's and Reversi's weak levels add at most 0.1 of a piece to break ties, Gomoku's
-/// levels 1-3 up to 1,000 stones, so their scores are mostly chance.
+/// shows: one piece. Some games' weak levels add a tenth of a piece only to break ties,
+/// others many pieces so as to play partly at random, and then their scores are chance.
 pub const MAX_SHOWN_NOISE: i32 = 100;
 
 /// The eval bar's text: the score for the first side, or who wins in how many moves when the

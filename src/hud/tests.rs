@@ -205,45 +205,20 @@ fn eval_texts_say_something_true() {
     assert_eq!(v, 1.0);
 }
 
-/// Defect (session 25, seen in the window): against Gomoku level 2 the bar read "Black -85.8"
-/// and was all White after four even moves: level 2 adds up to 100 stones of noise to its
-/// evaluation, and Gomoku's row scores filled a bar made for pieces at an ordinary three.
+/// The bar shows no score of a level whose evaluation is mostly noise (more than
+/// [`MAX_SHOWN_NOISE`]), in every game, and a level's score at full strength; its value is
+/// tanh(score / the game's scale).
 #[test]
-fn the_bar_hides_noise_and_fits_the_games_scale() {
-    let noisy = qi_core::any::AnyCpu::level_noise(GameKind::Gomoku, 2);
-    assert_eq!(
-        eval_text(
-            GameKind::Gomoku,
-            &info(-8580, 3, 5000, 0),
-            Side::White,
-            noisy
-        ),
-        None
-    );
-    // a level whose noise only breaks ties still shows its score
-    let quiet = qi_core::any::AnyCpu::level_noise(GameKind::Reversi, 2);
-    assert!(
-        eval_text(
-            GameKind::Reversi,
-            &info(300, 3, 5000, 0),
-            Side::Black,
-            quiet
-        )
-        .is_some()
-    );
-    // an open three (about 300) moves Gomoku's bar a little, a four's rows (2,000) most of
-    // the way; the same 300 in Reversi is three discs
-    let gomoku = |s| {
-        eval_text(GameKind::Gomoku, &info(s, 6, 5000, 0), Side::Black, 0)
-            .unwrap()
-            .0
-    };
-    assert!((0.1..0.2).contains(&gomoku(300)), "{}", gomoku(300));
-    assert!((0.7..0.8).contains(&gomoku(2000)), "{}", gomoku(2000));
-    let reversi = eval_text(GameKind::Reversi, &info(300, 6, 5000, 0), Side::Black, 0)
-        .unwrap()
-        .0;
-    assert!((0.3..0.4).contains(&reversi), "{reversi}");
+fn the_bar_hides_noisy_scores_and_uses_the_games_scale() {
+    for kind in GameKind::ALL {
+        let shown = |noise| eval_text(kind, &info(300, 6, 5000, 0), Side::Black, noise);
+        assert_eq!(shown(MAX_SHOWN_NOISE + 1), None, "{kind:?}");
+        let (v, _) = shown(MAX_SHOWN_NOISE).expect("shown");
+        if !crate::games::ui_of(kind).score_is_win_rate() {
+            let want = (300.0 / crate::games::ui_of(kind).eval_scale()).tanh();
+            assert!((v - want).abs() < 1e-6, "{kind:?}: {v} against {want}");
+        }
+    }
 }
 
 /// At 800×600 the side panel is 250 px wide: the replay panel's rows fit in it (they ran off
