@@ -16,7 +16,8 @@
 //! stones (the opening's included), and `--then` moves after them, with its reports; the
 //! other options change its settings (`--depth`: a fixed depth instead of the clock).
 //! `solve`: the side to move's VCF and VCT (as `threats`) in the one position with `<stones>`
-//! stones. `forbidden` (renju): at every Black move, the points where White would make five next and
+//! stones. The VCT may use `QI_VCTQ` quiet threats (the environment variable; 0 by default,
+//! see `Config::vct_quiet`). `forbidden` (renju): at every Black move, the points where White would make five next and
 //! Black's forbidden points, the fives on forbidden points marked.
 //!
 //! Session 22 found with it that Qi's pruning by threat type counted a four-three with a
@@ -66,12 +67,21 @@ fn passed(pos: &Gomoku) -> Gomoku {
 fn solve(pos: &Gomoku, vct: bool, budget: u64, depth: u32) -> Option<(String, u32, u64)> {
     let (r, used) = threat_search(pos, budget, |s, e, b| {
         if vct {
+            s.cfg.vct_quiet = quiet();
             s.vct(e, b, depth)
         } else {
             s.vcf(e, b, 60)
         }
     });
     r.map(|(m, k)| (pos.move_to_text(m), k, used))
+}
+
+/// The quiet threats a VCT line may use (`QI_VCTQ`, 0 by default).
+fn quiet() -> u32 {
+    std::env::var("QI_VCTQ")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
 }
 
 fn show(r: Option<(String, u32, u64)>) -> String {

@@ -519,6 +519,12 @@ impl Gomoku {
         self.counts[0] as u32 + self.counts[1] as u32
     }
 
+    /// What the side to move changes in the hash ([`Gomoku::pass_quiet`]).
+    #[inline]
+    pub fn side_key() -> u64 {
+        SIDE_KEY
+    }
+
     /// What a stone of `side` on `mv` changes in the hash (with the side to move passing to
     /// the other side): [`Game::hash`] after the move is the hash before XOR this.
     #[inline]
@@ -543,6 +549,14 @@ impl Gomoku {
         self.hash ^= PIECE_KEYS[c * CELLS + mv as usize] ^ SIDE_KEY;
         self.side = self.side.other();
         undo
+    }
+
+    /// Hands the move to the other side without a stone (for a search's null move: Gomoku has
+    /// no pass). Its own inverse: a second call restores the position.
+    #[inline]
+    pub fn pass_quiet(&mut self) {
+        self.hash ^= SIDE_KEY;
+        self.side = self.side.other();
     }
 
     /// Whether `sq` is on the board.

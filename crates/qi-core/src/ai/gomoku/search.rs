@@ -282,6 +282,17 @@ impl Engine {
         self.b.remove(m, s);
     }
 
+    /// A null move: the other side to move, no stone placed ([`Gomoku::pass_quiet`]). Its
+    /// own inverse.
+    #[inline]
+    pub fn pass(&mut self) {
+        self.side = self.side.other();
+        self.hash ^= Gomoku::side_key();
+        if self.renju {
+            self.g.pass_quiet();
+        }
+    }
+
     /// Whether `side` may put a stone on the empty point `m` (Black's forbidden points in Renju
     /// are not allowed).
     #[inline]
@@ -321,6 +332,10 @@ pub struct Config {
     pub vct_root: u64,
     /// Node budget of each check for the opponent's VCT at the root (0: none).
     pub vct_defend: u64,
+    /// Quiet threats a VCT line may use (match setting `vctq`; 0: none): moves that are no
+    /// four or open three but after which the attacker, were the defender to pass, would win
+    /// by a VCF ([`Search::vct`]).
+    pub vct_quiet: u32,
     /// Node budget of the main alpha-beta search, on top of the threat searches (None: only
     /// the depth and the time limit it).
     pub nodes: Option<u64>,
@@ -422,6 +437,7 @@ impl Default for Config {
             vcf_leaf: 40,
             vct_root: 0,
             vct_defend: 0,
+            vct_quiet: 0,
             nodes: None,
             noise: 0,
             seed: 0,
@@ -556,6 +572,8 @@ pub struct Search {
     /// the largest of each side.
     history: Box<[[i32; HISTORY_SLOTS]; 2]>,
     history_max: [i32; 2],
+    /// The quiet threats ([`Config::vct_quiet`]) the VCT line being searched may still use.
+    quiet_left: u32,
 }
 
 /// Slots of the history table: more than the largest move (19 rows of 32).
@@ -641,6 +659,7 @@ impl Search {
             node_limit: u64::MAX,
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
             history_max: [0; 2],
+            quiet_left: 0,
         }
     }
 

@@ -1,6 +1,7 @@
 //! The threat solvers of the Gomoku search: VCF (victory by continuous fours) and VCT
 //! (continuous threats: fours and open threes), reading the board's threat point sets.
 
+use super::super::board::{B3, F2};
 use super::{Engine, Search};
 use crate::gomoku::Move;
 
@@ -99,7 +100,23 @@ impl Search {
     /// threat and the defender's own fours, whose forced blocks are played out), and a line
     /// fails when the defender gets a five or an open four first, when a block is forbidden
     /// for the attacker, or when the budget runs out. A VCF is tried first at every node.
+    ///
+    /// With [`super::Config::vct_quiet`] above 0, a line may also use that many quiet
+    /// threats: a move that is no four or open three but after which the attacker would win
+    /// by a VCF if the defender passed (Rapfi's wins against Qi often pass through one:
+    /// session 25). The defences tried against it are the defender's fours and the points
+    /// that can break that VCF ([`Search::vcf_breakers`]).
     pub fn vct(&mut self, e: &mut Engine, budget: &mut u64, depth: u32) -> Option<(Move, u32)> {
+        let kept = self.quiet_left;
+        self.quiet_left = self.cfg.vct_quiet.min(QUIET_KEYS.len() as u32 - 1);
+        let r = self.vct_node(e, budget, depth);
+        self.quiet_left = kept;
+        r
+    }
+
+    /// [`Search::vct`] within the line searched so far ([`Search::quiet_left`] quiet
+    /// threats left).
+    fn vct_node(&mut self, e: &mut Engine, budget: &mut u64, depth: u32) -> Option<(Move, u32)> {
         if *budget == 0 {
             return None;
         }
@@ -143,14 +160,16 @@ impl Search {
         if depth == 0 || *budget == 0 {
             return None;
         }
+        let quiet = self.quiet_left > 0;
         if def_fives == 1 {
-            if !e.b.threats[a.index()].three.get(def_five as usize) {
+            threats.clear();
+            if e.b.threats[a.index()].three.get(def_five as usize) {
+                threats.push((0, def_five));
+            } else if !quiet {
                 return None;
             }
-            threats.clear();
-            threats.push((0, def_five));
         }
-        let key = e.hash();
+        let key = e.hash() ^ QUIET_KEYS[self.quiet_left as usize];
         if let Some(&dd) = self.vct_fail.get(&key)
             && dd >= depth
         {
@@ -183,10 +202,219 @@ impl Search {
                 return None;
             }
         }
+        if quiet {
+            let moves = if def_fives == 1 {
+                if threats.is_empty() {
+                    vec![def_five]
+                } else {
+                    Vec::new()
+                }
+            } else {
+                quiet_candidates(e)
+            };
+            for m in moves {
+                if !e.allowed(m) {
+                    continue;
+                }
+                let u = e.make(m);
+                self.quiet_left -= 1;
+                let r = self.quiet_defend(e, budget, depth, 0);
+                self.quiet_left += 1;
+                e.unmake(m, u);
+                if let Some(k) = r {
+                    return Some((m, k + 1));
+                }
+                if *budget == 0 {
+                    return None;
+                }
+            }
+        }
         if *budget > 0 {
             self.vct_fail.insert(key, depth);
         }
         None
+    }
+
+    /// The defender to move after the attacker's quiet threat: the plies to the attacker's
+    /// five if every defence loses to a further VCT. The threat is the attacker's VCF were
+    /// the defender to pass; the defences are the defender's fours (their forced blocks played
+    /// out, at most four in a row) and the points that can break that VCF.
+    fn quiet_defend(
+        &mut self,
+        e: &mut Engine,
+        budget: &mut u64,
+        depth: u32,
+        counters: u32,
+    ) -> Option<u32> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        self.nodes += 1;
+        if self.stopped {
+            *budget = 0;
+            return None;
+        }
+        let d = e.side();
+        let a = d.other();
+        let (ta, td) = (&e.b.threats[a.index()], &e.b.threats[d.index()]);
+        if !td.five.is_empty() {
+            return None;
+        }
+        let a_fives = ta.five.count();
+        let a_five = ta.five.first().unwrap_or(0);
+        if a_fives >= 2 {
+            return Some(2);
+        }
+        if a_fives == 1 {
+            if !e.allowed_for(d, a_five) {
+                return Some(2);
+            }
+            let u = e.make(a_five);
+            let r = self.vct_node(e, budget, depth.saturating_sub(1));
+            e.unmake(a_five, u);
+            return r.map(|(_, k)| k + 1);
+        }
+        // an open four of the defender's wins the race against any VCF
+        if counters >= 4 || td.open.iter().any(|p| e.allowed_for(d, p)) {
+            return None;
+        }
+        let mut cands: Vec<Move> = td.four.iter().filter(|&p| e.allowed_for(d, p)).collect();
+        e.pass();
+        let mut b = (*budget / 4).max(1).min(*budget);
+        let before = b;
+        let breakers = self.vcf_breakers(e, &mut b);
+        *budget -= before - b;
+        e.pass();
+        let breakers = breakers?;
+        for p in breakers {
+            if e.allowed_for(d, p) && !cands.contains(&p) {
+                cands.push(p);
+            }
+        }
+        let mut longest = 0;
+        for &p in &cands {
+            let u = e.make(p);
+            // attacker to move: a four of the defender must be blocked at once
+            let td = &e.b.threats[d.index()];
+            let d_fives = td.five.count();
+            let d_five = td.five.first().unwrap_or(0);
+            let r = if d_fives >= 2 || (d_fives == 1 && !e.allowed_for(a, d_five)) {
+                None
+            } else if d_fives == 1 {
+                let u2 = e.make(d_five);
+                let r = self.quiet_defend(e, budget, depth, counters + 1);
+                e.unmake(d_five, u2);
+                r.map(|k| k + 2)
+            } else {
+                self.vct_node(e, budget, depth.saturating_sub(1))
+                    .map(|(_, k)| k + 1)
+            };
+            e.unmake(p, u);
+            match r {
+                None => return None,
+                Some(k) => longest = longest.max(k),
+            }
+        }
+        Some(longest + 1)
+    }
+
+    /// A VCF of the side to move (the attacker) within `budget` nodes, and the points where
+    /// a stone of the other side (the defender, were it to move first) could break it: a
+    /// superset, so that a defence elsewhere leaves that VCF standing. They are the
+    /// attacker's stones of the line and its five points; the forced blocks; and, on the
+    /// lines through each block and five point, the empty points of the five-point windows
+    /// free of attacker stones where the defender's stones and the line's blocks could make
+    /// four or more with one more stone (a block that would give the defender a four, which
+    /// the VCF found did not have to meet). Where the last block is forbidden for Black
+    /// (renju), every point within five on its lines, which could change that.
+    pub(super) fn vcf_breakers(&mut self, e: &mut Engine, budget: &mut u64) -> Option<Vec<Move>> {
+        let a = e.side();
+        let d = a.other();
+        let mut played: Vec<(Move, Option<crate::gomoku::GomokuUndo>)> = Vec::new();
+        let mut stones: Vec<Move> = Vec::new();
+        let mut blocks: Vec<Move> = Vec::new();
+        let mut forbidden_end = None;
+        let mut found = true;
+        loop {
+            if let Some(p) = e.b.threats[a.index()].five.first() {
+                blocks.push(p);
+                break;
+            }
+            let Some((m, _)) = self.vcf(e, budget, 30) else {
+                found = false;
+                break;
+            };
+            stones.push(m);
+            played.push((m, e.make(m)));
+            let five = e.b.threats[a.index()].five;
+            blocks.extend(five.iter());
+            let w = five.first().unwrap_or(0);
+            if five.count() != 1 {
+                break;
+            }
+            if !e.allowed_for(d, w) {
+                forbidden_end = Some(w);
+                break;
+            }
+            played.push((w, e.make(w)));
+        }
+        while let Some((m, u)) = played.pop() {
+            e.unmake(m, u);
+        }
+        if !found {
+            return None;
+        }
+        let mut out = stones.clone();
+        let own = |p: Move| blocks.contains(&p);
+        for &w in &blocks {
+            if !out.contains(&w) {
+                out.push(w);
+            }
+            let (wx, wy) = ((w % 32) as i32, (w / 32) as i32);
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                if forbidden_end == Some(w) {
+                    for k in -5i32..=5 {
+                        let (x, y) = (wx + k * dx, wy + k * dy);
+                        if k != 0 && e.b.on(x, y) {
+                            let p = (y * 32 + x) as Move;
+                            if e.b.is_empty(p) && !out.contains(&p) {
+                                out.push(p);
+                            }
+                        }
+                    }
+                    continue;
+                }
+                for start in -4i32..=0 {
+                    let cells: Vec<(i32, i32)> = (start..start + 5)
+                        .map(|k| (wx + k * dx, wy + k * dy))
+                        .collect();
+                    if cells.iter().any(|&(x, y)| !e.b.on(x, y)) {
+                        continue;
+                    }
+                    let pts: Vec<Move> = cells.iter().map(|&(x, y)| (y * 32 + x) as Move).collect();
+                    let mut weight = 0;
+                    let mut blocked = false;
+                    for &p in &pts {
+                        let c = e.b.cell(p as usize);
+                        if stones.contains(&p) || c == 1 + a.index() as u8 {
+                            blocked = true;
+                        } else if c == 1 + d.index() as u8 || own(p) {
+                            weight += 1;
+                        }
+                    }
+                    if blocked || weight < 3 {
+                        continue;
+                    }
+                    for &p in &pts {
+                        if e.b.is_empty(p) && !own(p) && !out.contains(&p) {
+                            out.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        Some(out)
     }
 
     /// The defender to move after the attacker's threat `m`: the plies to the attacker's five
@@ -228,7 +456,7 @@ impl Search {
                 return Some(2);
             }
             let u = e.make(a_five);
-            let r = self.vct(e, budget, depth.saturating_sub(1));
+            let r = self.vct_node(e, budget, depth.saturating_sub(1));
             e.unmake(a_five, u);
             return r.map(|(_, k)| k + 1);
         }
@@ -268,7 +496,7 @@ impl Search {
                 // the threat stands: an open four next
                 Some(4)
             } else {
-                self.vct(e, budget, depth.saturating_sub(1))
+                self.vct_node(e, budget, depth.saturating_sub(1))
                     .map(|(_, k)| k + 1)
             };
             e.unmake(p, u);
@@ -281,12 +509,47 @@ impl Search {
     }
 }
 
+/// Keys that set apart the VCT's failures by the quiet threats left to the line.
+const QUIET_KEYS: [u64; 4] = [
+    0,
+    0x9E37_79B9_7F4A_7C15,
+    0xC2B2_AE3D_27D4_EB4F,
+    0x1656_67B1_9E37_79F9,
+];
+
+/// The quiet moves of the side to move that [`Search::vct`] tries as quiet threats, best
+/// first by the ordering value: empty points near the stones that are no four or open three
+/// of its own and make a closed three (a new four point) or two open twos.
+fn quiet_candidates(e: &Engine) -> Vec<Move> {
+    let a = e.side();
+    let d = a.other();
+    let ta = &e.b.threats[a.index()];
+    let skip = ta.four.or(&ta.three);
+    let mut v: Vec<(i32, Move)> =
+        e.b.cands()
+            .and_not(&skip)
+            .iter()
+            .filter_map(|p| {
+                let s = e.b.shape(a, p);
+                (s.max() >= B3 || s.count(F2) >= 2)
+                    .then(|| (s.value() + e.b.shape(d, p).value() / 4, p))
+            })
+            .collect();
+    v.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
+    v.truncate(QUIET_MOVES);
+    v.into_iter().map(|x| x.1).collect()
+}
+
+/// The quiet moves tried at a VCT node ([`quiet_candidates`]).
+const QUIET_MOVES: usize = 8;
+
 #[cfg(test)]
 mod tests {
     use super::super::{Config, Search};
     use super::*;
     use crate::game::Game;
-    use crate::gomoku::{Gomoku, GomokuRule};
+    use crate::game::Square;
+    use crate::gomoku::{Gomoku, GomokuRule, move_at};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
@@ -343,6 +606,119 @@ mod tests {
         );
         assert_eq!(m, "g5");
         assert!(plies <= 15, "{plies}");
+    }
+
+    #[test]
+    fn a_quiet_threat_continues_a_vct() {
+        // Session 24's renju match game against Rapfi (Qi Black) to the 17th stone, White to
+        // move: Rapfi had proved White's win six stones before. Black's e9 stopped nothing:
+        // White's e8 makes no four or open three but threatens a VCF, and the VCT found no
+        // win without quiet threats
+        let moves = [
+            "e11", "j11", "f6", "g11", "d8", "h10", "e7", "c9", "e10", "i11", "h11", "j12", "h4",
+            "g5", "g9", "j10", "e9",
+        ];
+        let (m, plies) = vct_after_with(GomokuRule::Renju, &moves, 1, 200_000).expect("a VCT");
+        assert_eq!(m, "e8");
+        assert!(plies <= 25, "{plies}");
+        assert_eq!(vct_after_with(GomokuRule::Renju, &moves, 0, 200_000), None);
+    }
+
+    /// The VCT of the side to move after `moves` with `quiet` quiet threats and `budget`
+    /// nodes: its first move and plies.
+    fn vct_after_with(
+        rule: GomokuRule,
+        moves: &[&str],
+        quiet: u32,
+        budget: u64,
+    ) -> Option<(String, u32)> {
+        let mut g = Gomoku::new(15, rule);
+        for t in moves {
+            let m = g.parse_move(t).unwrap();
+            g.make(m);
+        }
+        let mut s = Search::new(Config::default(), 1);
+        s.cfg.time = None;
+        s.cfg.vct_quiet = quiet;
+        s.begin(&Arc::new(AtomicBool::new(false)));
+        let mut e = Engine::new(&g);
+        let mut budget = budget;
+        s.vct(&mut e, &mut budget, super::super::VCT_DEPTH)
+            .map(|(m, k)| (g.move_to_text(m), k))
+    }
+
+    #[test]
+    fn a_vcf_stands_against_every_defence_off_its_breakers() {
+        // random crowded positions on every rule where the side to move has a VCF: had the
+        // other side moved first, a stone of its anywhere but on the breaking points (and
+        // not a four of its own, which the quiet threat's defence plays out) leaves the
+        // attacker a VCF still. The defence against a quiet threat is sound only so
+        let mut rng = crate::rng::Rng::new(2026);
+        let mut rnd = move |k: u64| rng.below(k);
+        let mut positions = 0;
+        let mut defences = 0;
+        for i in 0..1500 {
+            let rule = [
+                GomokuRule::Freestyle,
+                GomokuRule::Standard,
+                GomokuRule::Renju,
+            ][i % 3];
+            let mut g = Gomoku::new(15, rule);
+            for _ in 0..12 + rnd(30) {
+                let m = move_at(Square::new(3 + rnd(9) as u8, 3 + rnd(9) as u8));
+                if g.outcome().is_none() && g.is_legal(m) {
+                    g.make(m);
+                }
+            }
+            if g.outcome().is_some() {
+                continue;
+            }
+            let mut s = Search::new(Config::default(), 1);
+            s.cfg.time = None;
+            s.begin(&Arc::new(AtomicBool::new(false)));
+            let mut e = Engine::new(&g);
+            let a = e.side();
+            let d = a.other();
+            if !e.b.threats[d.index()].five.is_empty() || !e.b.threats[a.index()].five.is_empty() {
+                continue;
+            }
+            let mut budget = 100_000;
+            let Some(breakers) = s.vcf_breakers(&mut e, &mut budget) else {
+                continue;
+            };
+            positions += 1;
+            e.pass();
+            let td = e.b.threats[d.index()];
+            let free: Vec<Move> =
+                e.b.cands()
+                    .iter()
+                    .filter(|&p| e.allowed(p) && !td.four.get(p as usize) && !breakers.contains(&p))
+                    .collect();
+            for p in free {
+                let u = e.make(p);
+                let mut budget = 1_000_000;
+                s.vcf_fail.clear();
+                let still = s.vcf(&mut e, &mut budget, 60).is_some();
+                e.unmake(p, u);
+                assert!(
+                    still,
+                    "{} ({:?}) breaks the VCF of {} off {:?}",
+                    g.move_to_text(p),
+                    d,
+                    g.to_text(),
+                    breakers
+                        .iter()
+                        .map(|&b| g.move_to_text(b))
+                        .collect::<Vec<_>>()
+                );
+                defences += 1;
+            }
+            e.pass();
+        }
+        assert!(
+            positions >= 40 && defences >= 1000,
+            "{positions} {defences}"
+        );
     }
 
     #[test]
