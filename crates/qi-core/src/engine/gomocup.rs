@@ -372,7 +372,9 @@ impl Session {
         // (main 3-0-37 in the same hour) and 9-0-31 in renju, and the razoring behind in
         // self-play: see the search's module doc)
         // (`Config::history`, history-heuristic ordering, is left off too: 131-3-126 in
-        // self-play over both rules, and against Rapfi no better than without)
+        // self-play over both rules, and against Rapfi no better than without; so are the
+        // VCT's quiet threats, `Config::vct_quiet`: 37-0-43 in self-play over both rules and
+        // 5-0-35 against Rapfi in renju where main won 8-0-32, though the VCT finds more)
         for (k, v) in &self.settings {
             // (checked when the session starts)
             let _ = <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k, *v);

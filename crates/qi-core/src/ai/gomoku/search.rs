@@ -95,6 +95,30 @@
 //! field itself moves by that much), and in renju 9 against main's 4 of 40 in the same hour,
 //! where session 24's selectivity had won 8 and 7 (40 games at 5-20% have a standard error
 //! of 4-6 points, the difference of two such matches about 8): no clear gain in either rule.
+//!
+//! Session 26: quiet threats in the VCT ([`Config::vct_quiet`], match setting `vctq`): a move
+//! that is no four or open three but after which the attacker would win by a VCF were the
+//! defender to pass, defended by the defender's fours and the points that can break that VCF
+//! (checked over 56,632 defences of 489 random positions). Of the 40 Rapfi-proven White wins
+//! of session 25's renju losses (`gomoku_diag solve`, 12 threats), the VCT finds:
+//!
+//! | nodes | quiet threats | at Rapfi's first proof | 4 plies later | 8 plies later |
+//! |---|---|---|---|---|
+//! | 1,000,000 | 0 | 1 of 40 | 6 of 40 | 16 of 39 |
+//! | 1,000,000 | 1 | 3 | 10 | 23 |
+//! | 1,000,000 | 2 | 2 | 8 | 23 |
+//! | 100,000 | 0 | 0 | 6 | 15 |
+//! | 100,000 | 1 | 2 | 8 | 23 |
+//! | 10,000 | 0 | 0 | 6 | 14 |
+//! | 10,000 | 1 | 1 | 8 | 23 |
+//!
+//! In play it gained nothing measurable: `gomocup --set vctq=1` against main at 200 ms a move
+//! 20-0-20 (renju) and 17-0-23 (freestyle); against Rapfi at 1 s a move in renju 5-0-35 (one
+//! win a fault of Rapfi's at the start) where main won 8-0-32 right after (load 1.1-2.4, the
+//! solver helper's benchmarks beside them). The renju games are lost early: in one of them
+//! Rapfi (300 ms) judged White's (Qi's) first move k10 a loss of about 400 points against its
+//! i11, and Qi keeps k10 at 5 s and 14 plies. So `vctq` stays 0 in the levels and `gomocup`.
+//! (The learned patterns in renju, `patterns=1`, won 3-0-37 against Rapfi in the same hour.)
 
 use std::collections::HashMap;
 use std::sync::Arc;
