@@ -36,6 +36,42 @@ pub(super) fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
     (list.to_le_bytes(), n, parity)
 }
 
+/// `PARITY_ORDER[m]`: the indices 0-7 with those whose bit is set in `m` first, each group in
+/// increasing order: with `m` the squares of a list of `n` empties in odd quadrants, its first
+/// `n` entries are the list's order, odd quadrants first (the indices from `n` on, with their
+/// bits clear, come last).
+const PARITY_ORDER: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut k = 0;
+        let mut pass = 0;
+        while pass < 2 {
+            let mut i = 0;
+            while i < 8 {
+                if (m >> i & 1 == 1) == (pass == 0) {
+                    t[m][k] = i as u8;
+                    k += 1;
+                }
+                i += 1;
+            }
+            pass += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The entries of `list[..n]` in quadrants of odd parity (`parity`), a bit each.
+#[inline(always)]
+fn odd_mask(list: &[u8; 8], n: usize, parity: u8) -> usize {
+    let mut m = 0;
+    for (k, &sq) in list[..n].iter().enumerate() {
+        m |= ((parity & QUADRANT_ID[sq as usize] != 0) as usize) << k;
+    }
+    m
+}
+
 /// The three routines of a last-empties search: `$d` picks the AVX2 build `$avx` (where the
 /// processor has AVX2; `$avx_attr` are its extra attributes) or the scalar one `$scalar`, each
 /// calling the generic `$g` with `N` empty squares.
@@ -210,20 +246,7 @@ impl Solver {
             3 => {
                 return self.last3_d::<AVX>(p, o, alpha, beta, [list[0], list[1], list[2]], passed);
             }
-            4 => {
-                // odd quadrants first, square priority within each
-                let mut sq = [0u8; 4];
-                let mut k = 0;
-                for odd in [true, false] {
-                    for &x in &list[..4] {
-                        if (parity & QUADRANT_ID[x as usize] != 0) == odd {
-                            sq[k] = x;
-                            k += 1;
-                        }
-                    }
-                }
-                return self.last4_d::<AVX>(p, o, alpha, beta, sq, passed);
-            }
+            4 => return self.last4_list::<AVX>(p, o, alpha, beta, list, parity, passed),
             _ => {}
         }
         self.nodes += 1;
@@ -237,12 +260,12 @@ impl Solver {
             }
         }
         let mut best = -65;
-        for odd in [true, false] {
-            for i in 0..n {
+        let ord = &PARITY_ORDER[odd_mask(list, n, parity)];
+        {
+            for &i in &ord[..n] {
+                let i = i as usize;
                 let sq = list[i];
-                if (parity & QUADRANT_ID[sq as usize] != 0) != odd
-                    || NEIGHBOURS[sq as usize] & o == 0
-                {
+                if NEIGHBOURS[sq as usize] & o == 0 {
                     continue;
                 }
                 let f = flips_g::<AVX>(p, o, sq);
@@ -251,16 +274,22 @@ impl Solver {
                 }
                 let (np, no) = (p | f | (1u64 << sq), o & !f);
                 let child = remove_at(list, i);
-                let s = -self.shallow_d::<AVX>(
-                    no,
-                    np,
-                    -beta,
-                    -alpha,
-                    &child,
-                    n - 1,
-                    parity ^ QUADRANT_ID[sq as usize],
-                    false,
-                );
+                let child_parity = parity ^ QUADRANT_ID[sq as usize];
+                let s = if n == 5 {
+                    // straight to the four-empties routine
+                    -self.last4_list::<AVX>(no, np, -beta, -alpha, &child, child_parity, false)
+                } else {
+                    -self.shallow_d::<AVX>(
+                        no,
+                        np,
+                        -beta,
+                        -alpha,
+                        &child,
+                        n - 1,
+                        child_parity,
+                        false,
+                    )
+                };
                 if s > best {
                     best = s;
                     if s > alpha {
@@ -280,6 +309,31 @@ impl Solver {
             return -self.shallow_d::<AVX>(o, p, -beta, -alpha, list, n, parity, true);
         }
         best
+    }
+
+    /// [`Solver::last4_g`] on the four squares of `list`, odd quadrants first (`parity`),
+    /// square priority within each: the order by a table of the 16 parity patterns rather
+    /// than a loop with a branch per square.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn last4_list<const AVX: u8>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        let ord = &PARITY_ORDER[odd_mask(list, 4, parity)];
+        let sq = [
+            list[ord[0] as usize],
+            list[ord[1] as usize],
+            list[ord[2] as usize],
+            list[ord[3] as usize],
+        ];
+        self.last4_d::<AVX>(p, o, alpha, beta, sq, passed)
     }
 
     dispatch_last!(
