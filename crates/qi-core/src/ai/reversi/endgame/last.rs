@@ -232,7 +232,7 @@ impl Solver {
         &mut self,
         p: u64,
         o: u64,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         list: &[u8; 8],
         n: usize,
@@ -247,8 +247,28 @@ impl Solver {
                 return self.last3_d::<AVX>(p, o, alpha, beta, [list[0], list[1], list[2]], passed);
             }
             4 => return self.last4_list::<AVX>(p, o, alpha, beta, list, parity, passed),
+            // five apart, so that its children's routine is known without a branch per move
+            5 => return self.shallow_n::<AVX, true>(p, o, alpha, beta, list, 5, parity, passed),
             _ => {}
         }
+        self.shallow_n::<AVX, false>(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    /// [`Solver::shallow_g`] from five empties (`FIVE`: exactly five, the children going
+    /// straight to the four-empties routine).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_n<const AVX: u8, const FIVE: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         if n >= 4
             && alpha >= stability_threshold(n as u32)
@@ -275,7 +295,7 @@ impl Solver {
                 let (np, no) = (p | f | (1u64 << sq), o & !f);
                 let child = remove_at(list, i);
                 let child_parity = parity ^ QUADRANT_ID[sq as usize];
-                let s = if n == 5 {
+                let s = if FIVE {
                     // straight to the four-empties routine
                     -self.last4_list::<AVX>(no, np, -beta, -alpha, &child, child_parity, false)
                 } else {

@@ -493,11 +493,12 @@ struct Candidate {
 /// Moves the best-scored candidate of `list[i..]` to `list[i]` and returns it.
 #[inline(always)]
 fn select_best(list: &mut [Candidate], i: usize) -> Candidate {
-    let mut b = i;
-    for j in i + 1..list.len() {
-        if list[j].score > list[b].score {
-            b = j;
-        }
+    // without a branch per candidate (conditional moves: the comparisons mispredicted often)
+    let (mut b, mut best) = (i, list[i].score);
+    for (j, c) in list.iter().enumerate().skip(i + 1) {
+        let better = c.score > best;
+        b = if better { j } else { b };
+        best = if better { c.score } else { best };
     }
     list.swap(i, b);
     list[i]
