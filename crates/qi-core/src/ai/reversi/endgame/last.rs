@@ -281,42 +281,31 @@ impl Solver {
         }
         let mut best = -65;
         let ord = &PARITY_ORDER[odd_mask(list, n, parity)];
-        {
-            for &i in &ord[..n] {
-                let i = i as usize;
-                let sq = list[i];
-                if NEIGHBOURS[sq as usize] & o == 0 {
-                    continue;
-                }
-                let f = flips_g::<AVX>(p, o, sq);
-                if f == 0 {
-                    continue;
-                }
-                let (np, no) = (p | f | (1u64 << sq), o & !f);
-                let child = remove_at(list, i);
-                let child_parity = parity ^ QUADRANT_ID[sq as usize];
-                let s = if FIVE {
-                    // straight to the four-empties routine
-                    -self.last4_list::<AVX>(no, np, -beta, -alpha, &child, child_parity, false)
-                } else {
-                    -self.shallow_d::<AVX>(
-                        no,
-                        np,
-                        -beta,
-                        -alpha,
-                        &child,
-                        n - 1,
-                        child_parity,
-                        false,
-                    )
-                };
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if s >= beta {
-                            return s;
-                        }
+        for &i in &ord[..n] {
+            let i = i as usize;
+            let sq = list[i];
+            if NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = flips_g::<AVX>(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let (np, no) = (p | f | (1u64 << sq), o & !f);
+            let child = remove_at(list, i);
+            let child_parity = parity ^ QUADRANT_ID[sq as usize];
+            let s = if FIVE {
+                // straight to the four-empties routine
+                -self.last4_list::<AVX>(no, np, -beta, -alpha, &child, child_parity, false)
+            } else {
+                -self.shallow_d::<AVX>(no, np, -beta, -alpha, &child, n - 1, child_parity, false)
+            };
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        return s;
                     }
                 }
             }
@@ -556,6 +545,22 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parity_order_puts_the_odd_entries_first() {
+        for n in 0..=8usize {
+            for (m, order) in PARITY_ORDER.iter().enumerate().take(1 << n) {
+                // the entries 0..n with bit k of m set when entry k is odd
+                let mut want: Vec<u8> = (0..n as u8).filter(|&k| m >> k & 1 == 1).collect();
+                want.extend((0..n as u8).filter(|&k| m >> k & 1 == 0));
+                assert_eq!(&order[..n], &want[..], "n {n} m {m:b}");
+            }
+        }
+        // the mask of a list: squares 0 (quadrant a1-d4) and 63 (e5-h8) odd, 7 (e1-h4) even
+        let list = [0u8, 7, 63, 0, 0, 0, 0, 0];
+        let parity = QUADRANT_ID[0] | QUADRANT_ID[63];
+        assert_eq!(odd_mask(&list, 3, parity), 0b101);
+    }
 
     #[test]
     fn remove_at_drops_one_entry() {
