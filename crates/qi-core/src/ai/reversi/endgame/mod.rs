@@ -372,7 +372,10 @@
 //!   #47 35.1 M mispredictions but 1.2% more instructions; the list of empties by one pass
 //!   placing each square (no loop per class): 0.6 M fewer mispredictions, 0.5% more
 //!   instructions; the ordering searches' feature update adding the flipped discs two at a
-//!   time: 1.0 M fewer mispredictions, 2.6% more instructions.
+//!   time: 1.0 M fewer mispredictions, 2.6% more instructions; at three and four empties the
+//!   flips computed without the neighbour test first in the SIMD builds (one branch a square
+//!   instead of two): #45-#49 17.9, 17.4 and 17.4 s against 18.6, 18.2 and 17.1 s, but #45-#52
+//!   52.0 and 53.1 s against 51.5 and 51.3 s (load 2.0-2.6).
 //!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 12 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
