@@ -36,6 +36,42 @@ pub(super) fn empty_list(empty: u64) -> ([u8; 8], usize, u8) {
     (list.to_le_bytes(), n, parity)
 }
 
+/// `PARITY_ORDER[m]`: the indices 0-7 with those whose bit is set in `m` first, each group in
+/// increasing order: with `m` the squares of a list of `n` empties in odd quadrants, its first
+/// `n` entries are the list's order, odd quadrants first (the indices from `n` on, with their
+/// bits clear, come last).
+const PARITY_ORDER: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut k = 0;
+        let mut pass = 0;
+        while pass < 2 {
+            let mut i = 0;
+            while i < 8 {
+                if (m >> i & 1 == 1) == (pass == 0) {
+                    t[m][k] = i as u8;
+                    k += 1;
+                }
+                i += 1;
+            }
+            pass += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The entries of `list[..n]` in quadrants of odd parity (`parity`), a bit each.
+#[inline(always)]
+fn odd_mask(list: &[u8; 8], n: usize, parity: u8) -> usize {
+    let mut m = 0;
+    for (k, &sq) in list[..n].iter().enumerate() {
+        m |= ((parity & QUADRANT_ID[sq as usize] != 0) as usize) << k;
+    }
+    m
+}
+
 /// The three routines of a last-empties search: `$d` picks the AVX2 build `$avx` (where the
 /// processor has AVX2; `$avx_attr` are its extra attributes) or the scalar one `$scalar`, each
 /// calling the generic `$g` with `N` empty squares.
@@ -196,7 +232,7 @@ impl Solver {
         &mut self,
         p: u64,
         o: u64,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         list: &[u8; 8],
         n: usize,
@@ -210,22 +246,29 @@ impl Solver {
             3 => {
                 return self.last3_d::<AVX>(p, o, alpha, beta, [list[0], list[1], list[2]], passed);
             }
-            4 => {
-                // odd quadrants first, square priority within each
-                let mut sq = [0u8; 4];
-                let mut k = 0;
-                for odd in [true, false] {
-                    for &x in &list[..4] {
-                        if (parity & QUADRANT_ID[x as usize] != 0) == odd {
-                            sq[k] = x;
-                            k += 1;
-                        }
-                    }
-                }
-                return self.last4_d::<AVX>(p, o, alpha, beta, sq, passed);
-            }
+            4 => return self.last4_list::<AVX>(p, o, alpha, beta, list, parity, passed),
+            // five apart, so that its children's routine is known without a branch per move
+            5 => return self.shallow_n::<AVX, true>(p, o, alpha, beta, list, 5, parity, passed),
             _ => {}
         }
+        self.shallow_n::<AVX, false>(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    /// [`Solver::shallow_g`] from five empties (`FIVE`: exactly five, the children going
+    /// straight to the four-empties routine).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_n<const AVX: u8, const FIVE: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         if n >= 4
             && alpha >= stability_threshold(n as u32)
@@ -237,37 +280,32 @@ impl Solver {
             }
         }
         let mut best = -65;
-        for odd in [true, false] {
-            for i in 0..n {
-                let sq = list[i];
-                if (parity & QUADRANT_ID[sq as usize] != 0) != odd
-                    || NEIGHBOURS[sq as usize] & o == 0
-                {
-                    continue;
-                }
-                let f = flips_g::<AVX>(p, o, sq);
-                if f == 0 {
-                    continue;
-                }
-                let (np, no) = (p | f | (1u64 << sq), o & !f);
-                let child = remove_at(list, i);
-                let s = -self.shallow_d::<AVX>(
-                    no,
-                    np,
-                    -beta,
-                    -alpha,
-                    &child,
-                    n - 1,
-                    parity ^ QUADRANT_ID[sq as usize],
-                    false,
-                );
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if s >= beta {
-                            return s;
-                        }
+        let ord = &PARITY_ORDER[odd_mask(list, n, parity)];
+        for &i in &ord[..n] {
+            let i = i as usize;
+            let sq = list[i];
+            if NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = flips_g::<AVX>(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let (np, no) = (p | f | (1u64 << sq), o & !f);
+            let child = remove_at(list, i);
+            let child_parity = parity ^ QUADRANT_ID[sq as usize];
+            let s = if FIVE {
+                // straight to the four-empties routine
+                -self.last4_list::<AVX>(no, np, -beta, -alpha, &child, child_parity, false)
+            } else {
+                -self.shallow_d::<AVX>(no, np, -beta, -alpha, &child, n - 1, child_parity, false)
+            };
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        return s;
                     }
                 }
             }
@@ -280,6 +318,31 @@ impl Solver {
             return -self.shallow_d::<AVX>(o, p, -beta, -alpha, list, n, parity, true);
         }
         best
+    }
+
+    /// [`Solver::last4_g`] on the four squares of `list`, odd quadrants first (`parity`),
+    /// square priority within each: the order by a table of the 16 parity patterns rather
+    /// than a loop with a branch per square.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn last4_list<const AVX: u8>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: &[u8; 8],
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        let ord = &PARITY_ORDER[odd_mask(list, 4, parity)];
+        let sq = [
+            list[ord[0] as usize],
+            list[ord[1] as usize],
+            list[ord[2] as usize],
+            list[ord[3] as usize],
+        ];
+        self.last4_d::<AVX>(p, o, alpha, beta, sq, passed)
     }
 
     dispatch_last!(
@@ -482,6 +545,22 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parity_order_puts_the_odd_entries_first() {
+        for n in 0..=8usize {
+            for (m, order) in PARITY_ORDER.iter().enumerate().take(1 << n) {
+                // the entries 0..n with bit k of m set when entry k is odd
+                let mut want: Vec<u8> = (0..n as u8).filter(|&k| m >> k & 1 == 1).collect();
+                want.extend((0..n as u8).filter(|&k| m >> k & 1 == 0));
+                assert_eq!(&order[..n], &want[..], "n {n} m {m:b}");
+            }
+        }
+        // the mask of a list: squares 0 (quadrant a1-d4) and 63 (e5-h8) odd, 7 (e1-h4) even
+        let list = [0u8, 7, 63, 0, 0, 0, 0, 0];
+        let parity = QUADRANT_ID[0] | QUADRANT_ID[63];
+        assert_eq!(odd_mask(&list, 3, parity), 0b101);
+    }
 
     #[test]
     fn remove_at_drops_one_entry() {

@@ -35,7 +35,8 @@
 //!   discs);
 //! - at 5 and 6 empties: no move generation; the empty squares are kept in a small list in
 //!   square-priority order and tried in parity order (squares in quadrants with an odd number
-//!   of empties first);
+//!   of empties first, the order read from a table by the list's odd-quadrant bits); five
+//!   empties in a routine of their own that calls the one for four directly;
 //! - at 4 and 3 empties: functions with the squares unrolled (odd quadrants first), the
 //!   stability cut at 4, the one for 3 not inlined into the one for 4; at 2 and 1: functions that only count flipped discs for the last move,
 //!   the last one by four table look-ups (each line through the square projected on a byte by
@@ -321,6 +322,61 @@
 //! 2 MB up to 9 1.046 G nodes and 60.8, 58.4 and 58.1 s against 1.031 G and 55.9, 59.5 and
 //! 58.3 s. The nodes a second gained are spent on the nodes added.
 //!
+//! Session 26 (`qi-engine ffo --threads 1 --hash 256`, two builds alternated on one core while
+//! other work used the other, load 1.2-2.8; the same nodes unless said). Branch mispredictions,
+//! counted by callgrind's branch simulation on #47 (the AVX2 build; its instruction counts do
+//! not depend on the load), were the lever found. Kept:
+//! - the list search's moves in parity order by a table of orders ([`last`]'s `PARITY_ORDER`,
+//!   by the bits of the list's odd-quadrant entries) instead of two passes with a branch per
+//!   square, the same for the four empties' order, and the children of five empties straight
+//!   to the four-empties routine: #47 40.3 M mispredictions instead of 45.0 M, 0.2% more
+//!   instructions; #45-#49 17.8, 17.4 and 17.6 s of CPU against 18.1, 17.9 and 18.1 s
+//!   (-2.4%);
+//! - five empties in a routine of their own (no branch per move on the children's routine)
+//!   and the best-move selection (the search's and the ordering searches') by conditional
+//!   moves: #47 35.9 M mispredictions and 6.026 G instructions instead of 40.3 M and
+//!   6.062 G.
+//!
+//! Together against session 25's build: #45-#52 51.6 and 52.9 s against 53.2 and 53.4 s
+//! (-1.9%). All twenty (`qi-engine ffo --from 40 --to 59 --threads 1 --hash 256`, each build
+//! once, one after the other): every move and score right, the same **14.41 G nodes, 644.7 s
+//! of CPU** (22.3 M nodes/s, load 2.1-2.8; #53 57.1 s, #54 92.6 s, #55 300.1 s, #56 51.7 s,
+//! #57 45.0 s, #58 44.1 s) against 689.3 s for session 25's build (20.9 M nodes/s, load
+//! 1.5-2.0; #55 321.7 s): -6.5%, every position faster but #59 (no time). Session 25's
+//! 743.7 s was under a heavier load. Still 1.07 times the 600 s aimed at.
+//!
+//! Tried and not kept:
+//! - a prediction of each node's kind passed down the search (an expected cut's first child
+//!   searched is an expected failure low, its other children and all those of an expected
+//!   failure low are expected cuts, a pass swaps the kind): on #45, 98-99% of the nodes that
+//!   cut at 8 and 10 empties were expected to, and 1.6% of the others cut. Used for, on
+//!   #45-#49 (404.1 M nodes and 18.1-19.7 s without): the transposition cutoff only at
+//!   expected cuts, 405.0 M nodes and 18.0-18.9 s; the moves of expected failures low up to
+//!   10 empties by parity and square value alone, 416.0 M nodes and 19.0 s (with both,
+//!   416.9 M and 18.0-18.7 s); fastest-first instead of the ordering search at expected
+//!   failures low up to 18 empties, 409.5 M nodes, or at all, 426.9 M (18.1 and 18.6 s;
+//!   #50-#52 630.4 M nodes and 35.1 s, up to 20 without the cutoff at failures low 635.9 M
+//!   and 35.4 s, against 627.1 M and 35.2 s); only the best child so far prefetched while
+//!   the moves of an expected cut up to 10 empties are scored (19.0 and 18.5 s against 18.4
+//!   and 18.1 s); fastest-first instead of the list at expected cuts with 6 empties (through
+//!   the search: 384.9 M nodes, -4.8%, 18.3, 18.4, 18.0 and 17.9 s against 18.6, 18.2, 18.5
+//!   and 18.2 s; #50-#52 588.8 M, -6.1%, 34.6 s against 35.1 s; #45-#52 973.8 M, 52.9 and 58.0
+//!   s against 1.031 G, 53.3 and 55.4 s; inside the list search 382.0 M nodes, 19.6 and 18.4
+//!   s against 18.4 and 18.4 s; from 5 empties 355.9 M, -12%, but 20.0 and 20.9 s; with the
+//!   list at 7 empties for expected failures low 386.8 M and 18.2 s; the fastest-first order
+//!   without the potential mobility and corner stability there, the same). The nodes saved
+//!   near the leaves are cheap ones, and the ordering costs what they save.
+//! - first guesses on #52 (score 0, guess -6): probes from -6, -4, -2, 0 and +2 took 181.5,
+//!   175.6, 173.7, 177.6 and 182.5 M nodes: not a lever;
+//! - the legal moves as a bitboard in the list search (one branch a square instead of two):
+//!   #47 35.1 M mispredictions but 1.2% more instructions; the list of empties by one pass
+//!   placing each square (no loop per class): 0.6 M fewer mispredictions, 0.5% more
+//!   instructions; the ordering searches' feature update adding the flipped discs two at a
+//!   time: 1.0 M fewer mispredictions, 2.6% more instructions; at three and four empties the
+//!   flips computed without the neighbour test first in the SIMD builds (one branch a square
+//!   instead of two): #45-#49 17.9, 17.4 and 17.4 s against 18.6, 18.2 and 17.1 s, but #45-#52
+//!   52.0 and 53.1 s against 51.5 and 51.3 s (load 2.0-2.6).
+//!
 //! This is far from the few seconds of the strongest programs: #55 alone takes 12 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
@@ -493,11 +549,12 @@ struct Candidate {
 /// Moves the best-scored candidate of `list[i..]` to `list[i]` and returns it.
 #[inline(always)]
 fn select_best(list: &mut [Candidate], i: usize) -> Candidate {
-    let mut b = i;
-    for j in i + 1..list.len() {
-        if list[j].score > list[b].score {
-            b = j;
-        }
+    // without a branch per candidate (conditional moves: the comparisons mispredicted often)
+    let (mut b, mut best) = (i, list[i].score);
+    for (j, c) in list.iter().enumerate().skip(i + 1) {
+        let better = c.score > best;
+        b = if better { j } else { b };
+        best = if better { c.score } else { best };
     }
     list.swap(i, b);
     list[i]

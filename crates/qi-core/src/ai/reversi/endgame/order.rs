@@ -225,11 +225,12 @@ fn shallow_search_g<const AVX: u8>(
             n += 1;
         }
         for i in 0..n {
-            let mut b = i;
-            for j in i + 1..n {
-                if list[j].0 > list[b].0 {
-                    b = j;
-                }
+            // the best by conditional moves, not a branch per move
+            let (mut b, mut top) = (i, list[i].0);
+            for (j, c) in list[..n].iter().enumerate().skip(i + 1) {
+                let better = c.0 > top;
+                b = if better { j } else { b };
+                top = if better { c.0 } else { top };
             }
             list.swap(i, b);
             let (_, sq, f) = list[i];
