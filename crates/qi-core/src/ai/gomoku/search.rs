@@ -331,6 +331,32 @@ impl Engine {
     }
 }
 
+/// A random crowded position for the tests: the rule freestyle, standard or renju by `i`
+/// (in turn), `stones` tries at a point of the square of `span` points a side from
+/// (`lo`, `lo`), each played where legal while the game goes on.
+#[cfg(test)]
+pub(crate) fn random_position(
+    rnd: &mut impl FnMut(u64) -> u64,
+    i: usize,
+    stones: u64,
+    lo: u8,
+    span: u64,
+) -> Gomoku {
+    let rule = [
+        GomokuRule::Freestyle,
+        GomokuRule::Standard,
+        GomokuRule::Renju,
+    ][i % 3];
+    let mut g = Gomoku::new(15, rule);
+    for _ in 0..stones {
+        let m = move_at(Square::new(lo + rnd(span) as u8, lo + rnd(span) as u8));
+        if g.outcome().is_none() && g.is_legal(m) {
+            g.make(m);
+        }
+    }
+    g
+}
+
 /// How a level searches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {

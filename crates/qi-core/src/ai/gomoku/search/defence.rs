@@ -369,18 +369,8 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(false));
         let mut checked = 0;
         for i in 0..240 {
-            let rule = [
-                GomokuRule::Freestyle,
-                GomokuRule::Standard,
-                GomokuRule::Renju,
-            ][i % 3];
-            let mut g = Gomoku::new(15, rule);
-            for _ in 0..rnd(36) {
-                let m = move_at(Square::new(4 + rnd(7) as u8, 4 + rnd(7) as u8));
-                if g.outcome().is_none() && g.is_legal(m) {
-                    g.make(m);
-                }
-            }
+            let stones = rnd(36);
+            let g = super::super::random_position(&mut rnd, i, stones, 4, 7);
             if g.outcome().is_some() {
                 continue;
             }

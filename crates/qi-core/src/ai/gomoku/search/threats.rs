@@ -192,7 +192,7 @@ impl Search {
             {
                 None
             } else {
-                self.vct_defend(e, budget, depth, m, 0)
+                self.vct_defend(e, budget, depth, Some(m), 0)
             };
             e.unmake(m, u);
             if let Some(k) = r {
@@ -218,7 +218,7 @@ impl Search {
                 }
                 let u = e.make(m);
                 self.quiet_left -= 1;
-                let r = self.quiet_defend(e, budget, depth, 0);
+                let r = self.vct_defend(e, budget, depth, None, 0);
                 self.quiet_left += 1;
                 e.unmake(m, u);
                 if let Some(k) = r {
@@ -233,90 +233,6 @@ impl Search {
             self.vct_fail.insert(key, depth);
         }
         None
-    }
-
-    /// The defender to move after the attacker's quiet threat: the plies to the attacker's
-    /// five if every defence loses to a further VCT. The threat is the attacker's VCF were
-    /// the defender to pass; the defences are the defender's fours (their forced blocks played
-    /// out, at most four in a row) and the points that can break that VCF.
-    fn quiet_defend(
-        &mut self,
-        e: &mut Engine,
-        budget: &mut u64,
-        depth: u32,
-        counters: u32,
-    ) -> Option<u32> {
-        if *budget == 0 {
-            return None;
-        }
-        *budget -= 1;
-        self.nodes += 1;
-        if self.stopped {
-            *budget = 0;
-            return None;
-        }
-        let d = e.side();
-        let a = d.other();
-        let (ta, td) = (&e.b.threats[a.index()], &e.b.threats[d.index()]);
-        if !td.five.is_empty() {
-            return None;
-        }
-        let a_fives = ta.five.count();
-        let a_five = ta.five.first().unwrap_or(0);
-        if a_fives >= 2 {
-            return Some(2);
-        }
-        if a_fives == 1 {
-            if !e.allowed_for(d, a_five) {
-                return Some(2);
-            }
-            let u = e.make(a_five);
-            let r = self.vct_node(e, budget, depth.saturating_sub(1));
-            e.unmake(a_five, u);
-            return r.map(|(_, k)| k + 1);
-        }
-        // an open four of the defender's wins the race against any VCF
-        if counters >= 4 || td.open.iter().any(|p| e.allowed_for(d, p)) {
-            return None;
-        }
-        let mut cands: Vec<Move> = td.four.iter().filter(|&p| e.allowed_for(d, p)).collect();
-        e.pass();
-        let mut b = (*budget / 4).max(1).min(*budget);
-        let before = b;
-        let breakers = self.vcf_breakers(e, &mut b);
-        *budget -= before - b;
-        e.pass();
-        let breakers = breakers?;
-        for p in breakers {
-            if e.allowed_for(d, p) && !cands.contains(&p) {
-                cands.push(p);
-            }
-        }
-        let mut longest = 0;
-        for &p in &cands {
-            let u = e.make(p);
-            // attacker to move: a four of the defender must be blocked at once
-            let td = &e.b.threats[d.index()];
-            let d_fives = td.five.count();
-            let d_five = td.five.first().unwrap_or(0);
-            let r = if d_fives >= 2 || (d_fives == 1 && !e.allowed_for(a, d_five)) {
-                None
-            } else if d_fives == 1 {
-                let u2 = e.make(d_five);
-                let r = self.quiet_defend(e, budget, depth, counters + 1);
-                e.unmake(d_five, u2);
-                r.map(|k| k + 2)
-            } else {
-                self.vct_node(e, budget, depth.saturating_sub(1))
-                    .map(|(_, k)| k + 1)
-            };
-            e.unmake(p, u);
-            match r {
-                None => return None,
-                Some(k) => longest = longest.max(k),
-            }
-        }
-        Some(longest + 1)
     }
 
     /// A VCF of the side to move (the attacker) within `budget` nodes, and the points where
@@ -417,14 +333,18 @@ impl Search {
         Some(out)
     }
 
-    /// The defender to move after the attacker's threat `m`: the plies to the attacker's five
-    /// if every defence loses to a further VCT.
+    /// The defender to move after the attacker's threat: the plies to the attacker's five if
+    /// every defence loses to a further VCT. The threat is an open three or a four made by
+    /// `three` (the defences: the points on its lines), or with `None` a quiet threat (the
+    /// attacker's VCF were the defender to pass; the defences: the points that can break it,
+    /// [`Search::vcf_breakers`]). The defender's own fours are tried too, their forced blocks
+    /// played out (at most four in a row).
     fn vct_defend(
         &mut self,
         e: &mut Engine,
         budget: &mut u64,
         depth: u32,
-        m: Move,
+        three: Option<Move>,
         counters: u32,
     ) -> Option<u32> {
         if *budget == 0 {
@@ -460,21 +380,37 @@ impl Search {
             e.unmake(a_five, u);
             return r.map(|(_, k)| k + 1);
         }
-        if !a_open || d_open || counters >= 4 {
+        // an open four of the defender's wins the race against a three and any VCF
+        if d_open || counters >= 4 {
             return None;
         }
-        // the points on the lines through the threat
-        let (mx, my) = ((m % 32) as i32, (m / 32) as i32);
-        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-            for k in -5i32..=5 {
-                let (x, y) = (mx + k * dx, my + k * dy);
-                if k == 0 || !e.b.on(x, y) {
-                    continue;
+        let points: Vec<Move> = match three {
+            Some(m) => {
+                if !a_open {
+                    return None;
                 }
-                let p = (y * 32 + x) as Move;
-                if e.allowed_for(d, p) && !cands.contains(&p) {
-                    cands.push(p);
-                }
+                // the points on the lines through the threat
+                let (mx, my) = ((m % 32) as i32, (m / 32) as i32);
+                [(1, 0), (0, 1), (1, 1), (1, -1)]
+                    .into_iter()
+                    .flat_map(|(dx, dy)| (-5i32..=5).map(move |k| (mx + k * dx, my + k * dy)))
+                    .filter(|&(x, y)| (x, y) != (mx, my) && e.b.on(x, y))
+                    .map(|(x, y)| (y * 32 + x) as Move)
+                    .collect()
+            }
+            None => {
+                e.pass();
+                let mut b = (*budget / 4).max(1).min(*budget);
+                let before = b;
+                let breakers = self.vcf_breakers(e, &mut b);
+                *budget -= before - b;
+                e.pass();
+                breakers?
+            }
+        };
+        for p in points {
+            if e.allowed_for(d, p) && !cands.contains(&p) {
+                cands.push(p);
             }
         }
         let mut longest = 0;
@@ -484,12 +420,13 @@ impl Search {
             let (ta, td) = (&e.b.threats[a.index()], &e.b.threats[d.index()]);
             let d_fives = td.five.count();
             let d_five = td.five.first().unwrap_or(0);
-            let still = d_fives == 0 && ta.open.iter().any(|q| e.allowed_for(a, q));
+            let still =
+                three.is_some() && d_fives == 0 && ta.open.iter().any(|q| e.allowed_for(a, q));
             let r = if d_fives >= 2 || (d_fives == 1 && !e.allowed_for(a, d_five)) {
                 None
             } else if d_fives == 1 {
                 let u2 = e.make(d_five);
-                let r = self.vct_defend(e, budget, depth, m, counters + 1);
+                let r = self.vct_defend(e, budget, depth, three, counters + 1);
                 e.unmake(d_five, u2);
                 r.map(|k| k + 2)
             } else if still {
@@ -548,8 +485,7 @@ mod tests {
     use super::super::{Config, Search};
     use super::*;
     use crate::game::Game;
-    use crate::game::Square;
-    use crate::gomoku::{Gomoku, GomokuRule, move_at};
+    use crate::gomoku::{Gomoku, GomokuRule};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
@@ -573,22 +509,7 @@ mod tests {
     /// The VCT (20,000 nodes) of the side to move after `moves`, checking first that there
     /// is no VCF: its first move and plies.
     fn vct_after(rule: GomokuRule, moves: &[&str]) -> (String, u32) {
-        let mut g = Gomoku::new(15, rule);
-        for t in moves {
-            let m = g.parse_move(t).unwrap();
-            g.make(m);
-        }
-        let mut s = Search::new(Config::default(), 1);
-        s.cfg.time = None;
-        s.begin(&Arc::new(AtomicBool::new(false)));
-        let mut e = Engine::new(&g);
-        let mut budget = 20_000;
-        assert_eq!(s.vcf(&mut e, &mut budget, 30), None);
-        let mut budget = 20_000;
-        let (m, plies) = s
-            .vct(&mut e, &mut budget, super::super::VCT_DEPTH)
-            .expect("a VCT");
-        (g.move_to_text(m), plies)
+        vct_after_with(rule, moves, 0, 20_000).expect("a VCT")
     }
 
     #[test]
@@ -625,7 +546,7 @@ mod tests {
     }
 
     /// The VCT of the side to move after `moves` with `quiet` quiet threats and `budget`
-    /// nodes: its first move and plies.
+    /// nodes, checking first that there is no VCF (20,000 nodes): its first move and plies.
     fn vct_after_with(
         rule: GomokuRule,
         moves: &[&str],
@@ -642,6 +563,8 @@ mod tests {
         s.cfg.vct_quiet = quiet;
         s.begin(&Arc::new(AtomicBool::new(false)));
         let mut e = Engine::new(&g);
+        let mut vcf_budget = 20_000;
+        assert_eq!(s.vcf(&mut e, &mut vcf_budget, 30), None);
         let mut budget = budget;
         s.vct(&mut e, &mut budget, super::super::VCT_DEPTH)
             .map(|(m, k)| (g.move_to_text(m), k))
@@ -658,18 +581,8 @@ mod tests {
         let mut positions = 0;
         let mut defences = 0;
         for i in 0..1500 {
-            let rule = [
-                GomokuRule::Freestyle,
-                GomokuRule::Standard,
-                GomokuRule::Renju,
-            ][i % 3];
-            let mut g = Gomoku::new(15, rule);
-            for _ in 0..12 + rnd(30) {
-                let m = move_at(Square::new(3 + rnd(9) as u8, 3 + rnd(9) as u8));
-                if g.outcome().is_none() && g.is_legal(m) {
-                    g.make(m);
-                }
-            }
+            let stones = 12 + rnd(30);
+            let g = super::super::random_position(&mut rnd, i, stones, 3, 9);
             if g.outcome().is_some() {
                 continue;
             }
