@@ -73,6 +73,8 @@ pub fn button_list(
 ) -> Option<usize> {
     let enabled: Vec<bool> = items.iter().map(|i| i.1).collect();
     step(selected, &enabled, keys);
+    let style = ui.style().clone();
+    quiet_hover(ui.style_mut());
     let mut chosen = None;
     for (i, (label, on)) in items.iter().enumerate() {
         let text = egui::RichText::new(label.as_str()).size(20.0);
@@ -89,15 +91,37 @@ pub fn button_list(
             *selected = i;
         }
     }
+    ui.set_style(style);
     if keys.choose && enabled.get(*selected).copied().unwrap_or(false) {
         chosen = Some(*selected);
     }
     chosen
 }
 
+/// A list's buttons look the same hovered as not: only the selection is highlighted (a
+/// pointer resting on another entry, after the keys moved the selection, framed it as if it
+/// were a second selection). Moving the pointer onto an entry selects it.
+fn quiet_hover(style: &mut egui::Style) {
+    style.visuals.widgets.hovered = style.visuals.widgets.inactive;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hovered_entry_looks_like_an_unselected_one() {
+        let mut style = egui::Style::default();
+        assert_ne!(
+            style.visuals.widgets.hovered.bg_stroke,
+            style.visuals.widgets.inactive.bg_stroke
+        );
+        quiet_hover(&mut style);
+        let w = &style.visuals.widgets;
+        assert_eq!(w.hovered.bg_stroke, w.inactive.bg_stroke);
+        assert_eq!(w.hovered.weak_bg_fill, w.inactive.weak_bg_fill);
+        assert_eq!(w.hovered.fg_stroke, w.inactive.fg_stroke);
+    }
 
     #[test]
     fn step_skips_disabled_and_wraps() {

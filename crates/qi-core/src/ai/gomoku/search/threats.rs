@@ -495,21 +495,22 @@ mod tests {
         // Black's split three d3 . f5 g6 has the open-four point e4, and White's e4 takes it
         // and makes the open three e3 e4 e5 (Rapfi played it and won four moves later). The
         // VCT used to give up wherever the defender had an open-four point
-        let (m, plies) = vct_after(
+        expect_vct(
             GomokuRule::Freestyle,
             &[
                 "e11", "e5", "g6", "f4", "g9", "e3", "h8", "i7", "f10", "d12", "g5", "g3", "d6",
                 "f3", "g8", "g7", "d3", "f6", "f5",
             ],
+            "e4",
         );
-        assert_eq!(m, "e4");
-        assert!(plies <= 15, "{plies}");
     }
 
-    /// The VCT (20,000 nodes) of the side to move after `moves`, checking first that there
-    /// is no VCF: its first move and plies.
-    fn vct_after(rule: GomokuRule, moves: &[&str]) -> (String, u32) {
-        vct_after_with(rule, moves, 0, 20_000).expect("a VCT")
+    /// Checks that the side to move after `moves` has no VCF but a VCT (20,000 nodes, no
+    /// quiet threats) of at most 15 plies that starts with `first`.
+    fn expect_vct(rule: GomokuRule, moves: &[&str], first: &str) {
+        let (m, plies) = vct_after_with(rule, moves, 0, 20_000).expect("a VCT");
+        assert_eq!(m, first);
+        assert!(plies <= 15, "{plies}");
     }
 
     #[test]
@@ -518,15 +519,14 @@ mod tests {
         // g6 g7 g8 g9 (g10 White's) threatens five at g5, and White's block there makes an
         // open three from which White wins (Rapfi had announced the win 4 plies before). The
         // VCT gave up wherever the defender had a four
-        let (m, plies) = vct_after(
+        expect_vct(
             GomokuRule::Renju,
             &[
                 "j11", "j6", "g7", "j8", "g8", "i7", "g9", "g10", "h9", "i10", "i9", "j9", "j10",
                 "h8", "i6", "h7", "f9", "e9", "g6",
             ],
+            "g5",
         );
-        assert_eq!(m, "g5");
-        assert!(plies <= 15, "{plies}");
     }
 
     #[test]
