@@ -67,6 +67,12 @@ fn main() {
         sort_window: env("QI_SWIN", o.sort_window as u32) as i32,
         latest_within: env("QI_LATEST", o.latest_within as u32) as i32,
         incremental: env("QI_INC", o.incremental as u32) != 0,
+        pc_margin: env("QI_PC", o.pc_margin as u32) as i32,
+        pc_min: env("QI_PCMIN", o.pc_min),
+        pc_depth: env("QI_PCD", o.pc_depth),
+        pc_levels: env("QI_PCL", o.pc_levels),
+        pc_root: env("QI_PCROOT", o.pc_root),
+        pc_guess: env("QI_PCG", o.pc_guess as u32) as i32,
     };
     solver.threads = env("QI_THREADS", 1) as usize;
     solver.collect_stats = std::env::var("QI_STATS").is_ok();

@@ -455,6 +455,24 @@ pub struct SolverOptions {
     /// move ([`Features`]) rather than reading them from the boards at every leaf (the same
     /// values).
     pub incremental: bool,
+    /// Before the exact search, a selective one fills the table with moves (0: none): at its
+    /// nodes with [`SolverOptions::pc_min`] empties or more a shallow search on the pattern
+    /// evaluation ([`SolverOptions::pc_depth`] plies) that lands this many discs beyond the
+    /// window is taken as the search's result (ProbCut). Its bounds are kept apart in the
+    /// table (the exact search takes only their moves), and its score is the exact search's
+    /// first guess.
+    pub pc_margin: i32,
+    /// From this many empties the selective search cuts (at least 11: fewer empties are
+    /// searched without the table's selective marks).
+    pub pc_min: u32,
+    /// Selective searches before the exact one, the margin doubled at each.
+    pub pc_levels: u32,
+    /// The plies of the selective search's test.
+    pub pc_depth: u32,
+    /// The selective search runs from this many empties at the root.
+    pub pc_root: u32,
+    /// The exact search's first guess is the selective score less this.
+    pub pc_guess: i32,
 }
 
 impl Default for SolverOptions {
@@ -475,6 +493,12 @@ impl Default for SolverOptions {
             sort_window: 16,
             latest_within: 40,
             incremental: true,
+            pc_margin: 4,
+            pc_min: 12,
+            pc_levels: 2,
+            pc_depth: 4,
+            pc_root: 22,
+            pc_guess: 2,
         }
     }
 }
@@ -518,6 +542,8 @@ pub struct Solver {
     /// The ordering searches of this solve use the latest weights (see
     /// [`SolverOptions::latest_within`]).
     latest: bool,
+    /// The selectivity of the search that runs (0: exact; see [`SolverOptions::pc_margin`]).
+    selective: u8,
 }
 
 /// What the threads working on one split node share.
@@ -584,6 +610,7 @@ impl Solver {
             aborts: Vec::new(),
             simd: simd::level(),
             latest: false,
+            selective: 0,
         }
     }
 
@@ -606,6 +633,7 @@ impl Solver {
             aborts,
             simd: self.simd,
             latest: self.latest,
+            selective: self.selective,
         }
     }
 
@@ -628,6 +656,26 @@ impl Solver {
         deadline: Option<Instant>,
     ) -> Option<Solution> {
         let guess = self.estimate(pos);
+        let empties = 64 - (pos.own() | pos.opp()).count_ones();
+        if self.options.pc_margin > 0 && empties >= self.options.pc_root {
+            // selective searches first, of growing margins: moves in the table and a first
+            // guess
+            let (mut g, mut nodes) = (guess, 0);
+            let options = self.options;
+            for k in 0..options.pc_levels {
+                self.options.pc_margin = options.pc_margin << k;
+                self.selective = (options.pc_levels - k) as u8;
+                let r = self.solve_mtd(pos, g, stop, deadline);
+                self.selective = 0;
+                self.options = options;
+                nodes += self.nodes;
+                let r = r?;
+                g = r.score;
+            }
+            let exact = self.solve_mtd(pos, g - options.pc_guess, stop, deadline);
+            self.nodes += nodes;
+            return exact;
+        }
         self.solve_mtd(pos, guess, stop, deadline)
     }
 
@@ -1101,20 +1149,46 @@ impl Solver {
             return -self.search_d::<AVX>(o, p, -beta, -alpha, true);
         }
         let mut hash_move = None;
+        // the selective search's results are marked as such in the table
+        let sel = if DEEP && empties >= self.options.pc_min {
+            self.selective
+        } else {
+            0
+        };
         if use_tt && let Some(e) = self.probe(p, o) {
-            let (lo, hi) = (e.lower as i32, e.upper as i32);
-            if lo >= beta {
-                return lo;
+            // the exact search takes only the move of a selective entry
+            if e.sel <= sel {
+                let (lo, hi) = (e.lower as i32, e.upper as i32);
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
             }
-            if hi <= alpha {
-                return hi;
-            }
-            if lo == hi {
-                return lo;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
             hash_move = Some(e.mv);
+        }
+        if sel > 0 {
+            // ProbCut: a shallow search well beyond the window stands for the search
+            let t = self.options.pc_margin;
+            let leaf = Incremental {
+                f: Features::new(p, o),
+                first: true,
+                eval: self.pattern_eval(),
+            };
+            let (lo, hi) = ((alpha - t) * 100, (beta + t) * 100);
+            let v = shallow_search_d::<AVX>(p, o, self.options.pc_depth, lo, hi, leaf);
+            if v >= hi {
+                return beta;
+            }
+            if v <= lo {
+                return alpha;
+            }
         }
         let orig_alpha = alpha;
         let mut best = -65;
@@ -1142,7 +1216,7 @@ impl Solver {
                     if best >= beta {
                         self.stat(empties, 1, 1);
                         self.stat(empties, 2, 1);
-                        self.store(p, o, orig_alpha, beta, best, best_move, empties);
+                        self.store(p, o, orig_alpha, beta, best, best_move, empties, sel);
                         return best;
                     }
                 }
@@ -1157,11 +1231,13 @@ impl Solver {
                 // misses overlap)
                 for c in &list[..n] {
                     let (np, no) = (p | c.flips | (1u64 << c.sq), o & !c.flips);
-                    if let Some(e) = self.probe(no, np) {
+                    if let Some(e) = self.probe(no, np)
+                        && e.sel <= sel
+                    {
                         let s = -(e.upper as i32);
                         if s >= beta {
                             if use_tt {
-                                self.store(p, o, orig_alpha, beta, s, c.sq, empties);
+                                self.store(p, o, orig_alpha, beta, s, c.sq, empties, sel);
                             }
                             return s;
                         }
@@ -1224,7 +1300,7 @@ impl Solver {
             return 0;
         }
         if use_tt {
-            self.store(p, o, orig_alpha, beta, best, best_move, empties);
+            self.store(p, o, orig_alpha, beta, best, best_move, empties, sel);
         }
         best
     }
@@ -1576,6 +1652,38 @@ mod tests {
             checked += 1;
         }
         assert!(passes > 0, "no position with a pass");
+    }
+
+    /// The selective searches before the exact one (here from 16 empties at the root, cutting
+    /// from 11) leave the score exact, and the move one that keeps it.
+    #[test]
+    fn selective_searches_keep_the_solve_exact() {
+        let mut plain = Solver::new(4);
+        plain.options.pc_margin = 0;
+        let mut sel = Solver::new(4);
+        sel.options.pc_root = 16;
+        sel.options.pc_min = 11;
+        sel.options.pc_depth = 2;
+        let (mut checked, mut seed) = (0, 3000);
+        while checked < 12 {
+            seed += 1;
+            let Some(pos) = random_endgame(seed, 16 + (seed % 3) as u32) else {
+                continue;
+            };
+            plain.clear();
+            sel.clear();
+            let a = plain.solve(&pos, None, None).unwrap();
+            let b = sel.solve(&pos, None, None).unwrap();
+            assert_eq!(a.score, b.score, "{}", pos.to_text());
+            if let Some(m) = b.best.filter(|&m| m != PASS) {
+                let mut q = pos;
+                q.play(m).unwrap();
+                plain.clear();
+                let after = plain.solve(&q, None, None).unwrap();
+                assert_eq!(-after.score, a.score, "move {m} in {}", pos.to_text());
+            }
+            checked += 1;
+        }
     }
 
     /// Two threads splitting from 8 empties (so that small positions split too) give the

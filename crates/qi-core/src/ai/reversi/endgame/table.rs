@@ -26,6 +26,10 @@ pub(super) struct Entry {
     pub(super) upper: i8,
     pub(super) mv: u8,
     pub(super) empties: u8,
+    /// How selective the search that gave the bounds was (0: exact; see
+    /// [`SolverOptions::pc_margin`]): a search takes the bounds of entries as exact as it or
+    /// more, and only the move of the others.
+    pub(super) sel: u8,
 }
 
 #[inline(always)]
@@ -48,6 +52,7 @@ impl SharedEntry {
             upper: (d >> 8) as u8 as i8,
             mv: (d >> 16) as u8,
             empties: (d >> 24) as u8,
+            sel: (d >> 32) as u8,
         }
     }
 
@@ -56,7 +61,8 @@ impl SharedEntry {
         let d = e.lower as u8 as u64
             | (e.upper as u8 as u64) << 8
             | (e.mv as u64) << 16
-            | (e.empties as u64) << 24;
+            | (e.empties as u64) << 24
+            | (e.sel as u64) << 32;
         let (mp, mo) = mix_data(d);
         self.w[0].store(e.p ^ mp, Ordering::Relaxed);
         self.w[1].store(e.o ^ mo, Ordering::Relaxed);
@@ -124,7 +130,8 @@ impl Solver {
         (e.p == p && e.o == o).then_some(e)
     }
 
-    /// Records a search result `best` found with the window `(alpha, beta)`.
+    /// Records a search result `best` found with the window `(alpha, beta)` (by a search of
+    /// selectivity `sel`, 0 if exact).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn store(
@@ -136,6 +143,7 @@ impl Solver {
         best: i32,
         mv: u8,
         empties: u32,
+        sel: u8,
     ) {
         let b = self.bucket(p, o);
         let (e0, e1) = (b.e[0].load(), b.e[1].load());
@@ -151,6 +159,7 @@ impl Solver {
                 upper: 64,
                 mv,
                 empties: empties as u8,
+                sel,
             };
             if e0.empties as u32 <= empties {
                 // the deeper slot keeps the bigger subtree; the displaced entry moves down
@@ -160,6 +169,14 @@ impl Solver {
                 (fresh, 1)
             }
         };
+        if e.sel != sel {
+            if e.sel < sel {
+                // a more exact entry is worth more than this result
+                return;
+            }
+            // a more exact result replaces the bounds
+            (e.lower, e.upper, e.sel) = (-64, 64, sel);
+        }
         if best >= beta {
             e.lower = e.lower.max(best as i8);
         } else if best > alpha {
