@@ -5,7 +5,13 @@
 //! null-window probes (MTD(f)) from a first guess ([`Solver::estimate`], a shallow search on
 //! the trained pattern evaluation, kept a little low): a probe with the window `(g - 1, g + 1)` says
 //! whether the score is below, equal to or above the even value `g`, and fail-soft bounds move
-//! `g` to the next probe; the table keeps one probe's work for the next. Each probe is a
+//! `g` to the next probe; the table keeps one probe's work for the next. From 22 empties
+//! two selective solves come first (since session 27, [`SolverOptions::pc_margin`]): the same
+//! search, but at its nodes with 12 empties or more a 4-ply search on the pattern evaluation
+//! that lands 4 discs (then 8) beyond the window stands for the node's result (ProbCut, after
+//! Edax's iterative deepening by selectivity); their bounds are marked in the table by their
+//! selectivity, a search takes only the moves of entries less exact than itself, and the last
+//! selective score, less 2, is the exact search's first guess. Each probe is a
 //! principal variation search on bitboards in layers:
 //! - from 7 empties: moves generated from the mobility bitboard. The table's move (from 8
 //!   empties, a table of bounds in two-entry buckets, one 64-byte cache line each, the entry
@@ -377,7 +383,41 @@
 //!   instead of two): #45-#49 17.9, 17.4 and 17.4 s against 18.6, 18.2 and 17.1 s, but #45-#52
 //!   52.0 and 53.1 s against 51.5 and 51.3 s (load 2.0-2.6).
 //!
-//! This is far from the few seconds of the strongest programs: #55 alone takes 12 minutes.
+//! Session 27 (a new machine: 2 cores of an AMD EPYC with AVX-512 VBMI; `qi-engine ffo
+//! --threads 1 --hash 256`, Go matches and builds of another engineer on the other core, load
+//! 2.5-6). Main's build on all twenty: every move and score right, the same 14.41 G nodes,
+//! **554.3 s of CPU** (load 3.7-5.2; #53 48.1 s, #54 80.0 s, #55 258.3 s, #56 44.1 s, #57
+//! 39.8 s, #58 36.9 s): this machine alone takes the set below 600 s. Kept: the selective
+//! solves before the exact one (see the top). They put moves in the table for the nodes from
+//! 12 empties and bounds below 12 (exact there: no cut in those subtrees), so that the exact
+//! search visits far fewer nodes, and they give it a first guess close to the score. On
+//! #53 (the `ffo` example, 256 MB): 801 M nodes (of them 41 M in the selective solves) and
+//! 29.8-31.0 s against 1.42 G and 47.8-48.1 s; #55 5.10 G nodes and 193.4 s against 6.86 G
+//! and 258.3 s; #40-#54 and #56-#58 231.3 s against 296.0 s (load 4-6). Settings, on #53,
+//! #56 and #58 together (1.721 G nodes and 86.1-86.2 s with the kept ones, against 3.031 G and
+//! 128.4 s without selective solves, load 2.5-5): margins 2, 4 and 8 (three solves)
+//! 1.718 G and 85.3 s; 3 then 6, 1.953 G and 93.5 s; 5 then 10, 1.729 G and 86.8 s; the cut
+//! from 11 empties 1.725 G and 86.6 s; 3-ply tests 1.724 G and 86.7 s; the exact search's
+//! guess at the selective score 1.717 G and 85.8 s, 4 below it 1.945 G and 94.9 s. On #53
+//! alone: 2-ply tests 1.23 G nodes and 41.9 s; 6-ply 814 M nodes but 65.5 s (the tests cost
+//! more than they save); a third solve with margin 16 790 M nodes and 34.1 s, a fourth with 32
+//! 1.00 G and 64.1 s; a single solve with margin 16 or 24 (without the cheaper ones first)
+//! 951 M and 1.19 G nodes, 40.8 and 41.6 s; before the bounds were marked by selectivity
+//! (those of a narrower margin taken as they were by the wider one) 980 M nodes and 35.0 s.
+//! Tried and not kept: the test on one side only, chosen by the static evaluation, with a
+//! null window, and its result stored in the table: 1.728 G nodes and 83.8 and 86.0 s against
+//! 86.1 s; 6-ply tests from 18 or 20 empties (4 below), 1.818 G and 1.746 G nodes, 92.3 and
+//! 88.7 s against 87.2 s (load 3.1). The selective solves make the nodes a second fall (16-17 M on #56 and #58 against
+//! 19-21 M): their 4-ply tests are not counted as nodes, and the nodes they save are cheap.
+//!
+//! All twenty with the selective solves, then main's build right after (`qi-engine ffo --from
+//! 40 --to 59 --threads 1 --hash 256`, load 2.9-3.1 for both): every move and score right,
+//! **10.87 G nodes, 441.5 s of CPU** (24.6 M nodes/s; #53 30.3 s, #54 71.1 s, #55 202.3 s,
+//! #56 25.2 s, #57 38.4 s, #58 30.6 s) against 14.41 G nodes and 554.0 s (#53 48.3 s, #54
+//! 79.3 s, #55 256.6 s, #56 44.5 s, #57 40.2 s, #58 37.3 s): -20%. #43 took more nodes (24.3 M
+//! against 20.3 M), the others fewer or the same.
+//!
+//! This is far from the few seconds of the strongest programs: #55 alone takes over 3 minutes.
 //! Those programs order with an evaluation trained on far more (and exact) data, fill the
 //! table with selective (ProbCut) searches of increasing depth before the exact search, and
 //! visit about twice as many nodes a second. Here the pattern evaluation's phases above 20
