@@ -397,8 +397,9 @@
 //! #56 and #58 together (1.721 G nodes and 86.1-86.2 s with the kept ones, against 3.031 G and
 //! 128.4 s without selective solves, load 2.5-5): margins 2, 4 and 8 (three solves)
 //! 1.718 G and 85.3 s; 3 then 6, 1.953 G and 93.5 s; 5 then 10, 1.729 G and 86.8 s; the cut
-//! from 11 empties 1.725 G and 86.6 s; 3-ply tests 1.724 G and 86.7 s; the exact search's
-//! guess at the selective score 1.717 G and 85.8 s, 4 below it 1.945 G and 94.9 s. On #53
+//! from 11 empties 1.725 G and 86.6 s, from 13 or 14 1.758 G and 1.768 G, 87.9 and 87.2 s
+//! against 86.0 s (load 3.0-3.7); 3-ply tests 1.724 G and 86.7 s; the exact search's guess
+//! at the selective score 1.717 G and 85.8 s, 4 below it 1.945 G and 94.9 s. On #53
 //! alone: 2-ply tests 1.23 G nodes and 41.9 s; 6-ply 814 M nodes but 65.5 s (the tests cost
 //! more than they save); a third solve with margin 16 790 M nodes and 34.1 s, a fourth with 32
 //! 1.00 G and 64.1 s; a single solve with margin 16 or 24 (without the cheaper ones first)
