@@ -1711,19 +1711,25 @@ mod tests {
             let Some(pos) = random_endgame(seed, 16 + (seed % 3) as u32) else {
                 continue;
             };
-            plain.clear();
-            sel.clear();
-            let a = plain.solve(&pos, None, None).unwrap();
-            let b = sel.solve(&pos, None, None).unwrap();
-            assert_eq!(a.score, b.score, "{}", pos.to_text());
-            if let Some(m) = b.best.filter(|&m| m != PASS) {
-                let mut q = pos;
-                q.play(m).unwrap();
-                plain.clear();
-                let after = plain.solve(&q, None, None).unwrap();
-                assert_eq!(-after.score, a.score, "move {m} in {}", pos.to_text());
-            }
+            assert_solves_alike(&mut plain, &mut sel, &pos);
             checked += 1;
+        }
+    }
+
+    /// `other` gives `reference`'s exact score for `pos`, and a best move that keeps it (checked
+    /// by `reference` after the move).
+    fn assert_solves_alike(reference: &mut Solver, other: &mut Solver, pos: &Reversi) {
+        reference.clear();
+        other.clear();
+        let a = reference.solve(pos, None, None).unwrap();
+        let b = other.solve(pos, None, None).unwrap();
+        assert_eq!(a.score, b.score, "{}", pos.to_text());
+        if let Some(m) = b.best.filter(|&m| m != PASS) {
+            let mut q = *pos;
+            q.play(m).unwrap();
+            reference.clear();
+            let after = reference.solve(&q, None, None).unwrap();
+            assert_eq!(-after.score, a.score, "move {m} in {}", pos.to_text());
         }
     }
 
@@ -1743,19 +1749,8 @@ mod tests {
             let Some(pos) = random_endgame(seed, empties) else {
                 continue;
             };
-            serial.clear();
-            parallel.clear();
-            let a = serial.solve(&pos, None, None).unwrap();
-            let b = parallel.solve(&pos, None, None).unwrap();
-            assert_eq!(a.score, b.score, "{}", pos.to_text());
+            assert_solves_alike(&mut serial, &mut parallel, &pos);
             splits += parallel.splits;
-            if let Some(m) = b.best.filter(|&m| m != PASS) {
-                let mut q = pos;
-                q.play(m).unwrap();
-                serial.clear();
-                let after = serial.solve(&q, None, None).unwrap();
-                assert_eq!(-after.score, a.score, "move {m} in {}", pos.to_text());
-            }
             checked += 1;
         }
         assert!(splits > 0);
