@@ -1,5 +1,6 @@
 //! The training program of the Go move model ([`qi_core::ai::go::features`]): it reads game
-//! records and fits the feature weights that the tree priors use on 9×9.
+//! records and fits the feature weights that the tree priors use on 9×9 (`--size 13` reads the
+//! 13×13 records of the logs instead, for a model of that size; only 9×9's is shipped).
 //!
 //! The data recipe (what `data/go-features.txt` was trained on): GNU Go 3.8 (Debian's `gnugo`
 //! package) playing itself on 9×9 from 2-4 random opening plies, through `qi-engine match`,
@@ -29,19 +30,25 @@ fn main() {
     let mut files = Vec::new();
     let mut out = None;
     let mut rounds = 12usize;
+    let mut size = 9u8;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--out" => out = args.next(),
             "--rounds" => rounds = args.next().and_then(|s| s.parse().ok()).unwrap_or(rounds),
+            "--size" => size = args.next().and_then(|s| s.parse().ok()).unwrap_or(size),
             _ => files.push(a),
         }
     }
     if files.is_empty() {
-        eprintln!("usage: go_features <match -v logs…> [--out FILE] [--rounds N]");
+        eprintln!("usage: go_features <match -v logs…> [--out FILE] [--rounds N] [--size 9]");
         std::process::exit(2);
     }
-    let g = Go::new(9, 7.0).expect("9x9");
+    let Ok(g) = Go::new(size, 7.0) else {
+        eprintln!("go_features: no {size}×{size} board");
+        std::process::exit(2)
+    };
+    let head_size = format!("{size} ");
     let mut seen = HashSet::new();
     let (mut train_set, mut held): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
     let (mut games, mut bad) = (0usize, 0usize);
@@ -54,7 +61,7 @@ fn main() {
             let Some((head, rest)) = line.split_once(" moves ") else {
                 continue;
             };
-            if !head.trim_start().starts_with("9 ") || !seen.insert(rest.to_string()) {
+            if !head.trim_start().starts_with(&head_size) || !seen.insert(rest.to_string()) {
                 continue;
             }
             let mut moves: Vec<Move> = Vec::new();
@@ -73,7 +80,7 @@ fn main() {
                     }
                 }
             }
-            let Some(s) = ok.then(|| samples_of_game(9, &moves, from)).flatten() else {
+            let Some(s) = ok.then(|| samples_of_game(size, &moves, from)).flatten() else {
                 bad += 1;
                 continue;
             };
@@ -110,7 +117,7 @@ fn main() {
     eprintln!("(choosing at random: log-likelihood per move {uniform:.4})");
     if let Some(path) = out {
         let text = format!(
-            "# Go move model for the 9x9 tree priors: `<feature group> <value> <weight>`.\n\
+            "# Go move model for the {size}x{size} tree priors: `<feature group> <value> <weight>`.\n\
              # Trained by examples/go_features.rs on {games} games ({} positions); see there.\n{}",
             train_set.len(),
             model.write()
