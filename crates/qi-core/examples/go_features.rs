@@ -109,6 +109,14 @@ fn main() {
         100.0 * top1(&model, &train_set),
         100.0 * top1(&model, &held)
     );
+    let prior_top = |set: &[Sample]| {
+        100.0 * set.iter().filter(|s| s.prior_top).count() as f64 / set.len().max(1) as f64
+    };
+    eprintln!(
+        "the search's hand-set tree priors value the played move highest: {:.1}% of training positions, {:.1}% held out",
+        prior_top(&train_set),
+        prior_top(&held)
+    );
     let uniform: f64 = train_set
         .iter()
         .map(|s| -(s.candidates.len() as f64).ln())

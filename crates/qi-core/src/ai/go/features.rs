@@ -311,6 +311,10 @@ impl Model {
 pub struct Sample {
     pub candidates: Vec<Features>,
     pub played: usize,
+    /// Whether the played move has the highest value under the search's own tree priors
+    /// ([`super::prior::priors`], the hand-set weights as the search uses them), to compare
+    /// a learnt model with.
+    pub prior_top: bool,
 }
 
 /// The training positions of one game, `moves` from the empty board of `size` (komi does not
@@ -322,6 +326,7 @@ pub fn samples_of_game(size: u8, moves: &[Move], from: usize) -> Option<Vec<Samp
     let mut b = Board::from_go(&g, PASS);
     let mut out = Vec::new();
     let mut tactical = Vec::new();
+    let (mut search_tactical, mut prior_buf) = (Vec::new(), Vec::new());
     for (k, &mv) in moves.iter().enumerate() {
         if !g.is_legal(mv) {
             return None;
@@ -330,6 +335,7 @@ pub fn samples_of_game(size: u8, moves: &[Move], from: usize) -> Option<Vec<Samp
             let me = b.to_move;
             super::playout::tactical_answers(&b, &mut tactical, false);
             let mut candidates = Vec::new();
+            let mut points = Vec::new();
             let mut played = None;
             for &p in b.empties() {
                 let p = p as usize;
@@ -340,9 +346,27 @@ pub fn samples_of_game(size: u8, moves: &[Move], from: usize) -> Option<Vec<Samp
                     played = Some(candidates.len());
                 }
                 candidates.push(Features::of(&facts(&b, p, me, &tactical), me));
+                points.push(p as u16);
             }
             if let Some(played) = played {
-                out.push(Sample { candidates, played });
+                // the tree priors as the search computes them
+                let ladders = super::playout::ladder_priors_on();
+                super::playout::tactical_answers(&b, &mut search_tactical, ladders);
+                let size = size as usize;
+                let ctx = super::prior::Context {
+                    tactical: &search_tactical,
+                    opening: (size * size - b.empties().len()) * 5 < size * size,
+                    ladders,
+                };
+                super::prior::priors(&b, &points, &ctx, &mut prior_buf);
+                let value = |(n, w): (f32, f32)| w / n;
+                let mine = value(prior_buf[played]);
+                let prior_top = prior_buf.iter().all(|&x| value(x) <= mine);
+                out.push(Sample {
+                    candidates,
+                    played,
+                    prior_top,
+                });
             }
         }
         g.make(mv);
@@ -478,6 +502,24 @@ mod tests {
         assert!(Model::parse("capture 9 1.0").is_err());
         assert!(Model::parse("nonsense 1 1.0").is_err());
         assert!(Model::parse("capture 1 -1").is_err());
+    }
+
+    #[test]
+    fn samples_say_whether_the_search_priors_chose_the_played_move() {
+        // White's E5 in atari after Black D5, F5, E6: the priors value the capture at E4
+        // highest, not a first-line move in the far corner
+        let g = Go::new(9, 7.0).unwrap();
+        let mv = |s: &str| g.parse_move(s).unwrap();
+        let before = ["D5", "E5", "F5", "A9", "E6", "J1"].map(mv);
+        let sample = |last: &str| {
+            let mut game = before.to_vec();
+            game.push(mv(last));
+            let s = samples_of_game(9, &game, 6).unwrap();
+            assert_eq!(s.len(), 1);
+            s[0].prior_top
+        };
+        assert!(sample("E4"));
+        assert!(!sample("A1"));
     }
 
     #[test]
