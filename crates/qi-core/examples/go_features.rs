@@ -14,6 +14,14 @@
 //!     --out crates/qi-core/data/go-features.txt
 //! ```
 //!
+//! 13×13 (session 27): `data/go13-gnugo-selfplay.txt` holds the 82 distinct games of 99 that
+//! the same command played with `--size 13 --games 400 --seed 2771` in 25 minutes (stopped
+//! there; one game a line). `go_features data/go13-gnugo-selfplay.txt --size 13 --rounds 8`
+//! fits a model on 8,087 positions whose highest weight is the played move in 27.6% of the 898
+//! held-out positions, where the search's hand-set tree priors give the played move the
+//! highest value in 21.9% (22.7% of the training positions). The search does not use a 13×13
+//! model yet: that needs matches.
+//!
 //! Every game line (`… moves <opening> | <game>`) gives one training position for each move
 //! after the `|` that is not a pass; a game seen twice (GNU Go is deterministic, so the same
 //! opening with the colours swapped can repeat a game) counts once. Every tenth game is held
