@@ -72,37 +72,40 @@ fn odd_mask(list: &[u8; 8], n: usize, parity: u8) -> usize {
     m
 }
 
-/// The three routines of a last-empties search: `$d` picks the AVX2 build `$avx` (where the
-/// processor has AVX2; `$avx_attr` are its extra attributes) or the scalar one `$scalar`, each
-/// calling the generic `$g` with `N` empty squares.
+/// The routines of a last-empties search: `$d` picks the AVX-512 build `$avx512` or the AVX2
+/// build `$avx` (where the processor has them; `$avx_attr` are their extra attributes) or the
+/// scalar one `$scalar`, each calling the generic `$g` with the position, the window and the
+/// arguments `$arg`.
 macro_rules! dispatch_last {
-    ($(#[$doc:meta])* $d:ident, $avx512:ident, $avx:ident, $scalar:ident, $g:ident, $n:literal, [$(#[$avx_attr:meta])*]) => {
+    ($(#[$doc:meta])* $d:ident, $avx512:ident, $avx:ident, $scalar:ident, $g:ident,
+     ($($arg:ident: $ty:ty),*), [$(#[$avx_attr:meta])*]) => {
         $(#[$doc])*
         #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
         pub(super) fn $d<const AVX: u8>(
             &mut self,
             p: u64,
             o: u64,
             alpha: i32,
             beta: i32,
-            sq: [u8; $n],
-            passed: bool,
+            $($arg: $ty),*
         ) -> i32 {
             #[cfg(target_arch = "x86_64")]
             if AVX == simd::AVX512 {
                 // SAFETY: the AVX-512 build only runs where the processor has it
-                return unsafe { self.$avx512(p, o, alpha, beta, sq, passed) };
+                return unsafe { self.$avx512(p, o, alpha, beta, $($arg),*) };
             }
             #[cfg(target_arch = "x86_64")]
             if AVX == simd::AVX2 {
                 // SAFETY: the AVX2 build only runs where the processor has AVX2
-                return unsafe { self.$avx(p, o, alpha, beta, sq, passed) };
+                return unsafe { self.$avx(p, o, alpha, beta, $($arg),*) };
             }
-            self.$scalar(p, o, alpha, beta, sq, passed)
+            self.$scalar(p, o, alpha, beta, $($arg),*)
         }
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd,avx512bw,bmi1,bmi2,lzcnt")]
+        #[allow(clippy::too_many_arguments)]
         $(#[$avx_attr])*
         pub(super) fn $avx512(
             &mut self,
@@ -110,14 +113,14 @@ macro_rules! dispatch_last {
             o: u64,
             alpha: i32,
             beta: i32,
-            sq: [u8; $n],
-            passed: bool,
+            $($arg: $ty),*
         ) -> i32 {
-            self.$g::<{ simd::AVX512 }>(p, o, alpha, beta, sq, passed)
+            self.$g::<{ simd::AVX512 }>(p, o, alpha, beta, $($arg),*)
         }
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2")]
+        #[allow(clippy::too_many_arguments)]
         $(#[$avx_attr])*
         pub(super) fn $avx(
             &mut self,
@@ -125,105 +128,33 @@ macro_rules! dispatch_last {
             o: u64,
             alpha: i32,
             beta: i32,
-            sq: [u8; $n],
-            passed: bool,
+            $($arg: $ty),*
         ) -> i32 {
-            self.$g::<{ simd::AVX2 }>(p, o, alpha, beta, sq, passed)
+            self.$g::<{ simd::AVX2 }>(p, o, alpha, beta, $($arg),*)
         }
 
         #[inline(never)]
+        #[allow(clippy::too_many_arguments)]
         pub(super) fn $scalar(
             &mut self,
             p: u64,
             o: u64,
             alpha: i32,
             beta: i32,
-            sq: [u8; $n],
-            passed: bool,
+            $($arg: $ty),*
         ) -> i32 {
-            self.$g::<{ simd::SCALAR }>(p, o, alpha, beta, sq, passed)
+            self.$g::<{ simd::SCALAR }>(p, o, alpha, beta, $($arg),*)
         }
     };
 }
 
 impl Solver {
-    /// [`Solver::shallow_g`] with the routines chosen (`AVX` only where the processor has
-    /// AVX2).
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn shallow_d<const AVX: u8>(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        list: &[u8; 8],
-        n: usize,
-        parity: u8,
-        passed: bool,
-    ) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if AVX == simd::AVX512 {
-            // SAFETY: the AVX-512 build only runs where the processor has it
-            return unsafe { self.shallow_avx512(p, o, alpha, beta, list, n, parity, passed) };
-        }
-        #[cfg(target_arch = "x86_64")]
-        if AVX == simd::AVX2 {
-            // SAFETY: the AVX2 build only runs where the processor has AVX2
-            return unsafe { self.shallow_avx2(p, o, alpha, beta, list, n, parity, passed) };
-        }
-        self.shallow_scalar(p, o, alpha, beta, list, n, parity, passed)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd,avx512bw,bmi1,bmi2,lzcnt")]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn shallow_avx512(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        list: &[u8; 8],
-        n: usize,
-        parity: u8,
-        passed: bool,
-    ) -> i32 {
-        self.shallow_g::<{ simd::AVX512 }>(p, o, alpha, beta, list, n, parity, passed)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn shallow_avx2(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        list: &[u8; 8],
-        n: usize,
-        parity: u8,
-        passed: bool,
-    ) -> i32 {
-        self.shallow_g::<{ simd::AVX2 }>(p, o, alpha, beta, list, n, parity, passed)
-    }
-
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn shallow_scalar(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        list: &[u8; 8],
-        n: usize,
-        parity: u8,
-        passed: bool,
-    ) -> i32 {
-        self.shallow_g::<{ simd::SCALAR }>(p, o, alpha, beta, list, n, parity, passed)
-    }
+    dispatch_last!(
+        /// [`Solver::shallow_g`] with the routines chosen (`AVX` only where the processor has
+        /// AVX2).
+        shallow_d, shallow_avx512, shallow_avx2, shallow_scalar, shallow_g,
+        (list: &[u8; 8], n: usize, parity: u8, passed: bool), []
+    );
 
     /// Few empties: walk the list of empty squares in parity order, no table.
     #[inline(always)]
@@ -347,7 +278,7 @@ impl Solver {
 
     dispatch_last!(
         /// [`Solver::last4_g`] with the routines chosen (`AVX` only where the processor has AVX2).
-        last4_d, last4_avx512, last4_avx2, last4_scalar, last4_g, 4, []
+        last4_d, last4_avx512, last4_avx2, last4_scalar, last4_g, (sq: [u8; 4], passed: bool), []
     );
 
     /// Four empties, tried in the order given (no move list), with the stability cut.
@@ -413,7 +344,8 @@ impl Solver {
         /// [`Solver::last3`] with the routines chosen (`AVX` only where the processor has
         /// AVX2), not inlined: inlined into the four-empties routine its twelve copies
         /// overflowed the instruction cache.
-        last3_d, last3_avx512, last3_avx2, last3_scalar, last3, 3, [#[inline(never)]]
+        last3_d, last3_avx512, last3_avx2, last3_scalar, last3, (sq: [u8; 3], passed: bool),
+        [#[inline(never)]]
     );
 
     /// Three empties, in parity order (no move list).
