@@ -290,14 +290,36 @@ impl Model {
         s
     }
 
-    /// The model shipped with the crate (9×9), when `QI_GO_PRIOR=learned` asks for it: it has
-    /// not yet beaten the hand-set priors clearly enough to replace them (see the README).
-    pub fn shipped() -> Option<&'static Model> {
+    /// The model for `size`, when `QI_GO_PRIOR=learned` asks for one: the file named by
+    /// `QI_GO_MODEL` (any size, for experiments; `None` with a message if it cannot be read),
+    /// else the one shipped with the crate for 9×9. The learnt models have not yet beaten the
+    /// hand-set priors clearly enough to replace them (see the README).
+    pub fn shipped(size: u8) -> Option<&'static Model> {
         static M: OnceLock<Option<Model>> = OnceLock::new();
+        static FILE: OnceLock<Option<Model>> = OnceLock::new();
+        if !std::env::var("QI_GO_PRIOR").is_ok_and(|v| v == "learned") {
+            return None;
+        }
+        if let Ok(path) = std::env::var("QI_GO_MODEL") {
+            return FILE
+                .get_or_init(|| {
+                    let model = std::fs::read_to_string(&path)
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| Model::parse(&t));
+                    match model {
+                        Ok(m) => Some(m),
+                        Err(e) => {
+                            eprintln!("qi: QI_GO_MODEL {path}: {e}; the hand-set priors are used");
+                            None
+                        }
+                    }
+                })
+                .as_ref();
+        }
+        if size != 9 {
+            return None;
+        }
         M.get_or_init(|| {
-            if !std::env::var("QI_GO_PRIOR").is_ok_and(|v| v == "learned") {
-                return None;
-            }
             let text = include_str!("../../../data/go-features.txt");
             Model::parse(text)
                 .ok()
@@ -357,6 +379,7 @@ pub fn samples_of_game(size: u8, moves: &[Move], from: usize) -> Option<Vec<Samp
                     tactical: &search_tactical,
                     opening: (size * size - b.empties().len()) * 5 < size * size,
                     ladders,
+                    owner: &[],
                 };
                 super::prior::priors(&b, &points, &ctx, &mut prior_buf);
                 let value = |(n, w): (f32, f32)| w / n;

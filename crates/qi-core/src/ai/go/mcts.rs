@@ -46,6 +46,9 @@ pub(crate) struct Tree {
     /// Ownership sums of the playouts run for this root (+1 Black, −1 White per point).
     pub own: Vec<i32>,
     pub own_games: u32,
+    /// The ownership the tree priors use (see [`prior::Context::owner`]), by board point;
+    /// empty unless [`Tree::seed_owner`] set it for this root.
+    pub prior_owner: Vec<f32>,
     pub max_nodes: usize,
     /// The scratch of [`Tree::iterate`] (searches on one thread).
     walker: Walker,
@@ -62,6 +65,8 @@ pub(crate) struct Walker {
     buf: Vec<u16>,
     stamp: Vec<u32>,
     first_color: Vec<u8>,
+    /// Where in `seq` each stamped point was first played.
+    first_at: Vec<u32>,
     tick: u32,
     /// Last good replies (see [`playout::learn_replies`]), kept from playout to playout.
     replies: Vec<u16>,
@@ -78,6 +83,7 @@ impl Walker {
             buf: Vec::with_capacity(64),
             stamp: vec![0; POINTS],
             first_color: vec![0; POINTS],
+            first_at: vec![0; POINTS],
             tick: 0,
             replies: Vec::new(),
             no_replies: false,
@@ -110,6 +116,7 @@ impl Tree {
             rng: Fast::new(seed),
             own: Vec::new(),
             own_games: 0,
+            prior_owner: Vec::new(),
             max_nodes,
             walker: Walker::new(seed ^ 0x5851_F42D),
         }
@@ -128,6 +135,7 @@ impl Tree {
         let n = pos.size() as usize;
         self.own = vec![0; n * n];
         self.own_games = 0;
+        self.prior_owner.clear();
         let reuse = self.find_reusable(pos);
         match reuse {
             Some(idx) if idx != 0 => {
@@ -224,6 +232,32 @@ impl Tree {
         None
     }
 
+    /// Plays `games` playouts from `root` (no tree) and keeps who owns each point at their
+    /// end for the tree priors of this root's search, as Pachi seeds its ownership map
+    /// before it searches.
+    pub fn seed_owner(&mut self, root: &Board, games: u32) {
+        let n = root.size as usize;
+        let mut own = vec![0i32; n * n];
+        let mut w = std::mem::take(&mut self.walker);
+        std::mem::swap(&mut w.rng, &mut self.rng);
+        for _ in 0..games.max(1) {
+            let mut b = root.clone();
+            b.passes = 0;
+            w.seq.clear();
+            w.playout(&mut b, Some(&mut own));
+        }
+        w.seq.clear();
+        std::mem::swap(&mut w.rng, &mut self.rng);
+        self.walker = w;
+        self.prior_owner = vec![0.0; crate::go::POINTS];
+        for y in 0..n {
+            for x in 0..n {
+                let p = (y + 1) * crate::go::STRIDE + x + 1;
+                self.prior_owner[p] = own[y * n + x] as f32 / games.max(1) as f32;
+            }
+        }
+    }
+
     /// Creates the children of node `i` for the position `b` (its side to move).
     fn expand(&mut self, i: usize, b: &Board, at_root: bool) {
         if self.nodes.len() + 400 > self.max_nodes {
@@ -244,6 +278,7 @@ impl Tree {
             tactical: &tactical,
             opening: stones * 5 < size * size,
             ladders: playout::ladder_priors_on(),
+            owner: &self.prior_owner,
         };
         let moves: Vec<u16> = b
             .empties()
@@ -415,11 +450,17 @@ impl Tree {
             w.tick = 1;
         }
         let t = w.tick;
+        let drave = distance_rave();
+        let len = w.seq.len() as f32;
+        if w.first_at.len() != POINTS {
+            w.first_at = vec![0; POINTS];
+        }
         for idx in (0..w.seq.len()).rev() {
             let (mv, col) = w.seq[idx];
             if mv != PASS {
                 w.stamp[mv as usize] = t;
                 w.first_color[mv as usize] = col;
+                w.first_at[mv as usize] = idx as u32;
             }
             if idx < w.path.len() {
                 let ni = w.path[idx] as usize;
@@ -432,8 +473,11 @@ impl Tree {
                 for c in nd.first as usize..(nd.first + nd.n_children as u32) as usize {
                     let m = self.nodes[c].mv as usize;
                     if m != 0 && w.stamp[m] == t && w.first_color[m] == col {
-                        self.nodes[c].an += 1.0;
-                        self.nodes[c].aw += win;
+                        // with distance weighting, moves played sooner after the node count
+                        // more (Pachi's `distance_rave`: 1 + k at once, 1 at the end)
+                        let weight = amaf_weight(drave, len, w.first_at[m] as f32, idx as f32);
+                        self.nodes[c].an += weight;
+                        self.nodes[c].aw += weight * win;
                     }
                 }
             }
@@ -475,5 +519,79 @@ impl Tree {
             }
         }
         pv
+    }
+}
+
+/// The weight of an AMAF update to a child of the node at `start` in a game of `len` moves,
+/// for the child's move first played at `first`: `1 + k` for a move played at once, falling to
+/// 1 for one played at the end (Pachi's `distance_rave`), 1 throughout when `k` is 0.
+fn amaf_weight(k: f32, len: f32, first: f32, start: f32) -> f32 {
+    if k > 0.0 {
+        1.0 + k * (len - first) / (len - start + 1.0)
+    } else {
+        1.0
+    }
+}
+
+/// The weight of the AMAF update of a move played at once after its node, beyond 1
+/// (`QI_GO_DRAVE=<k>`, an experiment; 0, plain AMAF, by default).
+fn distance_rave() -> f32 {
+    static K: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
+    *K.get_or_init(|| {
+        std::env::var("QI_GO_DRAVE")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0.0)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amaf_updates_weigh_moves_played_sooner_more() {
+        // a node at move 10 of a 110-move game
+        let soon = amaf_weight(3.0, 110.0, 10.0, 10.0);
+        let mid = amaf_weight(3.0, 110.0, 60.0, 10.0);
+        let late = amaf_weight(3.0, 110.0, 109.0, 10.0);
+        assert!(soon > 3.9 && soon <= 4.0, "{soon}");
+        assert!((mid - (1.0 + 3.0 * 50.0 / 101.0)).abs() < 1e-5, "{mid}");
+        assert!(late > 1.0 && late < 1.05, "{late}");
+        assert!(soon > mid && mid > late);
+        // plain AMAF: every move alike
+        for first in [10.0, 60.0, 109.0] {
+            assert_eq!(amaf_weight(0.0, 110.0, first, 10.0), 1.0);
+        }
+    }
+
+    #[test]
+    fn seeded_ownership_gives_a_walled_off_corner_to_its_owner() {
+        use crate::game::Game;
+        // Black walls off the lower left corner of 9×9 along the fourth line; White plays far
+        let mut g = crate::go::Go::new(9, 7.0).unwrap();
+        let black = ["A4", "B4", "C4", "D4", "D3", "D2", "D1"];
+        let white = ["J9", "H9", "G9", "J8", "H8", "G8", "F9"];
+        for (b, w) in black.iter().zip(white) {
+            let mv = g.parse_move(b).unwrap();
+            g.make(mv);
+            let mv = g.parse_move(w).unwrap();
+            g.make(mv);
+        }
+        let root = Board::from_go(&g, PASS);
+        let mut t = Tree::new(7, 10_000);
+        t.set_root(&g);
+        assert!(t.prior_owner.is_empty(), "set_root clears the map");
+        t.seed_owner(&root, 300);
+        let at = |m: &str| g.parse_move(m).unwrap() as usize;
+        // inside the wall: Black's nearly always
+        assert!(t.prior_owner[at("B2")] > 0.8, "{}", t.prior_owner[at("B2")]);
+        // White's own stones and the corner behind them: White's mostly
+        assert!(
+            t.prior_owner[at("J9")] < -0.5,
+            "{}",
+            t.prior_owner[at("J9")]
+        );
+        assert!(t.prior_owner.iter().all(|v| (-1.0..=1.0).contains(v)));
     }
 }

@@ -189,7 +189,12 @@
 //! playouts only or nowhere (in the tree priors only by default), `QI_GO_NO_LGR=1` to play the playouts without last good replies, `QI_GO_NO_2LIB=1` without
 //! the two-liberty answers, `QI_GO_NAKADE=1` with the vital point of three-point eye spaces
 //! (eight times in ten, after the two-liberty answers; not yet measured), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, `QI_GO_PRIOR=learned`
-//! for the 9×9 priors of the model learnt from GNU Go games ([`features`]), `QI_GO_NODES=<n>` to
+//! for the 9×9 priors of the model learnt from GNU Go games ([`features`]; with
+//! `QI_GO_MODEL=<file>` the model in that file, on any board size), `QI_GO_OWNER=1` to weigh
+//! the tree priors by who owns each point at the end of 300 playouts run before the search
+//! ([`prior::owner_factor`]), `QI_GO_DRAVE=<k>` to weigh the AMAF update of a move played at
+//! once after its node `1 + k` times, falling to once at the end of the playout (Pachi's
+//! `distance_rave`, 3 there), `QI_GO_NODES=<n>` to
 //! set the node limit of a tree (4,000,000), and
 //! `QI_GO_DEBUG=1` to print the tree sizes, playouts, time and the most visited root moves of
 //! each search on stderr.
@@ -466,6 +471,9 @@ impl GoCpu {
         // the tree decides about passes: a finished game is not played out from here
         if root.passes >= 2 {
             root.passes = 1;
+        }
+        if prior::owner_priors_on() {
+            self.trees[0].seed_owner(&root, 300);
         }
         let deadline = crate::search::deadline_after(start, mt.max);
         let exact_stop = budget > 30_000;

@@ -15,7 +15,7 @@
 //! empty corners for in the opening).
 //!
 //! The weights are the hand-set factors below, after the paper and matches. With
-//! `QI_GO_PRIOR=learned`, 9×9 uses the move model learnt from game records instead
+//! `QI_GO_PRIOR=learned`, 9×9 (or any size, from the file `QI_GO_MODEL` names) uses the move model learnt from game records instead
 //! ([`super::features`]: GNU Go self-play games, 3×3 shapes and the features above); the
 //! virtual games that speak against self-atari and the first line of empty areas stay.
 
@@ -61,6 +61,26 @@ pub(crate) struct Context<'a> {
     /// Read ladders ([`super::ladder`]): an escape into a ladder that catches it is weighed
     /// like a self-atari, an atari that starts a working ladder nearly like a capture.
     pub ladders: bool,
+    /// Who owns each point at the end of playouts from the search's root (by board point,
+    /// +1 Black .. −1 White on average; empty when not known): points that one side owns in
+    /// nearly every playout are weighed down ([`owner_factor`]).
+    pub owner: &'a [f32],
+}
+
+/// Whether the tree priors weigh points by their ownership (`QI_GO_OWNER=1`, an experiment).
+pub(crate) fn owner_priors_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("QI_GO_OWNER").is_ok_and(|v| v == "1"))
+}
+
+/// The factor of a point that the mover owns with the share `mine` (0..1) of the playouts,
+/// in ninths: a point the opponent owns in nearly every playout (inside its territory or
+/// its living group) is rarely a move, nor is one inside the mover's own safe territory;
+/// contested points weigh most. The shape follows the ownership feature of Pachi's learnt
+/// pattern model (`mcowner`), with round values.
+pub(crate) fn owner_factor(mine: f32) -> f32 {
+    const F: [f32; 9] = [0.15, 0.7, 1.1, 1.2, 1.2, 1.05, 0.8, 0.4, 0.4];
+    F[((mine * 8.0) as usize).min(8)]
 }
 
 /// The weight of the legal point `p` for `me` (the side to move of `b`), and the virtual
@@ -70,9 +90,9 @@ pub(crate) struct Context<'a> {
 pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f32) {
     let f = facts(b, p, me, ctx.tactical);
     let (g, bad_n, bad_w) = hand_gamma(b, p, &f, ctx);
-    match Model::shipped() {
-        Some(m) if b.size == 9 => (m.weight(&Features::of(&f, me)), bad_n, bad_w),
-        _ => (g, bad_n, bad_w),
+    match Model::shipped(b.size) {
+        Some(m) => (m.weight(&Features::of(&f, me)), bad_n, bad_w),
+        None => (g, bad_n, bad_w),
     }
 }
 
@@ -189,6 +209,19 @@ pub(crate) fn priors(b: &Board, moves: &[u16], ctx: &Context, out: &mut Vec<(f32
         out.push((g, 0.0));
         against.push((n, w));
     }
+    if !ctx.owner.is_empty() {
+        sum = 0.0;
+        for (o, &p) in out.iter_mut().zip(moves) {
+            let m = ctx.owner[p as usize];
+            let mine = if me == 1 {
+                0.5 + 0.5 * m
+            } else {
+                0.5 - 0.5 * m
+            };
+            o.0 *= owner_factor(mine);
+            sum += o.0;
+        }
+    }
     let k = prior_weight(b.size);
     for (o, (n, w)) in out.iter_mut().zip(against) {
         let v = k * (o.0 / sum.max(1e-9)).sqrt();
@@ -245,6 +278,7 @@ mod tests {
             tactical: &tactical,
             opening: false,
             ladders: true,
+            owner: &[],
         };
         let moves: Vec<u16> = b
             .empties()
@@ -262,6 +296,47 @@ mod tests {
                 (p as usize, w / n)
             })
             .collect()
+    }
+
+    #[test]
+    fn points_one_side_owns_for_sure_weigh_less_than_contested_ones() {
+        assert!(owner_factor(0.0) < 0.2, "the opponent's for sure");
+        assert!(owner_factor(1.0) < 0.5, "the mover's own for sure");
+        assert!(owner_factor(0.45) > 1.0, "contested");
+        // the same position, with and without an ownership map that gives C3 to White
+        let (g, b) = board(&["E5", "E4"]);
+        let c3 = at(g.parse_move("C3").unwrap());
+        let g7 = at(g.parse_move("G7").unwrap());
+        let mut tactical = Vec::new();
+        super::super::playout::tactical_answers(&b, &mut tactical, true);
+        let moves: Vec<u16> = b
+            .empties()
+            .iter()
+            .copied()
+            .filter(|&p| g.is_legal_point(p as usize))
+            .collect();
+        let value = |owner: &[f32], p: usize| {
+            let ctx = Context {
+                tactical: &tactical,
+                opening: false,
+                ladders: true,
+                owner,
+            };
+            let mut out = Vec::new();
+            priors(&b, &moves, &ctx, &mut out);
+            let k = moves.iter().position(|&m| m as usize == p).unwrap();
+            out[k].1 / out[k].0
+        };
+        let plain_c3 = value(&[], c3);
+        let plain_g7 = value(&[], g7);
+        // the same factor everywhere changes nothing
+        let mut owner = vec![1.0f32; crate::go::POINTS];
+        assert!((value(&owner, c3) - plain_c3).abs() < 1e-5);
+        owner[c3] = -1.0; // White's in every playout, and Black is to move
+        assert!(value(&owner, c3) < plain_c3, "C3 falls");
+        assert!(value(&owner, g7) > plain_g7, "the rest gains its share");
+        owner[c3] = 0.0; // contested, where the rest is Black's for sure
+        assert!(value(&owner, c3) > plain_c3, "C3 rises");
     }
 
     #[test]
