@@ -1145,6 +1145,62 @@ fn a_typed_illegal_move_is_refused_in_the_words_of_a_click() {
     assert_eq!(status(&app), "d4 is taken");
 }
 
+/// Runs frames until the game reaches `n` moves (the CPU's answers arrive from a task).
+fn wait_for_ply(app: &mut App, n: usize) {
+    let t0 = std::time::Instant::now();
+    while app.world().resource::<Match>().history.ply() < n {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(20),
+            "still at move {}",
+            app.world().resource::<Match>().history.ply()
+        );
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    settle(app);
+}
+
+/// With the CPU moving first, Undo took back its first move and the CPU played it again: the
+/// CPU's opening move is not the person's to take back, so Undo is off until they have moved.
+#[test]
+fn undo_never_takes_back_only_the_cpus_first_move() {
+    let mut app = headless_without_animations(&[(GameKind::Gomoku, 50)]);
+    start(
+        &mut app,
+        GameKind::Gomoku,
+        None,
+        [Player::Cpu { level: 1 }, Player::Human],
+    );
+    wait_for_ply(&mut app, 1);
+    let first = app.world().resource::<Match>().history.moves()[0];
+    assert!(
+        !hud_view(&app).can_undo,
+        "Undo is off after the CPU's first move"
+    );
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    app.update();
+    assert_eq!(status(&app), "Nothing to undo");
+    let g = app.world().resource::<Match>();
+    assert_eq!(g.history.ply(), 1, "the CPU's move stays");
+    assert_eq!(g.history.moves()[0], first);
+    assert!(
+        !g.history.can_redo(),
+        "nothing was taken back to play again"
+    );
+    // once the person has moved and the CPU answered, Undo goes back to the person's turn
+    play(&mut app, "a1");
+    wait_for_ply(&mut app, 3);
+    assert!(hud_view(&app).can_undo);
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    app.update();
+    let g = app.world().resource::<Match>();
+    assert_eq!(g.history.ply(), 1);
+    assert_eq!(g.history.moves()[0], first);
+    assert!(g.human_to_move());
+}
+
 /// Defect 16: "back to move 4" while the HUD said "Move 5": one numbering everywhere.
 #[test]
 fn move_numbers_agree() {

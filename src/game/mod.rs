@@ -398,10 +398,29 @@ fn apply_undo_redo(
     }
 }
 
-/// Whether [`undo_for_player`] has anything to take back: a move, or a resignation (which
-/// may come before the first move).
+/// Whether [`undo_for_player`] has anything to take back: a move (against the CPU, a move
+/// of the person's, not only the CPU's first ones), or a resignation (which may come before
+/// the first move).
 pub fn can_undo_for_player(game: &Match) -> bool {
-    game.history.can_undo() || resigned(game)
+    resigned(game) || (game.history.can_undo() && game.history.ply() > cpu_moves_first(game))
+}
+
+/// How many moves the CPU played from the start before a person's first move (0 unless the
+/// CPU moves first): against the CPU, Undo never goes back past them, since they would only
+/// be played again.
+fn cpu_moves_first(game: &Match) -> usize {
+    if !game.vs_cpu() {
+        return 0;
+    }
+    let mut pos = game.history.start().clone();
+    let mut n = 0;
+    for &mv in game.history.moves() {
+        if !game.setup.players[pos.side_to_move().index()].is_cpu() || pos.play(mv).is_err() {
+            break;
+        }
+        n += 1;
+    }
+    n
 }
 
 fn resigned(game: &Match) -> bool {
@@ -417,7 +436,7 @@ pub fn undo_for_player(game: &mut Match) -> (bool, String) {
         game.history.clear_resignation();
         return (true, t!("status-resignation-undone"));
     }
-    if !game.history.can_undo() {
+    if !can_undo_for_player(game) {
         return (false, t!("status-nothing-to-undo"));
     }
     if game.vs_cpu() {
