@@ -272,13 +272,18 @@ mod tests {
     }
 
     fn weights(g: &Go, b: &Board) -> Vec<(usize, f32)> {
+        weights_owned(g, b, &[])
+    }
+
+    /// The prior values `(point, wins / games)` with the ownership map `owner`.
+    fn weights_owned(g: &Go, b: &Board, owner: &[f32]) -> Vec<(usize, f32)> {
         let mut tactical = Vec::new();
         super::super::playout::tactical_answers(b, &mut tactical, true);
         let ctx = Context {
             tactical: &tactical,
             opening: false,
             ladders: true,
-            owner: &[],
+            owner,
         };
         let moves: Vec<u16> = b
             .empties()
@@ -307,25 +312,9 @@ mod tests {
         let (g, b) = board(&["E5", "E4"]);
         let c3 = at(g.parse_move("C3").unwrap());
         let g7 = at(g.parse_move("G7").unwrap());
-        let mut tactical = Vec::new();
-        super::super::playout::tactical_answers(&b, &mut tactical, true);
-        let moves: Vec<u16> = b
-            .empties()
-            .iter()
-            .copied()
-            .filter(|&p| g.is_legal_point(p as usize))
-            .collect();
         let value = |owner: &[f32], p: usize| {
-            let ctx = Context {
-                tactical: &tactical,
-                opening: false,
-                ladders: true,
-                owner,
-            };
-            let mut out = Vec::new();
-            priors(&b, &moves, &ctx, &mut out);
-            let k = moves.iter().position(|&m| m as usize == p).unwrap();
-            out[k].1 / out[k].0
+            let w = weights_owned(&g, &b, owner);
+            w.iter().find(|x| x.0 == p).unwrap().1
         };
         let plain_c3 = value(&[], c3);
         let plain_g7 = value(&[], g7);
