@@ -195,7 +195,7 @@
 //! ([`prior::owner_factor`]), `QI_GO_DRAVE=<k>` to weigh the AMAF update of a move played at
 //! once after its node `1 + k` times, falling to once at the end of the playout (Pachi's
 //! `distance_rave`, 3 there; on 13×13 against Pachi at 5 s a move the ownership alone won 1 of
-//! 7 games and with `QI_GO_DRAVE=3` 0 of 5, where main's search has won 3 of 16, though both
+//! 7 games and with `QI_GO_DRAVE=3` 0 of 5, where main's search has won 3 of 22, though both
 //! had led main in short self-play screens: the README has the figures), `QI_GO_NODES=<n>` to
 //! set the node limit of a tree (4,000,000), and
 //! `QI_GO_DEBUG=1` to print the tree sizes, playouts, time and the most visited root moves of
