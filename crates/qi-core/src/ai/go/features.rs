@@ -290,6 +290,13 @@ impl Model {
         s
     }
 
+    /// A model written by [`Model::write`] (or by hand in that form) from the file `path`;
+    /// the error says what is wrong: the file cannot be read, or which line is not a model line.
+    pub fn from_file(path: &std::path::Path) -> Result<Model, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        Model::parse(&text)
+    }
+
     /// The model for `size`, when `QI_GO_PRIOR=learned` asks for one: the file named by
     /// `QI_GO_MODEL` (any size, for experiments; `None` with a message if it cannot be read),
     /// else the one shipped with the crate for 9×9. The learnt models have not yet beaten the
@@ -302,16 +309,11 @@ impl Model {
         }
         if let Ok(path) = std::env::var("QI_GO_MODEL") {
             return FILE
-                .get_or_init(|| {
-                    let model = std::fs::read_to_string(&path)
-                        .map_err(|e| e.to_string())
-                        .and_then(|t| Model::parse(&t));
-                    match model {
-                        Ok(m) => Some(m),
-                        Err(e) => {
-                            eprintln!("qi: QI_GO_MODEL {path}: {e}; the hand-set priors are used");
-                            None
-                        }
+                .get_or_init(|| match Model::from_file(std::path::Path::new(&path)) {
+                    Ok(m) => Some(m),
+                    Err(e) => {
+                        eprintln!("qi: QI_GO_MODEL {path}: {e}; the hand-set priors are used");
+                        None
                     }
                 })
                 .as_ref();
@@ -473,6 +475,25 @@ mod tests {
         assert_eq!(canonical(north, 1), canonical(south_white, 2));
         // an own stone is not an opponent's
         assert_ne!(canonical(north, 1), canonical(north, 2));
+    }
+
+    /// A model file that is missing or damaged is refused with what is wrong (the search then
+    /// keeps its hand-set priors); a good one reads back as written.
+    #[test]
+    fn model_files_are_read_or_refused_with_a_reason() {
+        let dir = std::env::temp_dir().join(format!("qi-model-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = Model::from_file(&dir.join("none.txt")).err().unwrap();
+        assert!(!missing.is_empty());
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "pattern 12 1.5\n\u{0}garbage here\n").unwrap();
+        let e = Model::from_file(&bad).err().unwrap();
+        assert!(e.contains("line 2"), "{e}");
+        let good = dir.join("good.txt");
+        std::fs::write(&good, "capture 1 3.5\nlast 2 2.0\n").unwrap();
+        let m = Model::from_file(&good).unwrap();
+        assert_eq!(m.write(), "capture 1 3.5000\nlast 2 2.0000\n");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
