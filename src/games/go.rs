@@ -487,12 +487,12 @@ mod tests {
         // White, searching, gives itself 74.1%: Black has 25.9%
         let (v, t) = crate::hud::eval_text(
             GameKind::Go,
-            &search_info(2410, 60),
+            &search_info(2410, 6000),
             qi_core::Side::White,
             0,
         )
         .unwrap();
-        assert_eq!(t, "Black 26% to win · 60 playouts");
+        assert_eq!(t, "Black 26% to win · 6000 playouts");
         assert!((v - (25.9 - 50.0) / 50.0).abs() < 1e-4, "{v}");
         let (v, t) = crate::hud::eval_text(
             GameKind::Go,
@@ -503,6 +503,17 @@ mod tests {
         .unwrap();
         assert_eq!(t, "Black 50% to win · 20000 playouts");
         assert_eq!(v, 0.0);
+        // level 1's 60 playouts and level 2's 400 say little beyond the tree's priors (the bar
+        // read "Black 74% to win · 60 playouts" after one move): no bar
+        for playouts in [60, 400, crate::hud::MIN_SHOWN_PLAYOUTS - 1] {
+            let shown = crate::hud::eval_text(
+                GameKind::Go,
+                &search_info(2410, playouts),
+                qi_core::Side::White,
+                0,
+            );
+            assert_eq!(shown, None, "{playouts}");
+        }
     }
 
     /// Options written by hand that make no game are forgotten; good ones are kept.

@@ -1,6 +1,7 @@
 //! The eval bar: the CPU's last evaluation for the first side, or who wins in how many moves.
 
 use bevy_egui::egui;
+use qi_core::search::Solved;
 use qi_core::{GameKind, Side};
 
 use crate::theme::palette;
@@ -9,6 +10,11 @@ use crate::theme::palette;
 /// shows: one piece. Some games' weak levels add a tenth of a piece only to break ties,
 /// others many pieces so as to play partly at random, and then their scores are chance.
 pub const MAX_SHOWN_NOISE: i32 = 100;
+
+/// The fewest playouts whose win rate the bar shows: below them a Monte Carlo search's value
+/// is mostly its tree priors' virtual wins (Go's level 1, 60 playouts, had the bar read
+/// "Black 74% to win" after one move).
+pub const MIN_SHOWN_PLAYOUTS: u64 = 2000;
 
 /// The eval bar's text: the score for the first side, or who wins in how many moves when the
 /// search has found the game decided. `None` when the search has nothing worth showing yet,
@@ -29,6 +35,9 @@ pub fn eval_text(
         -info.score
     };
     if crate::games::ui_of(kind).score_is_win_rate() {
+        if info.nodes < MIN_SHOWN_PLAYOUTS {
+            return None;
+        }
         // a Monte Carlo search: Black's chance to win, from the playouts (it read "Black
         // -24.1", a win rate shown as if it were points)
         let rate = ((first + 5000) as f32 / 100.0).clamp(0.0, 100.0);
@@ -40,7 +49,32 @@ pub fn eval_text(
         );
         return Some(((rate - 50.0) / 50.0, text));
     }
-    let text = if qi_core::search::is_decided(first) {
+    let black = crate::games::ui_of(kind).side_name(Side::Black);
+    let text = if info.solved == Solved::WinLossDraw {
+        // proven: only who wins; the size is the evaluation's
+        match first.signum() {
+            0 => t!("eval-solved-draw"),
+            s => t!(
+                "eval-solved-win",
+                side = crate::games::ui_of(kind).side_name(if s > 0 {
+                    Side::Black
+                } else {
+                    Side::White
+                })
+            ),
+        }
+    } else if info.solved == Solved::Exact {
+        // the exact final margin, in whole pieces
+        if first == 0 {
+            t!("eval-exact-draw")
+        } else {
+            t!(
+                "eval-exact",
+                side = black,
+                score = format!("{:+}", first / 100)
+            )
+        }
+    } else if qi_core::search::is_decided(first) {
         let plies = (qi_core::search::MATE - first.abs()).max(1);
         let winner = if first > 0 { Side::Black } else { Side::White };
         t!(
@@ -51,7 +85,7 @@ pub fn eval_text(
     } else {
         t!(
             "eval-score",
-            side = crate::games::ui_of(kind).side_name(Side::Black),
+            side = black,
             score = format!("{:+.1}", first as f32 / 100.0),
             depth = info.depth
         )
@@ -61,7 +95,7 @@ pub fn eval_text(
     } else {
         text
     };
-    let value = if qi_core::search::is_decided(first) {
+    let value = if qi_core::search::is_decided(first) || info.solved == Solved::WinLossDraw {
         first.signum() as f32
     } else {
         ((first as f32) / crate::games::ui_of(kind).eval_scale()).tanh()

@@ -21,7 +21,7 @@ mod online_panel;
 mod replay_panel;
 mod top_bar;
 
-pub use eval::{MAX_SHOWN_NOISE, eval_bar_ui, eval_text};
+pub use eval::{MAX_SHOWN_NOISE, MIN_SHOWN_PLAYOUTS, eval_bar_ui, eval_text};
 pub use online_panel::{OnlineView, online_panel_ui};
 pub use replay_panel::{ReplayView, move_list_ui, replay_panel_ui};
 pub use top_bar::{piece_icon, top_bar_ui};

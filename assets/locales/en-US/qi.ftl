@@ -187,6 +187,10 @@ eval-wins-in = { $side } wins in { $n ->
 eval-score = { $side } { $score } · depth { $depth }
 eval-speed = { $text } · { $knps } kn/s
 eval-win-rate = { $side } { $pct }% to win · { $playouts } playouts
+eval-exact = { $side } { $score } · exact
+eval-exact-draw = Draw · exact
+eval-solved-win = { $side } wins · solved
+eval-solved-draw = Draw · solved
 
 ## Replay
 

@@ -169,6 +169,10 @@ eval-wins-in = { $side } { $n } 手内必胜
 eval-score = { $side } { $score } · 深度 { $depth }
 eval-speed = { $text } · { $knps } 千节点/秒
 eval-win-rate = { $side } 胜率 { $pct }% · 模拟 { $playouts } 局
+eval-exact = { $side } { $score } · 精确
+eval-exact-draw = 和棋 · 精确
+eval-solved-win = { $side } 必胜 · 已解
+eval-solved-draw = 和棋 · 已解
 
 ## 复盘
 

@@ -428,6 +428,7 @@ fn level_6_keeps_the_outcome_when_it_solves_win_loss_draw() {
         let m = r.best.unwrap();
         assert!(pos.is_legal(m), "{}", pos.to_text());
         assert_eq!(r.score.signum(), want, "{}", pos.to_text());
+        assert_eq!(r.info.solved, qi_core::search::Solved::WinLossDraw);
         if want >= 0 {
             assert_keeps_outcome(pos, m, want, &mut exact_score);
         }
@@ -446,6 +447,10 @@ fn levels_play_endgames_perfectly() {
             let want = exact(pos);
             let r = cpu.choose(pos, Duration::from_secs(60), &stop, i as u64, &mut |_| {});
             let m = r.best.unwrap();
+            // the score is the exact margin, and says so (the app's eval line tells it from
+            // an evaluation)
+            assert_eq!(r.info.solved, qi_core::search::Solved::Exact);
+            assert_eq!(r.score, want * 100, "level {level}: {}", pos.to_text());
             let mut q = *pos;
             q.play(m).unwrap();
             assert_eq!(

@@ -573,6 +573,7 @@ impl AtaxxSearcher {
             nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
             pv: self.pv(pos, best, depth as usize + 4),
             elapsed,
+            solved: Default::default(),
         }
     }
 

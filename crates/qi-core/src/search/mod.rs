@@ -91,6 +91,20 @@ pub struct SearchInfo {
     /// The principal variation in the game's move notation.
     pub pv: Vec<String>,
     pub elapsed: Duration,
+    /// Whether an exact solver proved the score (Reversi's endgame), and how far.
+    pub solved: Solved,
+}
+
+/// How far a search's score is proven.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Solved {
+    /// A heuristic score (the evaluation, or a decided game in so many moves).
+    #[default]
+    No,
+    /// The exact final margin, solved to the end of the game.
+    Exact,
+    /// Only who wins (or a draw) is proven; the score's size is the evaluation's.
+    WinLossDraw,
 }
 
 /// The move chosen and how the search saw it.
@@ -379,6 +393,7 @@ impl<E: Evaluator> Searcher<E> {
             nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
             pv: self.pv(pos, best, depth as usize + 4),
             elapsed,
+            solved: Default::default(),
         }
     }
 

@@ -843,6 +843,7 @@ fn info_of(trees: &[Tree], pos: &Go, playouts: u64, start: Instant) -> SearchInf
         nps: (playouts as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
         pv,
         elapsed,
+        solved: Default::default(),
     }
 }
 

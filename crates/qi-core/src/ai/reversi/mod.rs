@@ -671,6 +671,11 @@ impl Ai for Reversi {
                     nps: (solver.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
                     pv: best.iter().map(|&m| pos.move_to_text(m)).collect(),
                     elapsed,
+                    solved: if wld {
+                        crate::search::Solved::WinLossDraw
+                    } else {
+                        crate::search::Solved::Exact
+                    },
                 };
                 on_info(&info);
                 SearchResult { best, score, info }

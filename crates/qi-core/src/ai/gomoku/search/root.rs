@@ -251,6 +251,7 @@ impl Search {
             nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
             pv,
             elapsed,
+            solved: Default::default(),
         }
     }
 
