@@ -28,7 +28,8 @@ pub(crate) struct Node {
 }
 
 impl Node {
-    /// Whether the real rules forbid this root child (superko; see [`Tree::set_root`]). The
+    /// Whether the real rules forbid this root child (superko; see [`Tree::set_root`]), or the
+    /// opening rule keeps it out ([`prior::fuseki_excludes`], for a reused subtree). The
     /// mark is an infinite game count, which no search reaches: it was once 10⁶ games, tested
     /// as "at least 10⁵", and level 6's clock-bound searches with their reused trees give the
     /// best move more games than that, so the best move was dropped as forbidden.
@@ -165,14 +166,20 @@ impl Tree {
             }
         }
         if self.nodes[0].n_children > 0 {
-            // drop root children that the real rules forbid (superko), by zeroing them out
+            // drop root children that the real rules forbid (superko) or the opening rule
+            // keeps out (a reused subtree was expanded without it), by zeroing them out
             let (f, k) = (
                 self.nodes[0].first as usize,
                 self.nodes[0].n_children as usize,
             );
+            let board = Board::from_go(pos, PASS);
+            let fuseki = prior::fuseki_applies(&board);
             for c in f..f + k {
                 let mv = self.nodes[c].mv;
-                if mv != PASS && !pos.is_legal_point(mv as usize) {
+                if mv != PASS
+                    && (!pos.is_legal_point(mv as usize)
+                        || (fuseki && prior::fuseki_excludes(&board, mv as usize)))
+                {
                     self.nodes[c].n = f32::INFINITY;
                     self.nodes[c].w = 0.0;
                     self.nodes[c].visits = 0;
@@ -280,13 +287,17 @@ impl Tree {
             ladders: playout::ladder_priors_on(),
             owner: &self.prior_owner,
         };
+        let fuseki = at_root && prior::fuseki_applies(b);
         let moves: Vec<u16> = b
             .empties()
             .iter()
             .copied()
             .filter(|&p| {
                 let p = p as usize;
-                b.legal(p) && !b.is_eye(p, me) && root_pos.is_none_or(|g| g.is_legal_point(p))
+                b.legal(p)
+                    && !b.is_eye(p, me)
+                    && root_pos.is_none_or(|g| g.is_legal_point(p))
+                    && !(fuseki && prior::fuseki_excludes(b, p))
             })
             .collect();
         let mut pri = Vec::with_capacity(moves.len());
@@ -593,5 +604,105 @@ mod tests {
             t.prior_owner[at("J9")]
         );
         assert!(t.prior_owner.iter().all(|v| (-1.0..=1.0).contains(v)));
+    }
+
+    /// The root of 13×13 leaves the open centre alone in the opening, also when a tree is
+    /// reused; stones nearby, a 9×9 board or a later move make the centre a move again.
+    #[test]
+    fn the_opening_of_13x13_keeps_out_of_the_open_centre() {
+        use crate::game::Game;
+        let line = |p: usize, n: usize| {
+            let (x, y) = (p % crate::go::STRIDE - 1, p / crate::go::STRIDE - 1);
+            x.min(y).min(n - 1 - x).min(n - 1 - y)
+        };
+        let root_moves = |t: &Tree| -> Vec<usize> {
+            t.root_children()
+                .iter()
+                .filter(|c| !c.forbidden() && c.mv != PASS)
+                .map(|c| c.mv as usize)
+                .collect()
+        };
+        let mut g = crate::go::Go::new(13, 7.0).unwrap();
+        let mut t = Tree::new(5, 200_000);
+        t.set_root(&g);
+        for _ in 0..3000 {
+            t.iterate(&Board::from_go(&g, PASS), 2);
+        }
+        // the empty board: the 3-3, 3-4 and 4-4 points of the four corners
+        let moves = root_moves(&t);
+        assert_eq!(moves.len(), 16, "{moves:?}");
+        for m in ["D4", "C3", "C4", "D3", "K10", "L11", "K11", "C10", "L4"] {
+            let p = g.parse_move(m).unwrap() as usize;
+            assert!(moves.contains(&p), "{m}");
+        }
+        for m in ["G7", "G4", "D7", "F6", "C5", "A1", "B2"] {
+            let p = g.parse_move(m).unwrap() as usize;
+            assert!(!moves.contains(&p), "{m}");
+        }
+        // a reused tree: the most visited move and its most visited answer; the subtree
+        // under them was expanded as an inner node, without the rule, and the root drops its
+        // moves in the open centre
+        let top = |t: &Tree, i: usize| {
+            let nd = t.nodes[i];
+            (nd.first as usize..(nd.first + nd.n_children as u32) as usize)
+                .max_by_key(|&c| t.nodes[c].visits)
+                .unwrap()
+        };
+        let a = top(&t, 0);
+        let b = top(&t, a);
+        assert!(t.nodes[b].n_children > 0, "the answer has children");
+        for c in [a, b] {
+            g.make(t.nodes[c].mv);
+        }
+        t.set_root(&g);
+        let board = Board::from_go(&g, PASS);
+        let kept = t.root_children().len();
+        assert!(kept > 100, "the subtree is reused: {kept}");
+        let dropped = t.root_children().iter().filter(|c| c.forbidden()).count();
+        assert!(dropped > 20, "{dropped}");
+        for _ in 0..500 {
+            t.iterate(&board, 2);
+        }
+        for p in root_moves(&t) {
+            assert!(!prior::fuseki_excludes(&board, p));
+        }
+        assert!(
+            root_moves(&t)
+                .iter()
+                .all(|&p| line(p, 13) < 4 || !prior::empty_around(&board, p, 3))
+        );
+        // a stone in the centre: the points near it are moves
+        let mv = g.parse_move("G7").unwrap();
+        g.make(mv);
+        let mut t = Tree::new(5, 200_000);
+        t.set_root(&g);
+        t.iterate(&Board::from_go(&g, PASS), 2);
+        let moves = root_moves(&t);
+        for m in ["G8", "H8", "F5"] {
+            let p = g.parse_move(m).unwrap() as usize;
+            assert!(moves.contains(&p), "{m} next to G7");
+        }
+        let far = g.parse_move("J9").unwrap() as usize; // 5 from G7
+        assert!(line(far, 13) >= 4 && !moves.contains(&far));
+        // 9×9: the centre is a move
+        let g9 = crate::go::Go::new(9, 7.0).unwrap();
+        let mut t = Tree::new(5, 200_000);
+        t.set_root(&g9);
+        t.iterate(&Board::from_go(&g9, PASS), 2);
+        let e5 = g9.parse_move("E5").unwrap() as usize;
+        assert!(root_moves(&t).contains(&e5));
+        // past the opening (13 stones on 13×13) the open centre is a move again
+        let mut g = crate::go::Go::new(13, 7.0).unwrap();
+        for m in [
+            "A1", "N13", "A2", "N12", "A3", "N11", "A4", "N10", "A5", "N9", "A6", "N8", "A7",
+        ] {
+            let mv = g.parse_move(m).unwrap();
+            g.make(mv);
+        }
+        let mut t = Tree::new(5, 200_000);
+        t.set_root(&g);
+        t.iterate(&Board::from_go(&g, PASS), 2);
+        let g7 = g.parse_move("G7").unwrap() as usize;
+        assert!(root_moves(&t).contains(&g7));
     }
 }

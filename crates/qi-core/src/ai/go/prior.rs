@@ -14,6 +14,11 @@
 //! a little against; on 13×13 and 19×19 the third and fourth lines and the 3-3/3-4/4-4 points of
 //! empty corners for in the opening).
 //!
+//! The root also follows an opening rule on 13×13 and 19×19 ([`fuseki_excludes`]): while
+//! fewer stones than the board has lines are down, it plays near stones or, in the open, at
+//! the 3-3/3-4/4-4 points of empty corners (sides once no corner is empty), never in the
+//! open centre. `QI_GO_FUSEKI=0` turns it off.
+//!
 //! The weights are the hand-set factors below, after the paper and matches. With
 //! `QI_GO_PRIOR=learned`, 9×9 (or any size, from the file `QI_GO_MODEL` names) uses the move model learnt from game records instead
 //! ([`super::features`]: GNU Go self-play games, 3×3 shapes and the features above); the
@@ -227,6 +232,61 @@ pub(crate) fn priors(b: &Board, moves: &[u16], ctx: &Context, out: &mut Vec<(f32
         let v = k * (o.0 / sum.max(1e-9)).sqrt();
         *o = (EVEN + v + n, EVEN * 0.5 + v + w);
     }
+}
+
+/// Whether the opening rule is on (`QI_GO_FUSEKI=0` turns it off, for matches).
+pub(crate) fn fuseki_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("QI_GO_FUSEKI").map_or(true, |v| v != "0"))
+}
+
+/// Whether the opening rule applies to the position `b`: on 13×13 and larger, while fewer
+/// stones than the board has lines are down (the first twelve moves of 13×13).
+pub(crate) fn fuseki_applies(b: &Board) -> bool {
+    let size = b.size as usize;
+    size >= 13 && size * size - b.empties().len() < size && fuseki_on()
+}
+
+/// Whether the opening rule keeps the root from playing `p` in `b` (where
+/// [`fuseki_applies`]). A move near stones (within Manhattan distance 3) is always allowed;
+/// in the open, a point on the fifth line or higher is never played, and while a corner is
+/// still empty the open moves are the 3-3, 3-4 and 4-4 points of empty corners only. Light
+/// playouts value the centre of 13×13 highly: the search opened near the centre in all of its
+/// 18 games against Pachi in session 28 while Pachi took the corners and led by about 23
+/// points at move 30 (GNU Go's estimate), and with the fifth-line part alone it opened on
+/// the fourth line in the middle of a side and crept back to the centre. Strong players and
+/// programs take the corners first.
+pub(crate) fn fuseki_excludes(b: &Board, p: usize) -> bool {
+    if !empty_around(b, p, 3) {
+        return false;
+    }
+    let size = b.size as usize;
+    let (x, y) = (p % STRIDE - 1, p / STRIDE - 1);
+    let line = x.min(y).min(size - 1 - x).min(size - 1 - y);
+    if line >= 4 {
+        return true;
+    }
+    let corner_point = |c: usize| (2..=3).contains(&c.min(size - 1 - c));
+    if corner_point(x) && corner_point(y) {
+        return false;
+    }
+    empty_corner(b)
+}
+
+/// Whether one of the board's corners (its 5×5 box) has no stone.
+fn empty_corner(b: &Board) -> bool {
+    let n = b.size as usize;
+    let far = n - 5;
+    [(0, 0), (far, 0), (0, far), (far, far)]
+        .iter()
+        .any(|&(x0, y0)| {
+            (y0..y0 + 5).all(|y| {
+                (x0..x0 + 5).all(|x| {
+                    let c = b.color[(y + 1) * STRIDE + x + 1];
+                    c != 1 && c != 2
+                })
+            })
+        })
 }
 
 /// Whether no stone lies within Manhattan distance `d` of `p`.
