@@ -51,6 +51,9 @@ pub(crate) struct Tree {
     /// empty unless [`Tree::seed_owner`] set it for this root.
     pub prior_owner: Vec<f32>,
     pub max_nodes: usize,
+    /// Whether the root follows the opening rule ([`prior::fuseki_excludes`]; off unless
+    /// `QI_GO_FUSEKI=1`).
+    pub fuseki: bool,
     /// The scratch of [`Tree::iterate`] (searches on one thread).
     walker: Walker,
 }
@@ -119,6 +122,7 @@ impl Tree {
             own_games: 0,
             prior_owner: Vec::new(),
             max_nodes,
+            fuseki: prior::fuseki_on(),
             walker: Walker::new(seed ^ 0x5851_F42D),
         }
     }
@@ -173,7 +177,7 @@ impl Tree {
                 self.nodes[0].n_children as usize,
             );
             let board = Board::from_go(pos, PASS);
-            let fuseki = prior::fuseki_applies(&board);
+            let fuseki = self.fuseki && prior::fuseki_applies(&board);
             for c in f..f + k {
                 let mv = self.nodes[c].mv;
                 if mv != PASS
@@ -287,7 +291,7 @@ impl Tree {
             ladders: playout::ladder_priors_on(),
             owner: &self.prior_owner,
         };
-        let fuseki = at_root && prior::fuseki_applies(b);
+        let fuseki = at_root && self.fuseki && prior::fuseki_applies(b);
         let moves: Vec<u16> = b
             .empties()
             .iter()
@@ -624,6 +628,7 @@ mod tests {
         };
         let mut g = crate::go::Go::new(13, 7.0).unwrap();
         let mut t = Tree::new(5, 200_000);
+        t.fuseki = true;
         t.set_root(&g);
         for _ in 0..3000 {
             t.iterate(&Board::from_go(&g, PASS), 2);
@@ -675,6 +680,7 @@ mod tests {
         let mv = g.parse_move("G7").unwrap();
         g.make(mv);
         let mut t = Tree::new(5, 200_000);
+        t.fuseki = true;
         t.set_root(&g);
         t.iterate(&Board::from_go(&g, PASS), 2);
         let moves = root_moves(&t);
@@ -687,6 +693,7 @@ mod tests {
         // 9×9: the centre is a move
         let g9 = crate::go::Go::new(9, 7.0).unwrap();
         let mut t = Tree::new(5, 200_000);
+        t.fuseki = true;
         t.set_root(&g9);
         t.iterate(&Board::from_go(&g9, PASS), 2);
         let e5 = g9.parse_move("E5").unwrap() as usize;
@@ -700,6 +707,7 @@ mod tests {
             g.make(mv);
         }
         let mut t = Tree::new(5, 200_000);
+        t.fuseki = true;
         t.set_root(&g);
         t.iterate(&Board::from_go(&g, PASS), 2);
         let g7 = g.parse_move("G7").unwrap() as usize;

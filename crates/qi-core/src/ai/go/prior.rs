@@ -17,7 +17,7 @@
 //! The root also follows an opening rule on 13×13 and 19×19 ([`fuseki_excludes`]): while
 //! fewer stones than the board has lines are down, it plays near stones or, in the open, at
 //! the 3-3/3-4/4-4 points of empty corners (sides once no corner is empty), never in the
-//! open centre. `QI_GO_FUSEKI=0` turns it off.
+//! open centre, when `QI_GO_FUSEKI=1` turns it on (an experiment, off by default).
 //!
 //! The weights are the hand-set factors below, after the paper and matches. With
 //! `QI_GO_PRIOR=learned`, 9×9 (or any size, from the file `QI_GO_MODEL` names) uses the move model learnt from game records instead
@@ -234,17 +234,19 @@ pub(crate) fn priors(b: &Board, moves: &[u16], ctx: &Context, out: &mut Vec<(f32
     }
 }
 
-/// Whether the opening rule is on (`QI_GO_FUSEKI=0` turns it off, for matches).
+/// Whether the opening rule is on (`QI_GO_FUSEKI=1`, an experiment: 0-0-10 against Pachi on
+/// 13×13 in session 29, and level 4 then answered a 3-3 stone on 19×19 with a second-line
+/// contact move, the open moves being few and alike and their playouts split among them).
 pub(crate) fn fuseki_on() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("QI_GO_FUSEKI").map_or(true, |v| v != "0"))
+    *ON.get_or_init(|| std::env::var("QI_GO_FUSEKI").is_ok_and(|v| v == "1"))
 }
 
 /// Whether the opening rule applies to the position `b`: on 13×13 and larger, while fewer
 /// stones than the board has lines are down (the first twelve moves of 13×13).
 pub(crate) fn fuseki_applies(b: &Board) -> bool {
     let size = b.size as usize;
-    size >= 13 && size * size - b.empties().len() < size && fuseki_on()
+    size >= 13 && size * size - b.empties().len() < size
 }
 
 /// Whether the opening rule keeps the root from playing `p` in `b` (where
