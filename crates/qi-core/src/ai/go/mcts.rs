@@ -626,6 +626,14 @@ mod tests {
                 .map(|c| c.mv as usize)
                 .collect()
         };
+        // the root's moves of a new tree with the rule, after one iteration
+        let fresh_root = |g: &crate::go::Go| {
+            let mut t = Tree::new(5, 200_000);
+            t.fuseki = true;
+            t.set_root(g);
+            t.iterate(&Board::from_go(g, PASS), 2);
+            root_moves(&t)
+        };
         let mut g = crate::go::Go::new(13, 7.0).unwrap();
         let mut t = Tree::new(5, 200_000);
         t.fuseki = true;
@@ -679,11 +687,7 @@ mod tests {
         // a stone in the centre: the points near it are moves
         let mv = g.parse_move("G7").unwrap();
         g.make(mv);
-        let mut t = Tree::new(5, 200_000);
-        t.fuseki = true;
-        t.set_root(&g);
-        t.iterate(&Board::from_go(&g, PASS), 2);
-        let moves = root_moves(&t);
+        let moves = fresh_root(&g);
         for m in ["G8", "H8", "F5"] {
             let p = g.parse_move(m).unwrap() as usize;
             assert!(moves.contains(&p), "{m} next to G7");
@@ -692,12 +696,8 @@ mod tests {
         assert!(line(far, 13) >= 4 && !moves.contains(&far));
         // 9×9: the centre is a move
         let g9 = crate::go::Go::new(9, 7.0).unwrap();
-        let mut t = Tree::new(5, 200_000);
-        t.fuseki = true;
-        t.set_root(&g9);
-        t.iterate(&Board::from_go(&g9, PASS), 2);
         let e5 = g9.parse_move("E5").unwrap() as usize;
-        assert!(root_moves(&t).contains(&e5));
+        assert!(fresh_root(&g9).contains(&e5));
         // past the opening (13 stones on 13×13) the open centre is a move again
         let mut g = crate::go::Go::new(13, 7.0).unwrap();
         for m in [
@@ -706,11 +706,7 @@ mod tests {
             let mv = g.parse_move(m).unwrap();
             g.make(mv);
         }
-        let mut t = Tree::new(5, 200_000);
-        t.fuseki = true;
-        t.set_root(&g);
-        t.iterate(&Board::from_go(&g, PASS), 2);
         let g7 = g.parse_move("G7").unwrap() as usize;
-        assert!(root_moves(&t).contains(&g7));
+        assert!(fresh_root(&g).contains(&g7));
     }
 }
