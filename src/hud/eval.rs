@@ -12,8 +12,8 @@ use crate::theme::palette;
 pub const MAX_SHOWN_NOISE: i32 = 100;
 
 /// The fewest playouts whose win rate the bar shows: below them a Monte Carlo search's value
-/// is mostly its tree priors' virtual wins (Go's level 1, 60 playouts, had the bar read
-/// "Black 74% to win" after one move).
+/// is mostly its tree priors' virtual wins (a level of 60 playouts had the bar read "Black 74%
+/// to win" after one move).
 pub const MIN_SHOWN_PLAYOUTS: u64 = 2000;
 
 /// The eval bar's text: the score for the first side, or who wins in how many moves when the

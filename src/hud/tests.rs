@@ -2,7 +2,7 @@
 use super::*;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use qi_core::search::{MATE, SearchInfo, Solved};
+use qi_core::search::{MATE, SearchInfo};
 
 fn go_view() -> HudView {
     let setup = crate::game::MatchSetup {
@@ -203,35 +203,6 @@ fn eval_texts_say_something_true() {
     .unwrap();
     assert_eq!(t, "Red wins in 40 moves");
     assert_eq!(v, 1.0);
-}
-
-/// Defect: a Reversi endgame's exact margin read "Black +6.0 · depth 20" like an evaluation,
-/// and a proven win like one too. Solved scores say so, from the first side's view.
-#[test]
-fn solved_scores_say_they_are_proven() {
-    let solved = |score, searching, how| {
-        let i = SearchInfo {
-            solved: how,
-            ..info(score, 20, 90_000, 0)
-        };
-        eval_text(GameKind::Reversi, &i, searching, 0).unwrap()
-    };
-    // White to move, losing by 6 discs for sure: Black +6
-    let (v, t) = solved(-600, Side::White, Solved::Exact);
-    assert_eq!(t, "Black +6 · exact");
-    assert!(v > 0.0 && v < 1.0, "{v}");
-    assert_eq!(solved(0, Side::Black, Solved::Exact).1, "Draw · exact");
-    // a proven win for White, whose size is only the evaluation's
-    let (v, t) = solved(350, Side::White, Solved::WinLossDraw);
-    assert_eq!(t, "White wins · solved");
-    assert_eq!(v, -1.0);
-    assert_eq!(
-        solved(0, Side::White, Solved::WinLossDraw).1,
-        "Draw · solved"
-    );
-    // the same score unproven stays an evaluation
-    let (_, t) = solved(-600, Side::White, Solved::No);
-    assert_eq!(t, "Black +6.0 · depth 20");
 }
 
 /// The bar shows no score of a level whose evaluation is mostly noise (more than
