@@ -5,18 +5,22 @@
 //! in the records are as likely as can be ([`train`]).
 //!
 //! The features of a point `p` for the side to move: its 3×3 neighbourhood (colours relative
-//! to the mover, the same under the eight symmetries), what it captures, whether it saves an
-//! own chain from atari and with how many liberties, self-atari, putting an opponent chain in
-//! atari, whether it answers the last move tactically, the distance to the last move and to
-//! the move before it, and its line from the edge in an empty area.
+//! to the mover, the same under the eight symmetries), the largest spatial pattern around it
+//! that the model knows (all points within a distance `dx + dy + max(dx, dy)` of 4 to 8,
+//! [`SPATIAL_D`], as Pachi's large patterns; [`spatial_keys`]), what it captures, whether it
+//! saves an own chain from atari and with how many liberties, self-atari, putting an opponent
+//! chain in atari, whether it answers the last move tactically, the distance to the last move
+//! and to the move before it, and its line from the edge in an empty area.
 //!
-//! The weights shipped with the crate (`data/go-features.txt`, 9×9 only) were trained by
-//! `examples/go_features.rs`, whose module doc gives the data recipe (GNU Go self-play games
-//! from random openings). The search uses them only with `QI_GO_PRIOR=learned`: against the
-//! hand-set priors they scored 62.5% in 20 games and against Pachi no better than those
-//! (the README has the figures), and they weigh captures of stones already lost low (GNU
-//! Go leaves dead stones on the board), which misses an obvious capture the hand-set priors
-//! find.
+//! Two models are shipped. `data/go-spatial.txt`, with 32,093 spatial patterns, was trained on
+//! 7,192 19×19 games of strong programs (`examples/go_features.rs` gives the recipe): its
+//! highest weight is the played move in 38.8% of held-out positions, against 23.4% for the
+//! hand-set priors, and 13×13 uses it by default ([`Model::shipped`]; the README has its
+//! matches), 19×19 with `QI_GO_PRIOR=learned` until it is measured there. `data/go-features.txt` (9×9, no spatial patterns) was trained on GNU Go
+//! self-play games from random openings and is used only with `QI_GO_PRIOR=learned`: against
+//! the hand-set priors it scored 62.5% in 20 games and against Pachi no better than those, and
+//! it weighs captures of stones already lost low (GNU Go leaves dead stones on the board),
+//! which misses an obvious capture the hand-set priors find.
 
 use std::sync::OnceLock;
 
@@ -26,8 +30,9 @@ use super::prior::empty_around;
 use crate::go::{Move, PASS, STRIDE};
 
 /// The feature groups, in the order of [`Features::index`].
-pub const GROUPS: [(&str, u32); 9] = [
+pub const GROUPS: [(&str, u32); 10] = [
     ("pattern", 1 << 16),
+    ("spatial", 1 << 16),
     ("capture", 4),
     ("escape", 4),
     ("self-atari", 3),
@@ -84,6 +89,9 @@ pub(crate) struct Facts {
     pub open1: bool,
     /// The 3×3 neighbourhood (absolute colours, [`code3`]).
     pub code: usize,
+    /// The largest spatial pattern around `p` that the model knows ([`spatial_value`]; 0:
+    /// none, or no model with patterns).
+    pub spatial: u32,
 }
 
 /// Coulom's distance `dx + dy + max(dx, dy)`, at most 17.
@@ -173,6 +181,7 @@ impl Features {
         let edge = f.line.min(4) as u32 + if f.open2 { 5 } else { 0 };
         let vals = [
             canonical(f.code, me) as u32,
+            f.spatial,
             capture,
             escape,
             self_atari,
@@ -234,10 +243,132 @@ pub(crate) fn canonical(code: usize, me: u8) -> u16 {
     canon_tables()[(me == 2) as usize][code & 0xFFFF]
 }
 
-/// The learnt weights: one `γ` per feature value.
+/// The Coulom distances (`dx + dy + max(dx, dy)`) that bound the spatial patterns, smallest
+/// first: a pattern of distance `d` holds the colours (relative to the mover, or off the
+/// board) of every point within `d` of its centre, the same under the eight symmetries.
+/// Pachi's large patterns are of this kind.
+pub const SPATIAL_D: [usize; 5] = [4, 5, 6, 7, 8];
+
+struct SpatialTables {
+    /// The offsets `(dx, dy)` at distances 2 to 8, nearest first.
+    offs: Vec<(i32, i32)>,
+    /// How many offsets each size of [`SPATIAL_D`] holds.
+    ends: [usize; 5],
+    /// `perm[s][k]`: the index of `offs[k]` turned by the symmetry `s`.
+    perm: [Vec<u8>; 8],
+    /// A fixed random key per offset and state (empty 0, own, opponent's, off the board).
+    z: Vec<[u64; 4]>,
+}
+
+fn spatial_tables() -> &'static SpatialTables {
+    static T: OnceLock<SpatialTables> = OnceLock::new();
+    T.get_or_init(|| {
+        let dist = |(dx, dy): (i32, i32)| {
+            let (a, b) = (dx.unsigned_abs() as usize, dy.unsigned_abs() as usize);
+            a + b + a.max(b)
+        };
+        let mut offs: Vec<(i32, i32)> = Vec::new();
+        for dy in -4..=4 {
+            for dx in -4..=4 {
+                let d = dist((dx, dy));
+                if (2..=8).contains(&d) {
+                    offs.push((dx, dy));
+                }
+            }
+        }
+        offs.sort_by_key(|&o| (dist(o), o));
+        let mut ends = [0; 5];
+        for (i, &d) in SPATIAL_D.iter().enumerate() {
+            ends[i] = offs.iter().filter(|&&o| dist(o) <= d).count();
+        }
+        let perm = std::array::from_fn(|sym| {
+            offs.iter()
+                .map(|&(dx, dy)| {
+                    let (r, c) = turned((dy, dx), sym);
+                    offs.iter().position(|&o| o == (c, r)).unwrap() as u8
+                })
+                .collect()
+        });
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            // splitmix64: the keys are written in model files, so they never change
+            seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let z = offs.iter().map(|_| [0, next(), next(), next()]).collect();
+        SpatialTables {
+            offs,
+            ends,
+            perm,
+            z,
+        }
+    })
+}
+
+/// The keys of the spatial patterns of every size of [`SPATIAL_D`] around `p` for `me`.
+pub fn spatial_keys(b: &Board, p: usize, me: u8) -> [u64; 5] {
+    let t = spatial_tables();
+    let size = b.size as i32;
+    let (x, y) = ((p % STRIDE) as i32 - 1, (p / STRIDE) as i32 - 1);
+    let mut st = [0u8; 64];
+    for (k, &(dx, dy)) in t.offs.iter().enumerate() {
+        let (qx, qy) = (x + dx, y + dy);
+        st[k] = if qx < 0 || qy < 0 || qx >= size || qy >= size {
+            3
+        } else {
+            match b.color[(qy as usize + 1) * STRIDE + qx as usize + 1] {
+                EMPTY => 0,
+                c if c == me => 1,
+                _ => 2,
+            }
+        };
+    }
+    let mut h = [0u64; 8];
+    let mut out = [0u64; 5];
+    let mut k = 0;
+    for (i, &end) in t.ends.iter().enumerate() {
+        while k < end {
+            for (s, hs) in h.iter_mut().enumerate() {
+                *hs ^= t.z[k][st[t.perm[s][k] as usize] as usize];
+            }
+            k += 1;
+        }
+        // the size goes into the key: a larger pattern with an empty outer ring differs
+        out[i] = h.iter().min().unwrap().rotate_left(i as u32 * 13) ^ (i as u64 + 1);
+    }
+    out
+}
+
+/// The value in the group `spatial` of the largest pattern around `p` that `dict` knows
+/// (0: none).
+pub(crate) fn spatial_value(b: &Board, p: usize, me: u8, dict: &Dict) -> u32 {
+    let keys = spatial_keys(b, p, me);
+    keys.iter()
+        .rev()
+        .find_map(|k| dict.get(k).copied())
+        .unwrap_or(0)
+}
+
+/// The learnt weights: one `γ` per feature value, and the spatial patterns the model knows
+/// (a pattern's key from [`spatial_keys`] → its value in the group `spatial`, 1 and up).
 pub struct Model {
     pub gamma: Vec<f32>,
+    pub dict: Dict,
 }
+
+/// Which move model [`Model::shipped`] gives, from the environment.
+enum Choice {
+    Default,
+    Hand,
+    Learned,
+    File(String),
+}
+
+/// Spatial pattern keys → values of the group `spatial`.
+pub type Dict = std::collections::HashMap<u64, u32>;
 
 impl Model {
     /// The weight of a candidate: the product of its features' weights.
@@ -245,11 +376,12 @@ impl Model {
         f.index.iter().map(|&i| self.gamma[i as usize]).product()
     }
 
-    /// Reads a model written by [`Model::write`]: lines `<group> <value> <γ>` (# comments);
-    /// values not listed weigh 1.
+    /// Reads a model written by [`Model::write`]: lines `<group> <value> <γ>` and
+    /// `key <hex key> <spatial value>` (# comments); values not listed weigh 1.
     pub fn parse(text: &str) -> Result<Model, String> {
         let o = offsets();
         let mut gamma = vec![1.0f32; n_values()];
+        let mut dict = Dict::new();
         for (k, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -261,6 +393,16 @@ impl Model {
             else {
                 return Err(bad());
             };
+            if g == "key" {
+                let bad = || format!("line {}: expected `key <hex key> <value>`", k + 1);
+                let key = u64::from_str_radix(v, 16).map_err(|_| bad())?;
+                let value: u32 = w.parse().map_err(|_| bad())?;
+                if value == 0 || value >= GROUPS[1].1 {
+                    return Err(bad());
+                }
+                dict.insert(key, value);
+                continue;
+            }
             let gi = GROUPS
                 .iter()
                 .position(|x| x.0 == g)
@@ -272,7 +414,7 @@ impl Model {
             }
             gamma[(o[gi] + v) as usize] = w;
         }
-        Ok(Model { gamma })
+        Ok(Model { gamma, dict })
     }
 
     /// The model as text ([`Model::parse`] reads it): every value whose weight is not 1.
@@ -287,7 +429,21 @@ impl Model {
                 }
             }
         }
+        let mut keys: Vec<(u32, u64)> = self.dict.iter().map(|(&k, &v)| (v, k)).collect();
+        keys.sort_unstable();
+        for (v, k) in keys {
+            s += &format!("key {k:016x} {v}\n");
+        }
         s
+    }
+
+    /// The weight of the legal point `p` for `me` on `b`, from its facts `f` (whose
+    /// `spatial` this fills in when the model knows spatial patterns).
+    pub(crate) fn weight_at(&self, b: &Board, p: usize, me: u8, f: &mut Facts) -> f32 {
+        if !self.dict.is_empty() {
+            f.spatial = spatial_value(b, p, me, &self.dict);
+        }
+        self.weight(&Features::of(f, me))
     }
 
     /// A model written by [`Model::write`] (or by hand in that form) from the file `path`;
@@ -297,37 +453,55 @@ impl Model {
         Model::parse(&text)
     }
 
-    /// The model for `size`, when `QI_GO_PRIOR=learned` asks for one: the file named by
-    /// `QI_GO_MODEL` (any size, for experiments; `None` with a message if it cannot be read),
-    /// else the one shipped with the crate for 9×9. The learnt models have not yet beaten the
-    /// hand-set priors clearly enough to replace them (see the README).
+    /// The move model the tree priors use on a board of `size`, `None` for the hand-set
+    /// priors. By default 13×13 (and the sizes up to 17) use the spatial-pattern model shipped
+    /// with the crate (`data/go-spatial.txt`, learnt from strong programs' 19×19 games), the
+    /// other sizes the hand-set priors. `QI_GO_PRIOR=hand` keeps the hand-set priors on every
+    /// size; `QI_GO_PRIOR=learned` takes the file `QI_GO_MODEL` names (any size, for
+    /// experiments; the hand-set priors with a message if it cannot be read), else the 9×9
+    /// model of GNU Go games on 9×9 and the spatial one from 13×13 up (19×19 included).
     pub fn shipped(size: u8) -> Option<&'static Model> {
-        static M: OnceLock<Option<Model>> = OnceLock::new();
+        static CHOICE: OnceLock<Choice> = OnceLock::new();
+        static NINE: OnceLock<Option<Model>> = OnceLock::new();
+        static SPATIAL: OnceLock<Option<Model>> = OnceLock::new();
         static FILE: OnceLock<Option<Model>> = OnceLock::new();
-        if !std::env::var("QI_GO_PRIOR").is_ok_and(|v| v == "learned") {
-            return None;
-        }
-        if let Ok(path) = std::env::var("QI_GO_MODEL") {
-            return FILE
-                .get_or_init(|| match Model::from_file(std::path::Path::new(&path)) {
+        let choice = CHOICE.get_or_init(|| match std::env::var("QI_GO_PRIOR").as_deref() {
+            Ok("hand") => Choice::Hand,
+            Ok("learned") => match std::env::var("QI_GO_MODEL") {
+                Ok(path) => Choice::File(path),
+                Err(_) => Choice::Learned,
+            },
+            _ => Choice::Default,
+        });
+        let shipped = |cell: &'static OnceLock<Option<Model>>, text: &'static str| {
+            cell.get_or_init(|| {
+                Model::parse(text)
+                    .ok()
+                    .filter(|m| m.gamma.iter().any(|&g| g != 1.0))
+            })
+            .as_ref()
+        };
+        let spatial = || shipped(&SPATIAL, include_str!("../../../data/go-spatial.txt"));
+        match choice {
+            Choice::Hand => None,
+            Choice::File(path) => FILE
+                .get_or_init(|| match Model::from_file(std::path::Path::new(path)) {
                     Ok(m) => Some(m),
                     Err(e) => {
                         eprintln!("qi: QI_GO_MODEL {path}: {e}; the hand-set priors are used");
                         None
                     }
                 })
-                .as_ref();
+                .as_ref(),
+            Choice::Learned if size == 9 => {
+                shipped(&NINE, include_str!("../../../data/go-features.txt"))
+            }
+            Choice::Learned if size >= 13 => spatial(),
+            // measured against Pachi on 13×13; 19×19 keeps the hand-set priors that beat GNU
+            // Go 19 games of 20 until the model is measured there
+            Choice::Default if (13..19).contains(&size) => spatial(),
+            _ => None,
         }
-        if size != 9 {
-            return None;
-        }
-        M.get_or_init(|| {
-            let text = include_str!("../../../data/go-features.txt");
-            Model::parse(text)
-                .ok()
-                .filter(|m| m.gamma.iter().any(|&g| g != 1.0))
-        })
-        .as_ref()
     }
 }
 
@@ -343,8 +517,9 @@ pub struct Sample {
 
 /// The training positions of one game, `moves` from the empty board of `size` (komi does not
 /// matter here): a sample for every move from `from` on that is not a pass and that the
-/// search would consider (legal, not filling an own eye). `None` if a move is illegal.
-pub fn samples_of_game(size: u8, moves: &[Move], from: usize) -> Option<Vec<Sample>> {
+/// search would consider (legal, not filling an own eye). `None` if a move is illegal. The
+/// spatial patterns come from `dict` (none when it is empty).
+pub fn samples_of_game(size: u8, moves: &[Move], from: usize, dict: &Dict) -> Option<Vec<Sample>> {
     use crate::game::Game;
     let mut g = crate::go::Go::new(size, 7.0).ok()?;
     let mut b = Board::from_go(&g, PASS);
@@ -369,7 +544,11 @@ pub fn samples_of_game(size: u8, moves: &[Move], from: usize) -> Option<Vec<Samp
                 if p == mv as usize {
                     played = Some(candidates.len());
                 }
-                candidates.push(Features::of(&facts(&b, p, me, &tactical), me));
+                let mut f = facts(&b, p, me, &tactical);
+                if !dict.is_empty() {
+                    f.spatial = spatial_value(&b, p, me, dict);
+                }
+                candidates.push(Features::of(&f, me));
                 points.push(p as u16);
             }
             if let Some(played) = played {
@@ -393,6 +572,26 @@ pub fn samples_of_game(size: u8, moves: &[Move], from: usize) -> Option<Vec<Samp
                     prior_top,
                 });
             }
+        }
+        g.make(mv);
+        b.play(mv);
+    }
+    Some(out)
+}
+
+/// The spatial pattern keys ([`spatial_keys`]) of every move of a game from the empty board
+/// of `size` that is not a pass, from `from` on; `None` if a move is illegal.
+pub fn played_keys(size: u8, moves: &[Move], from: usize) -> Option<Vec<[u64; 5]>> {
+    use crate::game::Game;
+    let mut g = crate::go::Go::new(size, 7.0).ok()?;
+    let mut b = Board::from_go(&g, PASS);
+    let mut out = Vec::new();
+    for (k, &mv) in moves.iter().enumerate() {
+        if !g.is_legal(mv) {
+            return None;
+        }
+        if k >= from && mv != PASS {
+            out.push(spatial_keys(&b, mv as usize, b.to_move));
         }
         g.make(mv);
         b.play(mv);
@@ -443,6 +642,7 @@ pub fn train(samples: &[Sample], rounds: usize, report: &mut dyn FnMut(usize, f6
     // the values never seen keep their prior's fixed point, 1
     Model {
         gamma: gamma.iter().map(|&g| g as f32).collect(),
+        dict: Dict::new(),
     }
 }
 
@@ -463,6 +663,7 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::go::Go;
+    use std::collections::HashSet;
 
     #[test]
     fn symmetric_and_colour_swapped_shapes_share_a_code() {
@@ -475,6 +676,119 @@ mod tests {
         assert_eq!(canonical(north, 1), canonical(south_white, 2));
         // an own stone is not an opponent's
         assert_ne!(canonical(north, 1), canonical(north, 2));
+    }
+
+    /// The keys of a position around K10 of 19×19 with `own` and `opp` stones at offsets
+    /// `(dx, dy)` from it, the mover being Black or White.
+    fn keys_with(own: &[(i32, i32)], opp: &[(i32, i32)], mover_black: bool) -> [u64; 5] {
+        const COLS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
+        let mut g = Go::new(19, 7.0).unwrap();
+        let name = |(dx, dy): (i32, i32)| {
+            let x = (9 + dx) as usize;
+            format!("{}{}", COLS[x] as char, 10 + dy)
+        };
+        let (black, white) = if mover_black { (own, opp) } else { (opp, own) };
+        for k in 0..black.len().max(white.len()) {
+            let b = black
+                .get(k)
+                .map_or(PASS, |&o| g.parse_move(&name(o)).unwrap());
+            g.make(b);
+            let w = white
+                .get(k)
+                .map_or(PASS, |&o| g.parse_move(&name(o)).unwrap());
+            g.make(w);
+        }
+        if !mover_black {
+            g.make(PASS);
+        }
+        let b = Board::from_go(&g, PASS);
+        assert_eq!(b.to_move == 1, mover_black);
+        let p = g.parse_move("K10").unwrap() as usize;
+        spatial_keys(&b, p, b.to_move)
+    }
+
+    /// The same shape turned, mirrored, or with the colours and the mover swapped has the
+    /// same spatial keys; a stone at distance 8 changes only the largest pattern's key.
+    #[test]
+    fn spatial_patterns_are_the_same_under_symmetry_and_colour() {
+        let a = keys_with(&[(1, 2)], &[(-2, 0)], true);
+        // mirrored along the diagonal, White to move with the colours swapped
+        assert_eq!(a, keys_with(&[(2, 1)], &[(0, -2)], false));
+        // turned by a quarter, Black to move
+        assert_eq!(a, keys_with(&[(-2, 1)], &[(0, -2)], true));
+        // own and opponent's stones are told apart
+        let swapped = keys_with(&[(-2, 0)], &[(1, 2)], true);
+        assert!(a.iter().zip(&swapped).all(|(x, y)| x != y));
+        // a stone at (4, 0), distance 8, is seen only by the largest pattern
+        let far = keys_with(&[(1, 2)], &[(-2, 0), (4, 0)], true);
+        assert_eq!(a[..4], far[..4]);
+        assert_ne!(a[4], far[4]);
+        // the sizes have distinct keys even when the outer rings are empty
+        let empty = keys_with(&[], &[], true);
+        let distinct: HashSet<u64> = empty.iter().copied().collect();
+        assert_eq!(distinct.len(), 5);
+    }
+
+    /// A model with spatial patterns writes its keys and reads them back; a damaged key line
+    /// is refused.
+    #[test]
+    fn spatial_keys_survive_the_model_file() {
+        let m = Model::parse("spatial 3 2.5\nkey 00ff 3\n").unwrap();
+        assert_eq!(m.dict.get(&0xff), Some(&3));
+        let text = m.write();
+        assert_eq!(text, "spatial 3 2.5000\nkey 00000000000000ff 3\n");
+        assert_eq!(Model::parse(&text).unwrap().dict, m.dict);
+        assert!(Model::parse("key zz 3").is_err());
+        assert!(Model::parse("key 00ff 0").is_err());
+        assert!(Model::parse("key 00ff 70000").is_err());
+    }
+
+    /// The model's weight of every legal point of `g` for the side to move, highest first.
+    fn ranked(m: &Model, g: &Go) -> Vec<(f32, String)> {
+        let b = Board::from_go(g, PASS);
+        let mut tactical = Vec::new();
+        super::super::playout::tactical_answers(&b, &mut tactical, false);
+        let me = b.to_move;
+        let mut out: Vec<(f32, String)> = b
+            .empties()
+            .iter()
+            .map(|&p| p as usize)
+            .filter(|&p| b.legal(p) && !b.is_eye(p, me))
+            .map(|p| {
+                let mut f = facts(&b, p, me, &tactical);
+                (m.weight_at(&b, p, me, &mut f), g.move_to_text(p as Move))
+            })
+            .collect();
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
+    }
+
+    /// The spatial model shipped for 13×13 is the default there, knows its patterns, and opens
+    /// in the corners: its favourite first moves are the 3-4 and 4-4 points, never the
+    /// centre or the first two lines.
+    #[test]
+    fn the_spatial_model_opens_in_the_corners() {
+        let m = Model::parse(include_str!("../../../data/go-spatial.txt")).unwrap();
+        assert!(m.dict.len() > 10_000, "{} patterns", m.dict.len());
+        if std::env::var_os("QI_GO_PRIOR").is_none() {
+            // the default: 13×13 searches with it, 9×9 and 19×19 with the hand-set priors
+            assert_eq!(Model::shipped(13).map(|s| s.dict.len()), Some(m.dict.len()));
+            assert!(Model::shipped(9).is_none() && Model::shipped(19).is_none());
+        }
+        for size in [13u8, 19] {
+            let g = Go::new(size, 7.5).unwrap();
+            let top = ranked(&m, &g);
+            for (w, name) in &top[..8] {
+                let p = g.parse_move(name).unwrap() as usize;
+                let (x, y) = (p % STRIDE - 1, p / STRIDE - 1);
+                let n = size as usize - 1;
+                let lines = [x.min(n - x), y.min(n - y)];
+                assert!(
+                    lines.iter().all(|l| (2..=3).contains(l)),
+                    "{size}×{size}: {name} ({w}) in {top:?}"
+                );
+            }
+        }
     }
 
     /// A model file that is missing or damaged is refused with what is wrong (the search then
@@ -501,9 +815,9 @@ mod tests {
         let g = Go::new(9, 7.0).unwrap();
         let mv = |s: &str| g.parse_move(s).unwrap();
         let game = [mv("E5"), mv("E5")];
-        assert!(samples_of_game(9, &game, 0).is_none());
+        assert!(samples_of_game(9, &game, 0, &Dict::new()).is_none());
         let game = [mv("E5"), mv("C3"), PASS, mv("G7")];
-        let s = samples_of_game(9, &game, 0).unwrap();
+        let s = samples_of_game(9, &game, 0, &Dict::new()).unwrap();
         assert_eq!(s.len(), 3);
         assert_eq!(s[0].candidates.len(), 81);
         assert_eq!(s[1].candidates.len(), 80);
@@ -528,15 +842,15 @@ mod tests {
                 mv("J1"),
                 mv("E4"),
             ];
-            samples.extend(samples_of_game(9, &game, 6).unwrap());
+            samples.extend(samples_of_game(9, &game, 6, &Dict::new()).unwrap());
         }
         assert_eq!(samples.len(), 8);
         let mut lls = Vec::new();
         let model = train(&samples, 5, &mut |_, ll| lls.push(ll));
         assert!(lls.last().unwrap() > lls.first().unwrap() || lls[0] > -0.5);
         let o = offsets();
-        let capture1 = model.gamma[(o[1] + 1) as usize];
-        let none = model.gamma[o[1] as usize];
+        let capture1 = model.gamma[(o[2] + 1) as usize];
+        let none = model.gamma[o[2] as usize];
         assert!(capture1 > 3.0 * none, "{capture1} {none}");
         assert!(top1(&model, &samples) > 0.99);
         let back = Model::parse(&model.write()).unwrap();
@@ -558,7 +872,7 @@ mod tests {
         let sample = |last: &str| {
             let mut game = before.to_vec();
             game.push(mv(last));
-            let s = samples_of_game(9, &game, 6).unwrap();
+            let s = samples_of_game(9, &game, 6, &Dict::new()).unwrap();
             assert_eq!(s.len(), 1);
             s[0].prior_top
         };
@@ -573,7 +887,7 @@ mod tests {
         assert!(learnt > 200, "{learnt} weights");
         // GNU Go does not put its own stones into atari, and answers near the last move
         let o = offsets();
-        assert!(m.gamma[(o[3] + 2) as usize] < 0.2);
-        assert!(m.gamma[(o[6] + 2) as usize] > m.gamma[(o[6] + 12) as usize]);
+        assert!(m.gamma[(o[4] + 2) as usize] < 0.2);
+        assert!(m.gamma[(o[7] + 2) as usize] > m.gamma[(o[7] + 12) as usize]);
     }
 }

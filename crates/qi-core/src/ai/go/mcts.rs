@@ -692,7 +692,14 @@ mod tests {
             let p = g.parse_move(m).unwrap() as usize;
             assert!(moves.contains(&p), "{m} next to G7");
         }
-        let far = g.parse_move("J9").unwrap() as usize; // 5 from G7
+        // a point of the fifth line or higher with no stone within 3 (the first two moves are
+        // the search's own, so which of the four is free depends on them)
+        let board = Board::from_go(&g, PASS);
+        let far = ["E5", "E9", "J5", "J9"]
+            .map(|m| g.parse_move(m).unwrap() as usize)
+            .into_iter()
+            .find(|&p| prior::empty_around(&board, p, 3))
+            .expect("two stones leave one of the four free");
         assert!(line(far, 13) >= 4 && !moves.contains(&far));
         // 9×9: the centre is a move
         let g9 = crate::go::Go::new(9, 7.0).unwrap();

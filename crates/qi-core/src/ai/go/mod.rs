@@ -190,9 +190,10 @@
 //! the two-liberty answers, `QI_GO_NAKADE=1` with the vital point of three-point eye spaces
 //! (eight times in ten, after the two-liberty answers; 1 won of 11 against Pachi on 13×13 at
 //! 5 s a move), `QI_GO_FUSEKI=1` with the opening rule of [`prior::fuseki_excludes`] (0 of
-//! 10 there), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, `QI_GO_PRIOR=learned`
-//! for the 9×9 priors of the model learnt from GNU Go games ([`features`]; with
-//! `QI_GO_MODEL=<file>` the model in that file, on any board size), `QI_GO_OWNER=1` to weigh
+//! 10 there), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, `QI_GO_PRIOR=hand`
+//! for the hand-set priors on every size (13×13 uses the spatial-pattern model by default),
+//! `QI_GO_PRIOR=learned` for the 9×9 priors of the model learnt from GNU Go games and the
+//! spatial model from 13×13 up, 19×19 included ([`features`]; with `QI_GO_MODEL=<file>` the model in that file, on any board size), `QI_GO_OWNER=1` to weigh
 //! the tree priors by who owns each point at the end of 300 playouts run before the search
 //! ([`prior::owner_factor`]), `QI_GO_DRAVE=<k>` to weigh the AMAF update of a move played at
 //! once after its node `1 + k` times, falling to once at the end of the playout (Pachi's

@@ -19,13 +19,15 @@
 //! the 3-3/3-4/4-4 points of empty corners (sides once no corner is empty), never in the
 //! open centre, when `QI_GO_FUSEKI=1` turns it on (an experiment, off by default).
 //!
-//! The weights are the hand-set factors below, after the paper and matches. With
-//! `QI_GO_PRIOR=learned`, 9×9 (or any size, from the file `QI_GO_MODEL` names) uses the move model learnt from game records instead
-//! ([`super::features`]: GNU Go self-play games, 3×3 shapes and the features above); the
-//! virtual games that speak against self-atari and the first line of empty areas stay.
+//! On 9×9 and 19×19 the weights are the hand-set factors below, after the paper and matches.
+//! 13×13 uses the move model learnt from strong programs' games instead ([`super::features`]:
+//! spatial patterns up to distance 8, 3×3 shapes and the features above; `QI_GO_PRIOR=hand`
+//! keeps the hand-set factors, `QI_GO_PRIOR=learned` takes the 9×9 model of GNU Go games and
+//! the spatial one from 13×13 up, or the file `QI_GO_MODEL` names); the virtual games that speak against self-atari, ladder
+//! escapes that fail and the first line of empty areas stay with either.
 
 use super::board::Board;
-use super::features::{Facts, Features, Model, facts};
+use super::features::{Facts, Model, facts};
 use super::playout::matches_pattern;
 use crate::go::{PASS, POINTS, STRIDE};
 
@@ -91,12 +93,12 @@ pub(crate) fn owner_factor(mine: f32) -> f32 {
 /// The weight of the legal point `p` for `me` (the side to move of `b`), and the virtual
 /// games and wins that speak against it (self-atari, the edge of an empty area): a small
 /// weight only withholds virtual wins, these bring the value under one half. The weight is
-/// the hand-set one, or the learnt model's ([`Model::shipped`]) on 9×9 when asked for.
+/// the hand-set one, or the learnt model's ([`Model::shipped`]).
 pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f32) {
-    let f = facts(b, p, me, ctx.tactical);
+    let mut f = facts(b, p, me, ctx.tactical);
     let (g, bad_n, bad_w) = hand_gamma(b, p, &f, ctx);
     match Model::shipped(b.size) {
-        Some(m) => (m.weight(&Features::of(&f, me)), bad_n, bad_w),
+        Some(m) => (m.weight_at(b, p, me, &mut f), bad_n, bad_w),
         None => (g, bad_n, bad_w),
     }
 }
