@@ -84,6 +84,32 @@ pub struct Thinking {
     step_once: bool,
     /// Searches whose threads are still running (a stopped one ends soon after its flag).
     running: Arc<std::sync::atomic::AtomicUsize>,
+    /// The finished searches of this game, newest last, so that the eval bar can show the
+    /// one of the position an undo or a jump comes back to.
+    done: Vec<Done>,
+}
+
+/// A finished search: the position it searched (hash and ply) and what it reported.
+#[derive(Clone, Debug)]
+pub struct Done {
+    pub hash: u64,
+    pub ply: usize,
+    pub info: SearchInfo,
+    pub side: Side,
+    pub noise: i32,
+    pub hint: bool,
+}
+
+/// The finished searches the eval bar remembers at most.
+const DONE_KEPT: usize = 2048;
+
+/// The search whose value the eval bar shows for the position `now` (hash and ply), whose
+/// position before is `before`: the newest search of this position, or else of the position
+/// before (the CPU's search that chose the move leading here, as the bar shows it during
+/// play).
+pub fn recalled(done: &[Done], now: (u64, usize), before: Option<(u64, usize)>) -> Option<&Done> {
+    let of = |key: (u64, usize)| done.iter().rev().find(|d| (d.hash, d.ply) == key);
+    of(now).or_else(|| before.and_then(of))
 }
 
 /// Counts a running search while it lives.
@@ -141,6 +167,43 @@ impl Thinking {
         self.hint_info
     }
 
+    /// Shows the finished search of the position `game` is at, or of the one before it, if
+    /// there was one ([`recalled`]).
+    fn recall_info(&mut self, game: &Match) {
+        let ply = game.history.ply();
+        let now = (game.position().hash(), ply);
+        let before = ply
+            .checked_sub(1)
+            .map(|p| (game.history.position_at(p).hash(), p));
+        let Some(d) = recalled(&self.done, now, before).cloned() else {
+            return;
+        };
+        if let Ok(mut i) = self.info.lock() {
+            *i = Some(d.info);
+        }
+        self.info_side = Some(d.side);
+        self.info_noise = d.noise;
+        self.hint_info = d.hint;
+    }
+
+    /// Remembers the search just finished, of the position `key`, with its last info.
+    fn remember(&mut self, key: SearchKey) {
+        let Some(info) = self.info.lock().ok().and_then(|i| i.clone()) else {
+            return;
+        };
+        if self.done.len() >= DONE_KEPT {
+            self.done.drain(..DONE_KEPT / 2);
+        }
+        self.done.push(Done {
+            hash: key.hash,
+            ply: key.ply,
+            info,
+            side: key.side,
+            noise: self.info_noise,
+            hint: key.hint,
+        });
+    }
+
     fn forget_info(&mut self) {
         if let Ok(mut i) = self.info.lock() {
             *i = None;
@@ -155,11 +218,13 @@ fn stop_search(mut thinking: ResMut<Thinking>) {
     thinking.stop();
     thinking.engines = [None, None];
     thinking.forget_info();
+    thinking.done.clear();
     thinking.cpu_paused = false;
 }
 
 /// A search whose position is gone (undo, new game, load) or that runs while a menu is open is
-/// stopped; a new game or a jump also forgets the last evaluation.
+/// stopped; after an undo, a new game or a jump the eval bar shows the finished search of the
+/// position reached (or of the one before it), or nothing.
 fn cancel_stale_search(
     mut thinking: ResMut<Thinking>,
     game: Option<Res<Match>>,
@@ -171,6 +236,13 @@ fn cancel_stale_search(
         thinking.engines = [None, None];
         thinking.forget_info();
         thinking.pending = None;
+        if let Some(g) = game.as_deref() {
+            if g.history.ply() == 0 {
+                // a new game (or the start of one): the searches of another game are gone
+                thinking.done.clear();
+            }
+            thinking.recall_info(g);
+        }
     }
     if !thinking.is_thinking() {
         return;
@@ -362,6 +434,9 @@ fn collect_cpu_move(
     else {
         return;
     };
+    if result.is_some() {
+        thinking.remember(key);
+    }
     if key.hint {
         if let Some((mv, _)) = result {
             let text = game.position().move_to_text(mv);
@@ -410,5 +485,42 @@ fn play_pending_move(
     } else {
         info!("qi: cpu move {}", game.position().move_to_text(mv));
         requests.write(MoveRequest(mv));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn done(hash: u64, ply: usize, score: i32) -> Done {
+        Done {
+            hash,
+            ply,
+            info: SearchInfo {
+                depth: 5,
+                score,
+                nodes: 5000,
+                ..SearchInfo::default()
+            },
+            side: Side::Black,
+            noise: 0,
+            hint: false,
+        }
+    }
+
+    #[test]
+    fn an_undo_recalls_the_search_of_the_position_reached() {
+        let searches = [done(11, 1, 10), done(33, 3, 30), done(11, 1, 15)];
+        // back at a searched position: its newest search
+        let d = recalled(&searches, (11, 1), Some((7, 0))).unwrap();
+        assert_eq!(d.info.score, 15);
+        // a position nobody searched, after one that was: the search before it
+        let d = recalled(&searches, (44, 4), Some((33, 3))).unwrap();
+        assert_eq!(d.info.score, 30);
+        // the same hash at another ply is another position
+        assert!(recalled(&searches, (33, 5), Some((20, 4))).is_none());
+        // nothing before the first position
+        assert!(recalled(&searches, (99, 0), None).is_none());
+        assert!(recalled(&[], (11, 1), Some((7, 0))).is_none());
     }
 }

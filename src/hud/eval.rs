@@ -116,10 +116,19 @@ pub fn eval_bar_ui(ui: &mut egui::Ui, kind: GameKind, value: f32, text: &str) {
         3.0,
         game.piece_color(Side::Black),
     );
+    // a light frame and a mark at the split, so that a dark side's share shows on a dark panel
+    let ui_colors = palette::ui();
+    p.line_segment(
+        [
+            egui::pos2(split, rect.top()),
+            egui::pos2(split, rect.bottom()),
+        ],
+        egui::Stroke::new(2.0, ui_colors.outline),
+    );
     p.rect_stroke(
         rect,
         3.0,
-        egui::Stroke::new(1.0, palette::ui().outline),
+        egui::Stroke::new(1.5, ui_colors.coordinates),
         egui::StrokeKind::Inside,
     );
     ui.label(egui::RichText::new(text).size(13.0));
