@@ -431,6 +431,26 @@ impl Board {
         self.size_of[h] as u32
     }
 
+    /// Who owns `p` at the end of a playout: its stone's colour, or for an empty point the
+    /// one colour among its neighbours (1 Black, 2 White, 0 neither), as [`Board::playout_score`]
+    /// counts it.
+    pub fn owner_at(&self, p: usize) -> u8 {
+        match self.color[p] {
+            c @ (1 | 2) => c,
+            EMPTY => {
+                let mut seen = 0u8;
+                for q in neighbors(p) {
+                    let c = self.color[q];
+                    if c == 1 || c == 2 {
+                        seen |= c;
+                    }
+                }
+                if seen == 3 { 0 } else { seen }
+            }
+            _ => 0,
+        }
+    }
+
     /// Area score from Black's side, komi included: stones plus empty points whose neighbours
     /// are all one colour (after a playout nearly every empty point is such an eye).
     pub fn playout_score(&self) -> f32 {

@@ -25,6 +25,10 @@ pub(crate) struct Node {
     /// All-moves-as-first games and wins.
     pub an: f32,
     pub aw: f32,
+    /// Real playouts through the node at whose end the mover of `mv` owned its point, and
+    /// at whose end the playout's winner owned it (for the criticality, [`crit_rave`]).
+    pub mine: f32,
+    pub winner: f32,
 }
 
 impl Node {
@@ -338,6 +342,7 @@ impl Tree {
     }
 
     fn select(&self, i: usize) -> usize {
+        let crit = crit_rave();
         let nd = &self.nodes[i];
         let mut best = nd.first as usize;
         let mut top = f32::MIN;
@@ -345,8 +350,15 @@ impl Tree {
             let ch = &self.nodes[c];
             let q = ch.w / ch.n;
             let v = if ch.an > 0.0 && ch.mv != PASS {
-                let beta = ch.an / (ch.an + ch.n + ch.n * ch.an / RAVE_EQUIV);
-                (1.0 - beta) * q + beta * (ch.aw / ch.an)
+                let (mut an, mut aw) = (ch.an, ch.aw);
+                if crit > 0.0 && ch.visits > CRIT_MIN_VISITS {
+                    // criticality as virtual AMAF wins (or losses, when negative)
+                    let c = (criticality(ch, q) * an * crit).max(0.5 - an);
+                    an += c;
+                    aw = (aw + c).max(0.0);
+                }
+                let beta = an / (an + ch.n + ch.n * an / RAVE_EQUIV);
+                (1.0 - beta) * q + beta * (aw / an)
             } else {
                 q
             };
@@ -374,7 +386,7 @@ impl Tree {
                 s
             }
         };
-        self.backup(&mut w, score, b.size, 0.0);
+        self.backup(&mut w, score, &b, 0.0);
         std::mem::swap(&mut w.rng, &mut self.rng);
         self.walker = w;
     }
@@ -430,7 +442,9 @@ impl Tree {
     /// The second half of an iteration: the result `score` (Black's area score) of the game
     /// `w` walked and played out goes into the nodes of its path and the AMAF statistics of
     /// their children; the virtual losses of [`Tree::descend`] are taken back.
-    pub fn backup(&mut self, w: &mut Walker, score: f32, size: u8, virtual_loss: f32) {
+    pub fn backup(&mut self, w: &mut Walker, score: f32, end: &Board, virtual_loss: f32) {
+        let size = end.size;
+        let crit = crit_rave() > 0.0;
         // mostly the win, a little the margin (so won and lost positions still play for
         // points instead of drifting)
         let margin = (score / size as f32).tanh();
@@ -456,6 +470,13 @@ impl Tree {
                 } else {
                     1.0 - black_wins
                 };
+                let mv = w.seq[d - 1].0;
+                if crit && mv != PASS {
+                    let owner = end.owner_at(mv as usize);
+                    let winner = if score > 0.0 { 1 } else { 2 };
+                    nd.mine += (owner == mover) as u8 as f32;
+                    nd.winner += (owner == winner) as u8 as f32;
+                }
             }
         }
         // all moves as first, from the deepest tree node up
@@ -537,6 +558,31 @@ impl Tree {
     }
 }
 
+/// Real playouts a child needs before its criticality counts (Pachi's `crit_min_playouts`).
+const CRIT_MIN_VISITS: u32 = 2000;
+
+/// The criticality of the child `ch` whose mover wins with the rate `q`: how much more often
+/// the winner owns the move's point at the end than if owning it and winning were unrelated
+/// (Coulom's criticality, as Pachi computes it; −1..1).
+fn criticality(ch: &Node, q: f32) -> f32 {
+    let v = ch.visits.max(1) as f32;
+    let mine = ch.mine / v;
+    ch.winner / v - (mine * q + (1.0 - mine) * (1.0 - q))
+}
+
+/// How much criticality weighs in the AMAF values: a child's AMAF games grow by its
+/// criticality times their number times this (Pachi's `crit_rave`, 1.1 there;
+/// `QI_GO_CRIT=<k>`, an experiment; 0, none, by default).
+fn crit_rave() -> f32 {
+    static K: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
+    *K.get_or_init(|| {
+        std::env::var("QI_GO_CRIT")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0.0)
+    })
+}
+
 /// The weight of an AMAF update to a child of the node at `start` in a game of `len` moves,
 /// for the child's move first played at `first`: `1 + k` for a move played at once, falling to
 /// 1 for one played at the end (Pachi's `distance_rave`), 1 throughout when `k` is 0.
@@ -563,6 +609,25 @@ fn distance_rave() -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn criticality_measures_how_owning_the_point_goes_with_winning() {
+        let node = |visits: u32, mine: f32, winner: f32| Node {
+            visits,
+            mine,
+            winner,
+            ..Node::default()
+        };
+        // whoever owns the point wins every time: as critical as a point can be at 50%
+        assert!((criticality(&node(1000, 500.0, 1000.0), 0.5) - 0.5).abs() < 1e-6);
+        // owning it and winning unrelated: nothing
+        assert!(criticality(&node(1000, 500.0, 500.0), 0.5).abs() < 1e-6);
+        // the mover owns it always and wins 70%: the winner owns it 70% of the time, as
+        // independence predicts
+        assert!(criticality(&node(1000, 1000.0, 700.0), 0.7).abs() < 1e-6);
+        // the owner loses every time: negative
+        assert!(criticality(&node(1000, 500.0, 0.0), 0.5) < -0.49);
+    }
 
     #[test]
     fn amaf_updates_weigh_moves_played_sooner_more() {

@@ -199,7 +199,10 @@
 //! once after its node `1 + k` times, falling to once at the end of the playout (Pachi's
 //! `distance_rave`, 3 there; on 13×13 against Pachi at 5 s a move the ownership alone won 1 of
 //! 7 games and with `QI_GO_DRAVE=3` 0 of 5, where main's search has won 3 of 22, though both
-//! had led main in short self-play screens: the README has the figures), `QI_GO_NODES=<n>` to
+//! had led main in short self-play screens: the README has the figures), `QI_GO_CRIT=<k>` to
+//! add criticality to the AMAF values of children with over 2,000 playouts (Coulom's
+//! criticality as Pachi uses it, `crit_rave` 1.1 there: a child's AMAF games grow by its
+//! criticality times their number times `k`), `QI_GO_NODES=<n>` to
 //! set the node limit of a tree (4,000,000), and
 //! `QI_GO_DEBUG=1` to print the tree sizes, playouts, time and the most visited root moves of
 //! each search on stderr.
@@ -724,7 +727,7 @@ fn run_shared(tree: &mut Tree, s: &Shared, report: &mut dyn FnMut(&Tree, u64)) -
                     w.playout(&mut b, Some(&mut own))
                 }
             };
-            lock().backup(&mut w, score, b.size, VIRTUAL_LOSS);
+            lock().backup(&mut w, score, &b, VIRTUAL_LOSS);
             mine += 1;
             if mine.is_multiple_of(16) {
                 if s.stop.load(Ordering::Relaxed) {
