@@ -539,6 +539,53 @@ fn the_eval_bar_starts_empty_and_stays_out_of_games_between_people() {
     );
 }
 
+/// After an undo the eval bar showed nothing until the CPU searched again: it shows the
+/// finished search of the position reached, or of the one before it.
+#[test]
+fn an_undo_keeps_the_eval_of_the_position_it_returns_to() {
+    let mut app = headless_without_animations(&[(GameKind::Reversi, 300)]);
+    start(
+        &mut app,
+        GameKind::Reversi,
+        None,
+        [Player::Human, Player::Cpu { level: 4 }],
+    );
+    let wait_for_ply = |app: &mut App, ply: usize| {
+        let t0 = std::time::Instant::now();
+        while app.world().resource::<Match>().history.ply() < ply {
+            assert!(t0.elapsed() < std::time::Duration::from_secs(30));
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    };
+    let score = |app: &App| {
+        app.world()
+            .resource::<qi::cpu::Thinking>()
+            .last_info()
+            .map(|(info, side, _)| (info.score, info.nodes, side))
+    };
+    play(&mut app, "d3");
+    wait_for_ply(&mut app, 2);
+    let first = score(&app).expect("the CPU's search at ply 1 is shown");
+    let legal = app.world().resource::<Match>().position().legal_moves();
+    let mine = app
+        .world()
+        .resource::<Match>()
+        .position()
+        .move_to_text(legal[0]);
+    play(&mut app, &mine);
+    wait_for_ply(&mut app, 4);
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<Match>().history.ply(), 2);
+    assert_eq!(
+        score(&app),
+        Some(first),
+        "back at ply 2, the bar shows the search that chose the move leading there"
+    );
+}
+
 /// Go: two passes start dead-stone marking with the estimate shown; a click toggles exactly
 /// the group clicked, the score follows; confirming ends the game with that score.
 #[test]
