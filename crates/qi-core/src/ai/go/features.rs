@@ -505,6 +505,33 @@ impl Model {
     }
 }
 
+/// The 3×3 weights of `model` (its group `pattern`) by absolute neighbourhood code
+/// ([`code3`]): index 0 with Black to move, 1 with White.
+pub(crate) fn pattern_gammas(model: &Model) -> [Box<[f32]>; 2] {
+    let o = offsets()[0] as usize;
+    let of = |me: u8| -> Box<[f32]> {
+        (0..1usize << 16)
+            .map(|c| model.gamma[o + canonical(c, me) as usize])
+            .collect()
+    };
+    [of(1), of(2)]
+}
+
+/// The model whose 3×3 weights the playouts may follow ([`super::playout::gammas`]): the file
+/// `QI_GO_PLAYOUT_MODEL` names, or the shipped spatial model.
+pub(crate) fn playout_model() -> Option<Model> {
+    match std::env::var("QI_GO_PLAYOUT_MODEL") {
+        Ok(path) => match Model::from_file(std::path::Path::new(&path)) {
+            Ok(m) => Some(m),
+            Err(e) => {
+                eprintln!("qi: QI_GO_PLAYOUT_MODEL {path}: {e}; the playouts are not weighted");
+                None
+            }
+        },
+        Err(_) => Model::parse(include_str!("../../../data/go-spatial.txt")).ok(),
+    }
+}
+
 /// One training position: the features of every candidate, and which was played.
 pub struct Sample {
     pub candidates: Vec<Features>,
@@ -664,6 +691,29 @@ mod tests {
     use crate::game::Game;
     use crate::go::Go;
     use std::collections::HashSet;
+
+    #[test]
+    fn playout_weights_follow_the_shape_whatever_its_turn_and_colour() {
+        let mut m = Model::parse("").unwrap();
+        // a stone of the mover's own just above the point
+        let above = 1usize << 2;
+        let k = canonical(above, 1) as usize;
+        m.gamma[offsets()[0] as usize + k] = 5.0;
+        let g = pattern_gammas(&m);
+        assert_eq!(g[0][above], 5.0, "Black to move, a black stone above");
+        assert_eq!(
+            g[0][1 << 12],
+            5.0,
+            "the same shape turned: a black stone below"
+        );
+        assert_eq!(g[1][2 << 2], 5.0, "White to move, a white stone above");
+        assert_eq!(
+            g[0][2 << 2],
+            1.0,
+            "Black to move, a white stone above: another shape"
+        );
+        assert_eq!(g[1][above], 1.0);
+    }
 
     #[test]
     fn symmetric_and_colour_swapped_shapes_share_a_code() {

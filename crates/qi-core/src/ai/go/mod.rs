@@ -202,7 +202,11 @@
 //! had led main in short self-play screens: the README has the figures), `QI_GO_CRIT=<k>` to
 //! add criticality to the AMAF values of children with over 2,000 playouts (Coulom's
 //! criticality as Pachi uses it, `crit_rave` 1.1 there: a child's AMAF games grow by its
-//! criticality times their number times `k`), `QI_GO_NODES=<n>` to
+//! criticality times their number times `k`), `QI_GO_PLAYOUT_GAMMA=<k>` to draw the
+//! playouts' random moves by learnt 3×3 weights (`k` candidates drawn, one chosen in
+//! proportion to its weight, [`playout::gammas`]; the weights of the group `pattern` of the
+//! model file `QI_GO_PLAYOUT_MODEL`, such as `go_features --sgf DIR --max-games 1500` writes
+//! without `--spatial`, or else of the shipped spatial model), `QI_GO_NODES=<n>` to
 //! set the node limit of a tree (4,000,000), and
 //! `QI_GO_DEBUG=1` to print the tree sizes, playouts, time and the most visited root moves of
 //! each search on stderr.

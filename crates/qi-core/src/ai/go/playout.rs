@@ -135,6 +135,7 @@ pub(crate) fn matches_pattern(b: &Board, p: usize) -> bool {
 /// Forces the pattern table to be built (so the first search does not pay for it).
 pub(crate) fn init() {
     table();
+    gammas();
 }
 
 /// Whether playing `p` for the side to move puts a chain of two or more stones (or one that
@@ -432,6 +433,35 @@ pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>, replies: &[u
     if n == 0 {
         return PASS;
     }
+    if let Some(&(k, ref g)) = gammas() {
+        // `k` candidates drawn at random, one chosen in proportion to its learnt 3×3 weight
+        let g = &g[(me == 2) as usize];
+        let mut cand = [(0usize, 0.0f32); 16];
+        let mut m = 0;
+        let mut total = 0.0f32;
+        for _ in 0..2 * k {
+            let p = e[rng.below(n as u32) as usize] as usize;
+            if b.legal(p) && !b.is_eye(p, me) && !bad_self_atari(b, p, me) {
+                let w = g[code3(b, p)];
+                cand[m] = (p, w);
+                total += w;
+                m += 1;
+                if m == k {
+                    break;
+                }
+            }
+        }
+        if m > 0 {
+            let mut r = (rng.below(1 << 24) as f32 / (1 << 24) as f32) * total;
+            for &(p, w) in &cand[..m] {
+                if r < w {
+                    return p as Move;
+                }
+                r -= w;
+            }
+            return cand[m - 1].0 as Move;
+        }
+    }
     let start = rng.below(n as u32) as usize;
     for i in 0..n {
         let p = e[(start + i) % n] as usize;
@@ -440,6 +470,24 @@ pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>, replies: &[u
         }
     }
     PASS
+}
+
+/// The learnt 3×3 weights the playouts' random moves follow, by mover, with the number of
+/// candidates drawn for each (`QI_GO_PLAYOUT_GAMMA=<k>`, 1-16, an experiment; off by default):
+/// `k` legal points that fill no own eye and are no big self-atari are drawn at random and one
+/// is played in proportion to its weight ([`super::features::pattern_gammas`] of
+/// [`super::features::playout_model`]).
+pub(crate) fn gammas() -> Option<&'static (usize, [Box<[f32]>; 2])> {
+    static G: OnceLock<Option<(usize, [Box<[f32]>; 2])>> = OnceLock::new();
+    G.get_or_init(|| {
+        let k: usize = std::env::var("QI_GO_PLAYOUT_GAMMA").ok()?.parse().ok()?;
+        if !(1..=16).contains(&k) {
+            return None;
+        }
+        let m = super::features::playout_model()?;
+        Some((k, super::features::pattern_gammas(&m)))
+    })
+    .as_ref()
 }
 
 /// Whether the playouts use last good replies (`QI_GO_NO_LGR=1` switches them off, for
