@@ -434,6 +434,7 @@ impl Board {
     /// Who owns `p` at the end of a playout: its stone's colour, or for an empty point the
     /// one colour among its neighbours (1 Black, 2 White, 0 neither), as [`Board::playout_score`]
     /// counts it.
+    #[inline]
     pub fn owner_at(&self, p: usize) -> u8 {
         match self.color[p] {
             c @ (1 | 2) => c,
@@ -458,24 +459,10 @@ impl Board {
         let n = self.size as usize;
         for y in 0..n {
             for x in 0..n {
-                let p = (y + 1) * STRIDE + x + 1;
-                match self.color[p] {
+                match self.owner_at((y + 1) * STRIDE + x + 1) {
                     1 => s += 1,
                     2 => s -= 1,
-                    _ => {
-                        let mut seen = 0u8;
-                        for q in neighbors(p) {
-                            let c = self.color[q];
-                            if c == 1 || c == 2 {
-                                seen |= c;
-                            }
-                        }
-                        if seen == 1 {
-                            s += 1;
-                        } else if seen == 2 {
-                            s -= 1;
-                        }
-                    }
+                    _ => {}
                 }
             }
         }

@@ -507,7 +507,7 @@ impl Model {
 
 /// The 3×3 weights of `model` (its group `pattern`) by absolute neighbourhood code
 /// ([`code3`]): index 0 with Black to move, 1 with White.
-pub(crate) fn pattern_gammas(model: &Model) -> [Box<[f32]>; 2] {
+pub(crate) fn pattern_gammas(model: &Model) -> super::playout::Gammas {
     let o = offsets()[0] as usize;
     let of = |me: u8| -> Box<[f32]> {
         (0..1usize << 16)

@@ -575,12 +575,15 @@ fn criticality(ch: &Node, q: f32) -> f32 {
 /// `QI_GO_CRIT=<k>`, an experiment; 0, none, by default).
 fn crit_rave() -> f32 {
     static K: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
-    *K.get_or_init(|| {
-        std::env::var("QI_GO_CRIT")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0.0)
-    })
+    *K.get_or_init(|| env_number("QI_GO_CRIT"))
+}
+
+/// The number the environment variable `name` holds, 0 when it is unset or not a number.
+fn env_number(name: &str) -> f32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.0)
 }
 
 /// The weight of an AMAF update to a child of the node at `start` in a game of `len` moves,
@@ -598,12 +601,7 @@ fn amaf_weight(k: f32, len: f32, first: f32, start: f32) -> f32 {
 /// (`QI_GO_DRAVE=<k>`, an experiment; 0, plain AMAF, by default).
 fn distance_rave() -> f32 {
     static K: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
-    *K.get_or_init(|| {
-        std::env::var("QI_GO_DRAVE")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0.0)
-    })
+    *K.get_or_init(|| env_number("QI_GO_DRAVE"))
 }
 
 #[cfg(test)]

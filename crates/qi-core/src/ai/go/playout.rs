@@ -472,13 +472,16 @@ pub(crate) fn choose(b: &Board, rng: &mut Fast, buf: &mut Vec<u16>, replies: &[u
     PASS
 }
 
+/// 3×3 weights by absolute neighbourhood code ([`code3`]), for Black and for White to move.
+pub(crate) type Gammas = [Box<[f32]>; 2];
+
 /// The learnt 3×3 weights the playouts' random moves follow, by mover, with the number of
 /// candidates drawn for each (`QI_GO_PLAYOUT_GAMMA=<k>`, 1-16, an experiment; off by default):
 /// `k` legal points that fill no own eye and are no big self-atari are drawn at random and one
 /// is played in proportion to its weight ([`super::features::pattern_gammas`] of
 /// [`super::features::playout_model`]).
-pub(crate) fn gammas() -> Option<&'static (usize, [Box<[f32]>; 2])> {
-    static G: OnceLock<Option<(usize, [Box<[f32]>; 2])>> = OnceLock::new();
+pub(crate) fn gammas() -> Option<&'static (usize, Gammas)> {
+    static G: OnceLock<Option<(usize, Gammas)>> = OnceLock::new();
     G.get_or_init(|| {
         let k: usize = std::env::var("QI_GO_PLAYOUT_GAMMA").ok()?.parse().ok()?;
         if !(1..=16).contains(&k) {
@@ -594,24 +597,10 @@ pub(crate) fn playout(
         for y in 0..n {
             for x in 0..n {
                 let p = (y + 1) * STRIDE + x + 1;
-                let o = match b.color[p] {
+                let o = match b.owner_at(p) {
                     1 => 1,
                     2 => -1,
-                    BORDER => 0,
-                    _ => {
-                        let mut seen = 0u8;
-                        for q in neighbors(p) {
-                            let c = b.color[q];
-                            if c == 1 || c == 2 {
-                                seen |= c;
-                            }
-                        }
-                        match seen {
-                            1 => 1,
-                            2 => -1,
-                            _ => 0,
-                        }
-                    }
+                    _ => 0,
                 };
                 own[y * n + x] += o;
             }
