@@ -550,14 +550,6 @@ fn an_undo_keeps_the_eval_of_the_position_it_returns_to() {
         None,
         [Player::Human, Player::Cpu { level: 4 }],
     );
-    let wait_for_ply = |app: &mut App, ply: usize| {
-        let t0 = std::time::Instant::now();
-        while app.world().resource::<Match>().history.ply() < ply {
-            assert!(t0.elapsed() < std::time::Duration::from_secs(30));
-            app.update();
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-    };
     let score = |app: &App| {
         app.world()
             .resource::<qi::cpu::Thinking>()
