@@ -406,13 +406,7 @@ fn cpu_moves_arrive_through_the_task_while_frames_go_on() {
 /// Undo while the CPU thinks stops the search thread, and its answer is never played.
 #[test]
 fn undo_stops_the_cpu_search() {
-    let mut app = headless_without_animations(&[(GameKind::Reversi, 5000)]);
-    start(
-        &mut app,
-        GameKind::Reversi,
-        None,
-        [Player::Human, Player::Cpu { level: 6 }],
-    );
+    let mut app = reversi_against_cpu(5000, 6);
     play(&mut app, "d3");
     for _ in 0..5 {
         app.update();
@@ -503,13 +497,7 @@ fn the_cpu_waits_for_the_players_move_to_land() {
 /// between two people.
 #[test]
 fn the_eval_bar_starts_empty_and_stays_out_of_games_between_people() {
-    let mut app = headless_without_animations(&[(GameKind::Reversi, 300)]);
-    start(
-        &mut app,
-        GameKind::Reversi,
-        None,
-        [Player::Human, Player::Cpu { level: 4 }],
-    );
+    let mut app = reversi_against_cpu(300, 4);
     play(&mut app, "d3");
     let t0 = std::time::Instant::now();
     while app.world().resource::<Match>().history.ply() < 2 {
@@ -543,13 +531,7 @@ fn the_eval_bar_starts_empty_and_stays_out_of_games_between_people() {
 /// finished search of the position reached, or of the one before it.
 #[test]
 fn an_undo_keeps_the_eval_of_the_position_it_returns_to() {
-    let mut app = headless_without_animations(&[(GameKind::Reversi, 300)]);
-    start(
-        &mut app,
-        GameKind::Reversi,
-        None,
-        [Player::Human, Player::Cpu { level: 4 }],
-    );
+    let mut app = reversi_against_cpu(300, 4);
     let score = |app: &App| {
         app.world()
             .resource::<qi::cpu::Thinking>()
@@ -1182,6 +1164,19 @@ fn a_typed_illegal_move_is_refused_in_the_words_of_a_click() {
         assert_eq!(status(&app), clicked, "{text}");
     }
     assert_eq!(status(&app), "d4 is taken");
+}
+
+/// A Reversi game from the start, the person Black against the CPU at `level`, which
+/// thinks `ms` milliseconds a move.
+fn reversi_against_cpu(ms: u32, level: u8) -> Headless {
+    let mut app = headless_without_animations(&[(GameKind::Reversi, ms)]);
+    start(
+        &mut app,
+        GameKind::Reversi,
+        None,
+        [Player::Human, Player::Cpu { level }],
+    );
+    app
 }
 
 /// Runs frames until the game reaches `n` moves (the CPU's answers arrive from a task).
