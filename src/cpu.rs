@@ -85,7 +85,7 @@ pub struct Thinking {
     /// Searches whose threads are still running (a stopped one ends soon after its flag).
     running: Arc<std::sync::atomic::AtomicUsize>,
     /// The finished searches of this game, newest last, so that the eval bar can show the
-    /// one of the position an undo or a jump comes back to.
+    /// one of the position an undo, a redo or a jump comes back to (the start included).
     done: Vec<Done>,
 }
 
@@ -236,9 +236,9 @@ fn cancel_stale_search(
         thinking.engines = [None, None];
         thinking.forget_info();
         thinking.pending = None;
-        if let Some(g) = game.as_deref() {
-            if g.history.ply() == 0 {
-                // a new game (or the start of one): the searches of another game are gone
+        if let Some(g) = game.as_ref() {
+            if g.is_added() {
+                // a new game (or one loaded): the searches of another game are gone
                 thinking.done.clear();
             }
             thinking.recall_info(g);

@@ -558,6 +558,21 @@ fn an_undo_keeps_the_eval_of_the_position_it_returns_to() {
         Some(first),
         "back at ply 2, the bar shows the search that chose the move leading there"
     );
+    // back to the start, where nobody searched, and forward again
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<Match>().history.ply(), 0);
+    assert_eq!(score(&app), None, "nothing was searched at the start");
+    app.world_mut().write_message(RedoRequest);
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<Match>().history.ply(), 2);
+    assert_eq!(
+        score(&app),
+        Some(first),
+        "a redo from the start recalls it too"
+    );
 }
 
 /// Go: two passes start dead-stone marking with the estimate shown; a click toggles exactly
