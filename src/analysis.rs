@@ -229,7 +229,7 @@ fn jump_keys(
 
 /// A game (finished or not) as a replay at the move it has reached, to be analysed: its record
 /// with the result when it is over; "play from here" in the replay goes on with it.
-pub fn review_match(g: &Match) -> Result<Match, String> {
+pub fn review_match(g: &Match) -> Result<Match, qi_core::records::RecordError> {
     let mut record =
         qi_core::records::Record::from_history(&g.history, &g.setup.names[0], &g.setup.names[1]);
     record.result = g.result().map(|r| r.sgf());

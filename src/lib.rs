@@ -172,8 +172,11 @@ fn start_from_args(app: &mut App) {
                     Err(e) => {
                         // the player is told on the main menu, which opens instead
                         error!("qi: cannot open {}: {e}", path.display());
-                        main_menu.notice =
-                            Some(t!("cannot-open", name = label.as_str(), why = e.as_str()));
+                        main_menu.notice = Some(t!(
+                            "cannot-open",
+                            name = label.as_str(),
+                            why = replay::record_error_text(&e)
+                        ));
                     }
                 }
                 return;

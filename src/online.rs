@@ -205,7 +205,9 @@ fn save_path(store: &Store) -> PathBuf {
 }
 
 fn read_online_save(store: &Store) -> Result<Option<NetSave>, String> {
-    match qi_core::storage::read_text(&save_path(store))? {
+    match qi_core::storage::read_text(&save_path(store))
+        .map_err(|e| crate::saves::read_error_text(&e))?
+    {
         None => Ok(None),
         Some(text) => qi_core::storage::from_ron(&text).map(Some),
     }

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use bevy::prelude::*;
-use qi_core::records::Record;
+use qi_core::records::{Record, RecordError};
 
 use crate::game::{BoardReset, Match, MatchSetup, MovePlayed, Player, Status, side_name};
 use crate::menus::InGame;
@@ -69,9 +69,46 @@ pub enum ReplayStep {
     },
 }
 
+/// Why a record cannot be opened, in the player's language: the sentence names the move, the
+/// property or the line at fault; the English detail behind it goes to the log.
+pub fn record_error_text(e: &RecordError) -> String {
+    use qi_core::records::MAX_RECORD_BYTES;
+    match e {
+        RecordError::NoSuchFile => t!("record-no-such-file"),
+        RecordError::File(why) => crate::saves::read_error_text(why),
+        RecordError::Empty => t!("record-empty"),
+        RecordError::TooBig { bytes } => {
+            t!("record-too-big", bytes = *bytes, max = MAX_RECORD_BYTES)
+        }
+        RecordError::NotARecord => t!("record-not-a-record"),
+        RecordError::Syntax { format, line, .. } => {
+            let format = format.extension().to_uppercase();
+            match line {
+                Some(line) => t!("record-syntax-line", format = format, line = *line),
+                None => t!("record-syntax", format = format),
+            }
+        }
+        RecordError::TooDeep { .. } => t!("record-too-deep"),
+        RecordError::OtherGame { name, .. } => t!("record-other-game", name = name.as_str()),
+        RecordError::BadSize { value, .. } => t!("record-bad-size", value = value.as_str()),
+        RecordError::BadValue {
+            property, value, ..
+        } => t!(
+            "record-bad-value",
+            property = property.as_str(),
+            value = value.as_str()
+        ),
+        RecordError::NotALine { node, .. } => t!("record-not-a-line", node = *node),
+        RecordError::BadStart { .. } => t!("record-bad-start"),
+        RecordError::BadMove { number, text, .. } => {
+            t!("record-bad-move", n = *number, mv = text.as_str())
+        }
+    }
+}
+
 /// A record as a game to replay, the cursor before the first move. Players are people while
 /// replaying: nothing moves but the controls.
-pub fn replay_match(record: &Record, source: &str) -> Result<Match, String> {
+pub fn replay_match(record: &Record, source: &str) -> Result<Match, RecordError> {
     let mut history = record.history()?;
     history.go_to(0);
     let kind = record.game;

@@ -372,7 +372,7 @@ pub fn export_record(store: &SaveStore, game: &Match) -> Result<PathBuf, String>
 pub fn unreadable_text(u: &qi_core::saves::Unreadable) -> String {
     use qi_core::saves::Unreadable;
     match u {
-        Unreadable::File(why) => t!("unreadable-file", why = why.as_str()),
+        Unreadable::File(why) => read_error_text(why),
         Unreadable::Empty => t!("unreadable-empty"),
         Unreadable::TooBig { bytes, max } => t!("unreadable-too-big", bytes = *bytes, max = *max),
         Unreadable::Newer { format } => t!(
@@ -387,6 +387,20 @@ pub fn unreadable_text(u: &qi_core::saves::Unreadable) -> String {
         Unreadable::CursorPast { cursor, moves } => {
             t!("unreadable-cursor", cursor = *cursor, moves = *moves)
         }
+    }
+}
+
+/// Why a file cannot be read as text, in the player's language (only the system's own words
+/// for a rare failure stay as it gives them).
+pub fn read_error_text(e: &qi_core::storage::ReadError) -> String {
+    use qi_core::storage::{MAX_FILE_BYTES, ReadError};
+    match e {
+        ReadError::Denied => t!("read-denied"),
+        ReadError::Io(why) => t!("read-io", why = why.as_str()),
+        ReadError::Folder => t!("read-folder"),
+        ReadError::NotAFile => t!("read-not-a-file"),
+        ReadError::TooBig { bytes } => t!("read-too-big", bytes = *bytes, max = MAX_FILE_BYTES),
+        ReadError::NotUtf8 { at } => t!("read-not-utf8", at = *at),
     }
 }
 

@@ -1439,20 +1439,19 @@ fn the_light_theme_changes_the_window() {
     assert_eq!(palette::theme(), Theme::Dark);
 }
 
-/// `qi --record` with a file that is not a record: the main menu opens and says why.
-#[test]
-fn a_bad_record_on_the_command_line_is_reported_on_the_main_menu() {
+/// What the main menu says after `qi --record <file>` with `text` in the file, in `lang`.
+fn bad_record_notice(text: &str, lang: qi::i18n::Lang) -> String {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = fresh_dir();
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("broken.sgf");
-    std::fs::write(&bad, "(;GM[1]FF[4]SZ[19];B[zz];W[").unwrap();
+    std::fs::write(&bad, text).unwrap();
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
     app.insert_resource(Args {
         save_dir: Some(dir),
         record: Some(bad),
-        lang: Some(qi::i18n::Lang::EnUs),
+        lang: Some(lang),
         ..Args::default()
     });
     app.add_plugins(qi::plugin);
@@ -1469,9 +1468,52 @@ fn a_bad_record_on_the_command_line_is_reported_on_the_main_menu() {
         .notice
         .clone()
         .expect("the player is told");
-    assert!(notice.starts_with("Cannot open broken.sgf: "), "{notice}");
+    qi::i18n::set_lang(qi::i18n::Lang::EnUs);
+    notice
+}
+
+/// `qi --record` with a file that is not a record: the main menu opens and says why, in the
+/// window's language: the reason is a translated sentence that names the move, the property or
+/// the format at fault (in zh-CN it was the core's English detail).
+#[test]
+fn a_bad_record_on_the_command_line_is_reported_on_the_main_menu() {
+    use qi::i18n::Lang;
+    let truncated = "(;GM[1]FF[4]SZ[19];B[zz];W[";
+    let notice = bad_record_notice(truncated, Lang::EnUs);
+    assert_eq!(
+        notice,
+        "Cannot open broken.sgf: the SGF text is not well formed"
+    );
     // the file is named once, by the translated sentence, not again by the core's detail
     assert_eq!(notice.matches("broken.sgf").count(), 1, "{notice}");
+    let cases = [
+        (truncated, "无法打开 broken.sgf：SGF 文本格式有误"),
+        (
+            "(;GM[1]SZ[9];B[ee];W[ee])",
+            "无法打开 broken.sgf：第 2 手（E5）无法下出",
+        ),
+        (
+            "(;GM[1]SZ[9]KM[lots];B[ee])",
+            "无法打开 broken.sgf：无法读取 KM[lots]",
+        ),
+        (
+            "(;GM[7];B[aa])",
+            "无法打开 broken.sgf：这是 Qi 在这里不下的棋种的棋谱（GM[7]）",
+        ),
+        (
+            "hello",
+            "无法打开 broken.sgf：这既不是 SGF 棋谱，也不是 PGN 棋谱",
+        ),
+        ("", "无法打开 broken.sgf：文件是空的"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(bad_record_notice(text, Lang::ZhCn), want, "{text}");
+    }
+    // and in English, the same cases name the same facts
+    assert_eq!(
+        bad_record_notice("(;GM[1]SZ[9];B[ee];W[ee])", Lang::EnUs),
+        "Cannot open broken.sgf: move 2 (E5) cannot be played"
+    );
 }
 
 /// The window in Chinese (Settings → 语言): the status line, the side names and the HUD's

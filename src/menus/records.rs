@@ -47,8 +47,11 @@ fn draw_records(
                 }
                 Err(e) => {
                     warn!("qi: cannot open {label}: {e}");
-                    model.message =
-                        Some(t!("cannot-open", name = label.as_str(), why = e.as_str()));
+                    model.message = Some(t!(
+                        "cannot-open",
+                        name = label.as_str(),
+                        why = crate::replay::record_error_text(&e)
+                    ));
                 }
             }
         }
@@ -90,13 +93,13 @@ impl RecordSource {
     }
 
     /// The record, or why it cannot be read.
-    pub fn read(&self) -> Result<qi_core::records::Record, String> {
+    pub fn read(&self) -> Result<qi_core::records::Record, qi_core::records::RecordError> {
         match self {
             RecordSource::Sample(i) => {
-                let (name, text) = qi_core::records::SAMPLES
+                let (_, text) = qi_core::records::SAMPLES
                     .get(*i)
-                    .ok_or_else(|| t!("records-no-example"))?;
-                qi_core::records::import_text(text).map_err(|e| format!("{name}: {e}"))
+                    .ok_or(qi_core::records::RecordError::NoSuchFile)?;
+                qi_core::records::import_text(text)
             }
             RecordSource::File(p) => qi_core::records::read_record(p),
         }

@@ -129,7 +129,7 @@ pub fn parse_reversi_list(text: &str) -> Result<OpeningBook, String> {
 
 /// Reads an SGF tree of openings (`N`/`ZH`/`JA` names) for Gomoku or Go.
 pub fn parse_sgf_book(kind: GameKind, text: &str) -> Result<OpeningBook, String> {
-    let trees = sgf::parse_collection(text).map_err(|e| e.0)?;
+    let trees = sgf::parse_collection(text).map_err(|e| e.to_string())?;
     let root = trees.first().ok_or("no game tree")?;
     let size: u8 = root
         .value("SZ")

@@ -10,7 +10,8 @@
 //!
 //! [`import_text`] tells the format from the text; every move is replayed through the rules
 //! when the record is read, and an error names the problem (which move, which tag) instead of
-//! panicking. [`SAMPLES`] are the example records of the repository's `saves/` folder, built in.
+//! panicking. The error is a typed [`RecordError`], so that the window says it in the player's
+//! language; its `Display` is the English with every detail, for the command line and logs. [`SAMPLES`] are the example records of the repository's `saves/` folder, built in.
 //!
 //! One size cap holds everywhere a record is read: [`MAX_RECORD_BYTES`] (the app's file import,
 //! [`import_text`], [`import_file`], [`Record::from_sgf`], [`Record::from_pgn`], the SGF reader
@@ -19,7 +20,7 @@
 //! ([`crate::sgf::MAX_SGF_DEPTH`]).
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use crate::any::{AnyPosition, GameHistory};
@@ -38,15 +39,110 @@ use crate::storage::{atomic_write, read_text};
 pub const MAX_RECORD_BYTES: usize = 8 * 1024 * 1024;
 
 /// An error when `text` is over [`MAX_RECORD_BYTES`].
-fn check_size(text: &str) -> Result<(), String> {
+fn check_size(text: &str) -> Result<(), RecordError> {
     if text.len() > MAX_RECORD_BYTES {
-        return Err(format!(
-            "the record is {} bytes, more than the {MAX_RECORD_BYTES} a record may have",
-            text.len()
-        ));
+        return Err(RecordError::TooBig { bytes: text.len() });
     }
     Ok(())
 }
+
+/// Why a record cannot be read. Typed, so that the window says it in the player's language
+/// (each variant has the facts its sentence needs); `Display` gives the English with every
+/// detail, for the command line and the logs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The file is not there.
+    NoSuchFile,
+    /// The file cannot be read as text.
+    File(crate::storage::ReadError),
+    /// Nothing but white space.
+    Empty,
+    /// Over [`MAX_RECORD_BYTES`].
+    TooBig { bytes: usize },
+    /// Neither SGF nor PGN.
+    NotARecord,
+    /// The text breaks its format's grammar (an unclosed bracket, a tag without a value…),
+    /// on `line` when it is known.
+    Syntax {
+        format: RecordFormat,
+        line: Option<usize>,
+        detail: String,
+    },
+    /// Variations nested deeper, or a line of play longer, than
+    /// [`crate::sgf::MAX_SGF_DEPTH`].
+    TooDeep { detail: String },
+    /// A game Qi does not play: `GM[…]`'s value, or a PGN `Variant` tag's.
+    OtherGame { name: String, detail: String },
+    /// `SZ[…]` is not a board its game can have.
+    BadSize { value: String, detail: String },
+    /// A property's value cannot be read (`KM`, `HA`, `PL`, a point; a PGN tag).
+    BadValue {
+        property: String,
+        value: String,
+        detail: String,
+    },
+    /// The main line cannot be replayed as one game: a node with two moves, or stones set up
+    /// after the first move (SGF node `node`, counted from 0 at the root).
+    NotALine { node: usize, detail: String },
+    /// The start position cannot be set up.
+    BadStart { detail: String },
+    /// Move `number` (`text`, as the file or Qi writes it) cannot be played.
+    BadMove {
+        number: usize,
+        text: String,
+        detail: String,
+    },
+}
+
+impl RecordError {
+    /// A grammar error in an SGF text.
+    pub(crate) fn sgf_syntax(detail: impl fmt::Display) -> RecordError {
+        RecordError::Syntax {
+            format: RecordFormat::Sgf,
+            line: None,
+            detail: detail.to_string(),
+        }
+    }
+
+    /// A grammar error in a PGN text on `line`.
+    pub(crate) fn pgn_syntax(line: usize, detail: impl fmt::Display) -> RecordError {
+        RecordError::Syntax {
+            format: RecordFormat::Pgn,
+            line: Some(line),
+            detail: detail.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::NoSuchFile => f.write_str("no such file"),
+            RecordError::File(e) => write!(f, "the file {e}"),
+            RecordError::Empty => f.write_str("the file is empty"),
+            RecordError::TooBig { bytes } => write!(
+                f,
+                "the record is {bytes} bytes, more than the {MAX_RECORD_BYTES} a record may have"
+            ),
+            RecordError::NotARecord => f.write_str(
+                "this is neither an SGF record (it starts with '(;') nor a PGN one (it starts \
+                 with tags like [Event \"…\"])",
+            ),
+            RecordError::Syntax { format, detail, .. } => {
+                write!(f, "{}: {detail}", format.extension().to_uppercase())
+            }
+            RecordError::TooDeep { detail }
+            | RecordError::OtherGame { detail, .. }
+            | RecordError::BadSize { detail, .. }
+            | RecordError::BadValue { detail, .. }
+            | RecordError::NotALine { detail, .. }
+            | RecordError::BadStart { detail }
+            | RecordError::BadMove { detail, .. } => f.write_str(detail),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
 
 /// The two file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,10 +211,16 @@ impl Record {
     /// The game replayed, the cursor at the last move (the replay screen steps it with
     /// [`GameHistory::undo`]/[`GameHistory::redo`]/[`GameHistory::go_to`], and "play from here"
     /// continues from it). An illegal move gives an error with its number and text.
-    pub fn history(&self) -> Result<GameHistory, String> {
-        let start = AnyPosition::from_text(self.game, &self.start)
-            .map_err(|e| format!("the start position cannot be read: {e}"))?;
-        replay_moves(start, &self.moves).map_err(|m| m.to_string())
+    pub fn history(&self) -> Result<GameHistory, RecordError> {
+        let start =
+            AnyPosition::from_text(self.game, &self.start).map_err(|e| RecordError::BadStart {
+                detail: format!("the start position cannot be read: {e}"),
+            })?;
+        replay_moves(start, &self.moves).map_err(|m| RecordError::BadMove {
+            number: m.n,
+            detail: m.to_string(),
+            text: m.text,
+        })
     }
 
     /// The record in its game's format ([`RecordFormat::for_game`]).
@@ -140,7 +242,7 @@ impl Record {
 
     /// SGF for Go, Reversi and Gomoku.
     pub fn to_sgf(&self) -> Result<String, String> {
-        let history = self.history()?;
+        let history = self.history().map_err(|e| e.to_string())?;
         let start = history.start();
         let moves = history.moves();
         let mut rec = match start {
@@ -195,17 +297,17 @@ impl Record {
     }
 
     /// Reads the first game of an SGF file and replays it.
-    pub fn from_sgf(text: &str) -> Result<Record, String> {
+    pub fn from_sgf(text: &str) -> Result<Record, RecordError> {
         check_size(text)?;
-        let rec = GameRecord::from_sgf(text).map_err(|e| e.to_string())?;
+        let rec = GameRecord::from_sgf(text)?;
         let (start, moves, inserted): (AnyPosition, Vec<String>, Vec<usize>) = match rec.kind {
             GameKind::Go => {
-                let (start, moves) = rec.replay_go().map_err(|e| e.to_string())?;
+                let (start, moves) = rec.replay_go()?;
                 let texts = texts_of::<Go>(&start, &moves)?;
                 (AnyPosition::Go(Box::new(start)), texts, Vec::new())
             }
             GameKind::Reversi => {
-                let (start, moves) = rec.replay_reversi().map_err(|e| e.to_string())?;
+                let (start, moves) = rec.replay_reversi()?;
                 // passes the file left out shift the comments' plies
                 let written: Vec<_> = rec.moves().collect();
                 let mut inserted = Vec::new();
@@ -225,11 +327,17 @@ impl Record {
                 (AnyPosition::Reversi(start), texts, inserted)
             }
             GameKind::Gomoku => {
-                let (start, moves) = rec.replay_gomoku().map_err(|e| e.to_string())?;
+                let (start, moves) = rec.replay_gomoku()?;
                 let texts = texts_of::<Gomoku>(&start, &moves)?;
                 (AnyPosition::Gomoku(Box::new(start)), texts, Vec::new())
             }
-            GameKind::Ataxx => return Err("SGF has no Ataxx game type".to_string()),
+            // (GM has no number for Ataxx, so the reader gives none)
+            GameKind::Ataxx => {
+                return Err(RecordError::OtherGame {
+                    name: GameKind::Ataxx.title().to_string(),
+                    detail: "SGF has no Ataxx game type".to_string(),
+                });
+            }
         };
         let record = Record {
             game: rec.kind,
@@ -248,9 +356,18 @@ impl Record {
         };
         // the moves as text must replay too (Go: a record where one colour moves twice in a
         // row cannot be written as alternating moves)
-        record
-            .history()
-            .map_err(|e| format!("SGF: {e} (Qi replays alternating moves only)"))?;
+        record.history().map_err(|e| match e {
+            RecordError::BadMove {
+                number,
+                text,
+                detail,
+            } => RecordError::BadMove {
+                number,
+                text,
+                detail: format!("SGF: {detail} (Qi replays alternating moves only)"),
+            },
+            other => other,
+        })?;
         Ok(record)
     }
 
@@ -259,7 +376,7 @@ impl Record {
         if self.game != GameKind::Ataxx {
             return Err(format!("{} records are SGF, not PGN", self.game.title()));
         }
-        let history = self.history()?;
+        let history = self.history().map_err(|e| e.to_string())?;
         let start = history.start();
         let mut out = String::new();
         let tag = |out: &mut String, name: &str, value: &str| {
@@ -341,7 +458,7 @@ impl Record {
     }
 
     /// Reads the first game of a PGN file (Ataxx) and replays it.
-    pub fn from_pgn(text: &str) -> Result<Record, String> {
+    pub fn from_pgn(text: &str) -> Result<Record, RecordError> {
         check_size(text)?;
         let game = pgn::parse_first(text)?;
         let tag = |name: &str| {
@@ -354,14 +471,22 @@ impl Record {
         if let Some(variant) = tag("Variant")
             && !variant.eq_ignore_ascii_case("ataxx")
         {
-            return Err(format!(
-                "PGN: [Variant \"{variant}\"] is not Ataxx (Qi reads Ataxx PGN only)"
-            ));
+            return Err(RecordError::OtherGame {
+                detail: format!(
+                    "PGN: [Variant \"{variant}\"] is not Ataxx (Qi reads Ataxx PGN only)"
+                ),
+                name: variant,
+            });
         }
         let start = match tag("FEN") {
-            Some(fen) => AnyPosition::from_text(GameKind::Ataxx, &fen)
-                .map_err(|e| format!("PGN: [FEN \"{fen}\"] cannot be read: {e}"))?,
-            None => AnyPosition::start(GameKind::Ataxx).map_err(|e| e.to_string())?,
+            Some(fen) => AnyPosition::from_text(GameKind::Ataxx, &fen).map_err(|e| {
+                RecordError::BadStart {
+                    detail: format!("PGN: [FEN \"{fen}\"] cannot be read: {e}"),
+                }
+            })?,
+            None => AnyPosition::start(GameKind::Ataxx).map_err(|e| RecordError::BadStart {
+                detail: e.to_string(),
+            })?,
         };
         let record = Record {
             game: GameKind::Ataxx,
@@ -375,28 +500,38 @@ impl Record {
             date: tag("Date").map(|d| d.replace('.', "-")),
             comments: game.comments,
         };
-        record.history().map_err(|e| format!("PGN: {e}"))?;
+        record.history().map_err(|e| match e {
+            RecordError::BadMove {
+                number,
+                text,
+                detail,
+            } => RecordError::BadMove {
+                number,
+                text,
+                detail: format!("PGN: {detail}"),
+            },
+            RecordError::BadStart { detail } => RecordError::BadStart {
+                detail: format!("PGN: {detail}"),
+            },
+            other => other,
+        })?;
         Ok(record)
     }
 }
 
 /// Reads a record from text, SGF or PGN (told apart by the text), and replays it.
-pub fn import_text(text: &str) -> Result<Record, String> {
+pub fn import_text(text: &str) -> Result<Record, RecordError> {
     check_size(text)?;
     let t = text.trim_start_matches('\u{feff}').trim_start();
     if t.is_empty() {
-        return Err("the file is empty".to_string());
+        return Err(RecordError::Empty);
     }
     if t.starts_with('(') || t.contains("(;") {
         Record::from_sgf(t)
     } else if t.starts_with('[') || t.starts_with('{') || t.starts_with('1') {
         Record::from_pgn(t)
     } else {
-        Err(
-            "this is neither an SGF record (it starts with '(;') nor a PGN one (it starts \
-             with tags like [Event \"…\"])"
-                .to_string(),
-        )
+        Err(RecordError::NotARecord)
     }
 }
 
@@ -407,11 +542,11 @@ pub fn import_file(path: &Path) -> Result<Record, String> {
 
 /// Reads a record file like [`import_file`], but the error leaves the file's name to the
 /// caller (the window puts it in its own, translated sentence).
-pub fn read_record(path: &Path) -> Result<Record, String> {
+pub fn read_record(path: &Path) -> Result<Record, RecordError> {
     match read_text(path) {
         Ok(Some(text)) => import_text(&text),
-        Ok(None) => Err("no such file".to_string()),
-        Err(e) => Err(e),
+        Ok(None) => Err(RecordError::NoSuchFile),
+        Err(e) => Err(RecordError::File(e)),
     }
 }
 
@@ -473,17 +608,21 @@ fn go_moves(moves: &[crate::any::AnyMove]) -> Vec<crate::go::Move> {
 /// colour move twice (Go's `B` after `B`); such a move can then be illegal in the alternating
 /// replay (on a stone, say), so each one is checked before it is made: an error, not a corrupt
 /// board (an unchecked `make` on an occupied point looped forever).
-fn texts_of<G: Game>(start: &G, moves: &[G::Move]) -> Result<Vec<String>, String> {
+fn texts_of<G: Game>(start: &G, moves: &[G::Move]) -> Result<Vec<String>, RecordError> {
     let mut pos = start.clone();
     let mut out = Vec::with_capacity(moves.len());
     for (i, &m) in moves.iter().enumerate() {
         let t = pos.move_to_text(m);
         if !pos.is_legal(m) {
-            return Err(format!(
-                "SGF: move {} ({t}) is illegal when the colours alternate (Qi replays \
-                 alternating moves only)",
-                i + 1
-            ));
+            return Err(RecordError::BadMove {
+                number: i + 1,
+                detail: format!(
+                    "SGF: move {} ({t}) is illegal when the colours alternate (Qi replays \
+                     alternating moves only)",
+                    i + 1
+                ),
+                text: t,
+            });
         }
         pos.make(m);
         out.push(t);
@@ -532,6 +671,8 @@ fn fullmove_of(fen: &str) -> u32 {
 mod pgn {
     use std::collections::BTreeMap;
 
+    use super::{RecordError, RecordFormat};
+
     pub struct PgnGame {
         pub tags: Vec<(String, String)>,
         pub moves: Vec<String>,
@@ -541,7 +682,7 @@ mod pgn {
 
     const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
-    pub fn parse_first(text: &str) -> Result<PgnGame, String> {
+    pub fn parse_first(text: &str) -> Result<PgnGame, RecordError> {
         let chars: Vec<char> = text.chars().collect();
         let mut i = 0;
         let mut game = PgnGame {
@@ -580,8 +721,9 @@ mod pgn {
                         i += 1;
                     }
                     if i >= chars.len() || chars[i] != '"' {
-                        return Err(format!(
-                            "PGN: the tag [{name} on line {start} has no \"value\""
+                        return Err(RecordError::pgn_syntax(
+                            start,
+                            format!("the tag [{name} on line {start} has no \"value\""),
                         ));
                     }
                     i += 1;
@@ -609,13 +751,17 @@ mod pgn {
                         i += 1;
                     }
                     if !closed || i >= chars.len() || chars[i] != ']' {
-                        return Err(format!(
-                            "PGN: the tag [{name} on line {start} is not closed with \"]"
+                        return Err(RecordError::pgn_syntax(
+                            start,
+                            format!("the tag [{name} on line {start} is not closed with \"]"),
                         ));
                     }
                     i += 1;
                     if name.is_empty() {
-                        return Err(format!("PGN: a tag on line {start} has no name"));
+                        return Err(RecordError::pgn_syntax(
+                            start,
+                            format!("a tag on line {start} has no name"),
+                        ));
                     }
                     game.tags.push((name, value));
                 }
@@ -632,8 +778,9 @@ mod pgn {
                         i += 1;
                     }
                     if i >= chars.len() {
-                        return Err(format!(
-                            "PGN: the comment opened with {{ on line {start} is not closed"
+                        return Err(RecordError::pgn_syntax(
+                            start,
+                            format!("the comment opened with {{ on line {start} is not closed"),
                         ));
                     }
                     i += 1;
@@ -661,7 +808,10 @@ mod pgn {
                 }
                 ')' => {
                     if depth == 0 {
-                        return Err(format!("PGN: an unopened ')' on line {line}"));
+                        return Err(RecordError::pgn_syntax(
+                            line,
+                            format!("an unopened ')' on line {line}"),
+                        ));
                     }
                     depth -= 1;
                     i += 1;
@@ -677,7 +827,10 @@ mod pgn {
                     }
                     if tok.is_empty() {
                         // a '}' with no '{' before it
-                        return Err(format!("PGN: an unopened '{c}' on line {line}"));
+                        return Err(RecordError::pgn_syntax(
+                            line,
+                            format!("an unopened '{c}' on line {line}"),
+                        ));
                     }
                     seen_move_text = true;
                     if depth > 0 || tok.starts_with('$') {
@@ -703,9 +856,12 @@ mod pgn {
                             .chars()
                             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '@')
                     {
-                        return Err(format!(
-                            "PGN: '{tok}' on line {line} is not a move (after move {})",
-                            game.moves.len()
+                        return Err(RecordError::pgn_syntax(
+                            line,
+                            format!(
+                                "'{tok}' on line {line} is not a move (after move {})",
+                                game.moves.len()
+                            ),
                         ));
                     }
                     game.moves.push(mv.to_string());
@@ -713,10 +869,18 @@ mod pgn {
             }
         }
         if depth > 0 {
-            return Err("PGN: a variation '(' is not closed".to_string());
+            return Err(RecordError::Syntax {
+                format: RecordFormat::Pgn,
+                line: None,
+                detail: "a variation '(' is not closed".to_string(),
+            });
         }
         if game.tags.is_empty() && game.moves.is_empty() {
-            return Err("PGN: no tags and no moves".to_string());
+            return Err(RecordError::Syntax {
+                format: RecordFormat::Pgn,
+                line: None,
+                detail: "no tags and no moves".to_string(),
+            });
         }
         Ok(game)
     }

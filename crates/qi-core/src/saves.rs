@@ -184,8 +184,8 @@ pub enum SaveError {
 /// language; `Display` gives the English).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unreadable {
-    /// The file could not be read as text (the system's or the decoder's words).
-    File(String),
+    /// The file could not be read as text.
+    File(crate::storage::ReadError),
     /// The file is empty.
     Empty,
     /// Larger than a save may be.
@@ -584,6 +584,6 @@ pub fn read_file(path: &Path) -> Result<LoadedGame, SaveError> {
     match read_text(path) {
         Ok(None) => Err(SaveError::Empty),
         Ok(Some(text)) => SaveGame::load_text(&text),
-        Err(why) => Err(SaveError::Unreadable(Unreadable::File(why.to_string()))),
+        Err(why) => Err(SaveError::Unreadable(Unreadable::File(why))),
     }
 }

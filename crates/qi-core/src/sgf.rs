@@ -33,9 +33,10 @@
 
 use std::fmt;
 
-use crate::game::{Cell, Game, GameKind, ParseError, Side, Square};
+use crate::game::{Cell, Game, GameKind, Side, Square};
 use crate::go::{self, Go};
 use crate::gomoku::{self, Gomoku, GomokuRule};
+use crate::records::RecordError;
 use crate::reversi::{self, Reversi};
 
 /// One property as the file has it: identifier and values, escapes removed.
@@ -236,8 +237,9 @@ impl fmt::Display for SgfNode {
     }
 }
 
-fn sgf_error(msg: impl fmt::Display) -> ParseError {
-    ParseError::new(format!("SGF: {msg}"))
+/// An English detail of an SGF error ([`RecordError`]'s `Display`).
+fn sgf(msg: impl fmt::Display) -> String {
+    format!("SGF: {msg}")
 }
 
 /// Splits `ID[v1][v2]` (as `sgf-parse` prints a property) into identifier and raw values.
@@ -343,7 +345,7 @@ fn convert_tree<P: sgf_parse::SgfProp>(
 /// Measures an SGF text before it is parsed: the most nodes on one path of a tree and the
 /// deepest nesting of parentheses (property values, with their escapes, are skipped). An error
 /// past [`MAX_SGF_DEPTH`] (the parser and the trees it builds would recurse that deep).
-pub fn check_depth(text: &str) -> Result<(), ParseError> {
+pub fn check_depth(text: &str) -> Result<(), RecordError> {
     // for each open parenthesis, the nodes on the path when it opened
     let mut open: Vec<usize> = Vec::new();
     let mut nodes = 0usize;
@@ -365,10 +367,12 @@ pub fn check_depth(text: &str) -> Result<(), ParseError> {
             b'(' => {
                 open.push(nodes);
                 if open.len() > MAX_SGF_DEPTH {
-                    return Err(sgf_error(format!(
-                        "variations are nested more than {MAX_SGF_DEPTH} deep; Qi reads up to \
-                         {MAX_SGF_DEPTH}"
-                    )));
+                    return Err(RecordError::TooDeep {
+                        detail: sgf(format!(
+                            "variations are nested more than {MAX_SGF_DEPTH} deep; Qi reads up \
+                             to {MAX_SGF_DEPTH}"
+                        )),
+                    });
                 }
             }
             b')' => {
@@ -380,10 +384,12 @@ pub fn check_depth(text: &str) -> Result<(), ParseError> {
             b';' => {
                 nodes += 1;
                 if nodes > MAX_SGF_DEPTH {
-                    return Err(sgf_error(format!(
-                        "a line of play has more than {MAX_SGF_DEPTH} nodes (moves); Qi reads \
-                         records up to {MAX_SGF_DEPTH}"
-                    )));
+                    return Err(RecordError::TooDeep {
+                        detail: sgf(format!(
+                            "a line of play has more than {MAX_SGF_DEPTH} nodes (moves); Qi \
+                             reads records up to {MAX_SGF_DEPTH}"
+                        )),
+                    });
                 }
             }
             _ => {}
@@ -394,26 +400,25 @@ pub fn check_depth(text: &str) -> Result<(), ParseError> {
 
 /// Reads every game tree of an SGF collection (at most
 /// [`crate::records::MAX_RECORD_BYTES`] of text and [`MAX_SGF_DEPTH`] deep).
-pub fn parse_collection(text: &str) -> Result<Vec<SgfNode>, ParseError> {
+pub fn parse_collection(text: &str) -> Result<Vec<SgfNode>, RecordError> {
     let cap = crate::records::MAX_RECORD_BYTES;
     if text.len() > cap {
-        return Err(sgf_error(format!(
-            "the text is {} bytes, more than the {cap} a record may have",
-            text.len()
-        )));
+        return Err(RecordError::TooBig { bytes: text.len() });
     }
     if !text.contains("(;") && !text.contains("( ;") {
-        return Err(sgf_error(
+        return Err(RecordError::sgf_syntax(
             "no game tree found (an SGF file starts with '(;')",
         ));
     }
     check_depth(text)?;
     let trees = sgf_parse::parse(text).map_err(|e| match e {
         sgf_parse::SgfParseError::NoGameTrees => {
-            sgf_error("no game tree found (an SGF file starts with '(;')")
+            RecordError::sgf_syntax("no game tree found (an SGF file starts with '(;')")
         }
-        sgf_parse::SgfParseError::InvalidGameType => sgf_error("the game type GM is not a number"),
-        other => sgf_error(format!("the file is not well formed: {other}")),
+        sgf_parse::SgfParseError::InvalidGameType => {
+            RecordError::sgf_syntax("the game type GM is not a number")
+        }
+        other => RecordError::sgf_syntax(format!("the file is not well formed: {other}")),
     })?;
     Ok(trees
         .into_iter()
@@ -572,24 +577,27 @@ impl GameRecord {
     }
 
     /// Reads the first game of an SGF file.
-    pub fn from_sgf(text: &str) -> Result<GameRecord, ParseError> {
+    pub fn from_sgf(text: &str) -> Result<GameRecord, RecordError> {
         let trees = parse_collection(text)?;
         let tree = trees
             .first()
-            .ok_or_else(|| sgf_error("no game tree found"))?;
+            .ok_or_else(|| RecordError::sgf_syntax("no game tree found"))?;
         GameRecord::from_tree(tree)
     }
 
     /// Reads a game tree.
-    pub fn from_tree(root: &SgfNode) -> Result<GameRecord, ParseError> {
+    pub fn from_tree(root: &SgfNode) -> Result<GameRecord, RecordError> {
         let kind = match root.value("GM").map(str::trim) {
             None | Some("1") => GameKind::Go,
             Some("2") => GameKind::Reversi,
             Some("4") => GameKind::Gomoku,
             Some(other) => {
-                return Err(sgf_error(format!(
-                    "GM[{other}] is a game Qi does not play (Go is 1, Reversi 2, Gomoku 4)"
-                )));
+                return Err(RecordError::OtherGame {
+                    name: format!("GM[{other}]"),
+                    detail: sgf(format!(
+                        "GM[{other}] is a game Qi does not play (Go is 1, Reversi 2, Gomoku 4)"
+                    )),
+                });
             }
         };
         let (width, height) = match root.value("SZ") {
@@ -599,11 +607,14 @@ impl GameRecord {
         let max = if kind == GameKind::Go { 19 } else { 26 };
         let min = if kind == GameKind::Go { 5 } else { 4 };
         if width < min || height < min || width > max || height > max {
-            return Err(sgf_error(format!(
-                "SZ[{}] is not a {} board Qi can play ({min} to {max})",
-                root.value("SZ").unwrap_or(""),
-                kind.title()
-            )));
+            let value = root.value("SZ").unwrap_or("").to_string();
+            return Err(RecordError::BadSize {
+                detail: sgf(format!(
+                    "SZ[{value}] is not a {} board Qi can play ({min} to {max})",
+                    kind.title()
+                )),
+                value,
+            });
         }
         let text = |id: &str| {
             root.value(id)
@@ -616,14 +627,14 @@ impl GameRecord {
                 v.parse::<f64>()
                     .ok()
                     .filter(|k| k.is_finite())
-                    .ok_or_else(|| sgf_error(format!("KM[{v}] is not a number")))?,
+                    .ok_or_else(|| bad_value("KM", v, "is not a number"))?,
             ),
         };
         let handicap = match root.value("HA").map(str::trim) {
             None | Some("") => 0,
             Some(v) => v
                 .parse::<u32>()
-                .map_err(|_| sgf_error(format!("HA[{v}] is not a number of stones")))?,
+                .map_err(|_| bad_value("HA", v, "is not a number of stones"))?,
         };
         let mut rec = GameRecord {
             kind,
@@ -657,7 +668,7 @@ impl GameRecord {
         n: &SgfNode,
         number: usize,
         is_root: bool,
-    ) -> Result<RecordNode, ParseError> {
+    ) -> Result<RecordNode, RecordError> {
         let mut out = RecordNode {
             variations: n.children.iter().skip(1).cloned().collect(),
             ..RecordNode::default()
@@ -681,19 +692,29 @@ impl GameRecord {
             match p.id.as_str() {
                 "B" | "W" => {
                     if out.mv.is_some() {
-                        return Err(sgf_error(at("has two moves")));
+                        return Err(RecordError::NotALine {
+                            node: number,
+                            detail: sgf(at("has two moves")),
+                        });
                     }
                     let v = p.values.first().map(String::as_str).unwrap_or("");
-                    let pt = point_from_sgf(self.kind, self.width, self.height, v)
-                        .map_err(|e| sgf_error(at(&format!("{}[{v}]: {e}", p.id))))?;
+                    let pt =
+                        point_from_sgf(self.kind, self.width, self.height, v).map_err(|e| {
+                            RecordError::BadValue {
+                                property: p.id.clone(),
+                                value: v.to_string(),
+                                detail: sgf(at(&format!("{}[{v}]: {e}", p.id))),
+                            }
+                        })?;
                     out.mv = Some((side.expect("B or W"), pt));
                 }
                 "AB" | "AW" | "AE" => {
                     for v in &p.values {
-                        for sq in self
-                            .point_list(v)
-                            .map_err(|e| sgf_error(at(&format!("{}[{v}]: {e}", p.id))))?
-                        {
+                        for sq in self.point_list(v).map_err(|e| RecordError::BadValue {
+                            property: p.id.clone(),
+                            value: v.to_string(),
+                            detail: sgf(at(&format!("{}[{v}]: {e}", p.id))),
+                        })? {
                             out.setup.push((side, sq));
                         }
                     }
@@ -703,10 +724,12 @@ impl GameRecord {
                         Some("B") | Some("b") | Some("1") => Some(Side::Black),
                         Some("W") | Some("w") | Some("2") => Some(Side::White),
                         _ => {
-                            return Err(sgf_error(at(&format!(
-                                "PL[{}] is not B or W",
-                                p.values.join("][")
-                            ))));
+                            let value = p.values.join("][");
+                            return Err(RecordError::BadValue {
+                                property: "PL".into(),
+                                detail: sgf(at(&format!("PL[{value}] is not B or W"))),
+                                value,
+                            });
                         }
                     }
                 }
@@ -842,18 +865,18 @@ impl GameRecord {
     /// The Go start position: size, komi (rounded to a half point), setup before the first
     /// move (or the fixed handicap points when `HA` has no stones), and who moves first (`PL`,
     /// else White after handicap stones, else the first move's colour, else Black).
-    pub fn go_start(&self) -> Result<Go, ParseError> {
+    pub fn go_start(&self) -> Result<Go, RecordError> {
         if self.kind != GameKind::Go {
-            return Err(sgf_error(format!(
-                "this is a {} record, not Go",
-                self.kind.title()
-            )));
+            return Err(other_game(self.kind, GameKind::Go));
         }
         if self.width != self.height {
-            return Err(sgf_error(format!(
-                "a Go board is square, this one {}x{}",
-                self.width, self.height
-            )));
+            return Err(RecordError::BadSize {
+                value: format!("{}:{}", self.width, self.height),
+                detail: sgf(format!(
+                    "a Go board is square, this one {}x{}",
+                    self.width, self.height
+                )),
+            });
         }
         let komi = self
             .komi
@@ -872,7 +895,7 @@ impl GameRecord {
         }
         if stones.is_empty() && self.handicap >= 2 {
             for sq in go::handicap_points(self.width, self.handicap.min(9) as u8)
-                .map_err(|e| sgf_error(format!("HA[{}]: {e}", self.handicap)))?
+                .map_err(|e| bad_value("HA", &self.handicap.to_string(), &e.to_string()))?
             {
                 stones.push((Side::Black, sq));
             }
@@ -884,13 +907,14 @@ impl GameRecord {
                 self.moves().next().map(|(s, _)| s).unwrap_or(Side::Black)
             }
         });
-        Go::from_setup(self.width, komi, &stones, first).map_err(sgf_error)
+        Go::from_setup(self.width, komi, &stones, first)
+            .map_err(|e| RecordError::BadStart { detail: sgf(e) })
     }
 
     /// Replays the main line as Go: the start position and the moves, each checked. A move by
     /// the side not to move is played as that side's (SGF allows it); a move after two passes
     /// resumes the game. Setup after the first move is refused.
-    pub fn replay_go(&self) -> Result<(Go, Vec<go::Move>), ParseError> {
+    pub fn replay_go(&self) -> Result<(Go, Vec<go::Move>), RecordError> {
         let start = self.go_start()?;
         let mut pos = start.clone();
         let mut moves = Vec::new();
@@ -898,9 +922,7 @@ impl GameRecord {
         let mut started = false;
         for (i, n) in self.nodes.iter().enumerate() {
             if started && !n.setup.is_empty() {
-                return Err(sgf_error(format!(
-                    "node {i} adds setup stones after the game started; Qi replays only moves"
-                )));
+                return Err(late_setup(i));
             }
             let Some((side, pt)) = n.mv else {
                 continue;
@@ -915,11 +937,12 @@ impl GameRecord {
                 pos.resume();
             }
             pos.play(mv).map_err(|e| {
-                sgf_error(format!(
-                    "move {number} ({} {}) is illegal: {e}",
-                    if side == Side::Black { "B" } else { "W" },
-                    pos.move_to_text(mv)
-                ))
+                bad_move(
+                    number,
+                    side,
+                    &pos.move_to_text(mv),
+                    &format!("is illegal: {e}"),
+                )
             })?;
             moves.push(mv);
         }
@@ -983,24 +1006,18 @@ impl GameRecord {
         (stones, to_play)
     }
 
-    fn check_kind(&self, kind: GameKind) -> Result<(), ParseError> {
+    fn check_kind(&self, kind: GameKind) -> Result<(), RecordError> {
         if self.kind != kind {
-            return Err(sgf_error(format!(
-                "this is a {} record, not {}",
-                self.kind.title(),
-                kind.title()
-            )));
+            return Err(other_game(self.kind, kind));
         }
         Ok(())
     }
 
-    fn check_no_late_setup(&self) -> Result<(), ParseError> {
+    fn check_no_late_setup(&self) -> Result<(), RecordError> {
         let mut started = false;
         for (i, n) in self.nodes.iter().enumerate() {
             if started && !n.setup.is_empty() {
-                return Err(sgf_error(format!(
-                    "node {i} adds setup stones after the game started; Qi replays only moves"
-                )));
+                return Err(late_setup(i));
             }
             started |= n.mv.is_some();
         }
@@ -1009,13 +1026,16 @@ impl GameRecord {
 
     /// The Reversi start: the setup before the first move (the usual centre four if none),
     /// Black to move unless `PL` or the first move says White.
-    pub fn reversi_start(&self) -> Result<Reversi, ParseError> {
+    pub fn reversi_start(&self) -> Result<Reversi, RecordError> {
         self.check_kind(GameKind::Reversi)?;
         if (self.width, self.height) != (8, 8) {
-            return Err(sgf_error(format!(
-                "a Reversi board is 8x8, this one {}x{}",
-                self.width, self.height
-            )));
+            return Err(RecordError::BadSize {
+                value: format!("{}:{}", self.width, self.height),
+                detail: sgf(format!(
+                    "a Reversi board is 8x8, this one {}x{}",
+                    self.width, self.height
+                )),
+            });
         }
         let (stones, to_play) = self.initial_setup();
         let first = to_play
@@ -1040,7 +1060,7 @@ impl GameRecord {
 
     /// Replays the main line as Reversi, each move checked; a pass left out of the record is
     /// put in (see the module doc). The moves returned include those passes.
-    pub fn replay_reversi(&self) -> Result<(Reversi, Vec<reversi::Move>), ParseError> {
+    pub fn replay_reversi(&self) -> Result<(Reversi, Vec<reversi::Move>), RecordError> {
         let start = self.reversi_start()?;
         self.check_no_late_setup()?;
         let mut pos = start;
@@ -1051,31 +1071,33 @@ impl GameRecord {
                 .map(crate::game::square_text)
                 .unwrap_or_else(|| "pass".into());
             if pos.outcome().is_some() {
-                return Err(sgf_error(format!(
-                    "move {number} ({} {text}) comes after the end of the game",
-                    side_letter(side)
-                )));
+                return Err(bad_move(
+                    number,
+                    side,
+                    &text,
+                    "comes after the end of the game",
+                ));
             }
             if pos.side_to_move() != side {
                 if pos.is_legal(reversi::PASS) {
                     pos.make(reversi::PASS);
                     moves.push(reversi::PASS);
                 } else {
-                    return Err(sgf_error(format!(
-                        "move {number} ({} {text}) is played by {} but {} is to move and can move",
-                        side_letter(side),
-                        side_word(side),
-                        side_word(side.other())
-                    )));
+                    return Err(bad_move(
+                        number,
+                        side,
+                        &text,
+                        &format!(
+                            "is played by {} but {} is to move and can move",
+                            side_word(side),
+                            side_word(side.other())
+                        ),
+                    ));
                 }
             }
             let mv = pt.map(reversi::sq_index).unwrap_or(reversi::PASS);
-            pos.play(mv).map_err(|e| {
-                sgf_error(format!(
-                    "move {number} ({} {text}) is illegal: {e}",
-                    side_letter(side)
-                ))
-            })?;
+            pos.play(mv)
+                .map_err(|e| bad_move(number, side, &text, &format!("is illegal: {e}")))?;
             moves.push(mv);
         }
         Ok((start, moves))
@@ -1118,17 +1140,20 @@ impl GameRecord {
     /// The Gomoku start: board `SZ` (square, 5 to 19), rule from `RU`, setup stones before the
     /// first move, and who moves (`PL`, else the first move's colour, else White when Black has
     /// more stones, else Black).
-    pub fn gomoku_start(&self) -> Result<Gomoku, ParseError> {
+    pub fn gomoku_start(&self) -> Result<Gomoku, RecordError> {
         self.check_kind(GameKind::Gomoku)?;
         let n = self.width;
         if self.width != self.height || !(gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&n) {
-            return Err(sgf_error(format!(
-                "a Gomoku board is square, {} to {} points a side; this one {}x{}",
-                gomoku::MIN_SIZE,
-                gomoku::MAX_SIZE,
-                self.width,
-                self.height
-            )));
+            return Err(RecordError::BadSize {
+                value: format!("{}:{}", self.width, self.height),
+                detail: sgf(format!(
+                    "a Gomoku board is square, {} to {} points a side; this one {}x{}",
+                    gomoku::MIN_SIZE,
+                    gomoku::MAX_SIZE,
+                    self.width,
+                    self.height
+                )),
+            });
         }
         let (stones, to_play) = self.initial_setup();
         let counts =
@@ -1160,12 +1185,14 @@ impl GameRecord {
             rows.join("/"),
             if first == Side::Black { 'x' } else { 'o' }
         );
-        Gomoku::from_text(&text).map_err(|e| sgf_error(format!("the setup: {e}")))
+        Gomoku::from_text(&text).map_err(|e| RecordError::BadStart {
+            detail: sgf(format!("the setup: {e}")),
+        })
     }
 
     /// Replays the main line as Gomoku, each move checked (a pass, or two moves of one colour in
     /// a row, is refused with the move's number).
-    pub fn replay_gomoku(&self) -> Result<(Gomoku, Vec<gomoku::Move>), ParseError> {
+    pub fn replay_gomoku(&self) -> Result<(Gomoku, Vec<gomoku::Move>), RecordError> {
         let start = self.gomoku_start()?;
         self.check_no_late_setup()?;
         let mut pos = start.clone();
@@ -1173,33 +1200,39 @@ impl GameRecord {
         for (i, (side, pt)) in self.moves().enumerate() {
             let number = i + 1;
             let Some(sq) = pt else {
-                return Err(sgf_error(format!(
-                    "move {number} ({} pass): Gomoku has no pass",
-                    side_letter(side)
-                )));
+                return Err(RecordError::BadMove {
+                    number,
+                    text: "pass".into(),
+                    detail: sgf(format!(
+                        "move {number} ({} pass): Gomoku has no pass",
+                        side_letter(side)
+                    )),
+                });
             };
             let text = crate::game::square_text(sq);
             if pos.outcome().is_some() {
-                return Err(sgf_error(format!(
-                    "move {number} ({} {text}) comes after the end of the game",
-                    side_letter(side)
-                )));
+                return Err(bad_move(
+                    number,
+                    side,
+                    &text,
+                    "comes after the end of the game",
+                ));
             }
             if pos.side_to_move() != side {
-                return Err(sgf_error(format!(
-                    "move {number} ({} {text}) is played by {} but {} is to move",
-                    side_letter(side),
-                    side_word(side),
-                    side_word(side.other())
-                )));
+                return Err(bad_move(
+                    number,
+                    side,
+                    &text,
+                    &format!(
+                        "is played by {} but {} is to move",
+                        side_word(side),
+                        side_word(side.other())
+                    ),
+                ));
             }
             let mv = gomoku::move_at(sq);
-            pos.play(mv).map_err(|e| {
-                sgf_error(format!(
-                    "move {number} ({} {text}) is illegal: {e}",
-                    side_letter(side)
-                ))
-            })?;
+            pos.play(mv)
+                .map_err(|e| bad_move(number, side, &text, &format!("is illegal: {e}")))?;
             moves.push(mv);
         }
         Ok((start, moves))
@@ -1254,8 +1287,54 @@ fn side_word(s: Side) -> &'static str {
     if s == Side::Black { "Black" } else { "White" }
 }
 
-fn parse_size(v: &str) -> Result<(u8, u8), ParseError> {
-    let bad = || sgf_error(format!("SZ[{v}] is not a board size"));
+/// `property[value]` cannot be read: `why` says how.
+fn bad_value(property: &str, value: &str, why: &str) -> RecordError {
+    RecordError::BadValue {
+        property: property.to_string(),
+        value: value.to_string(),
+        detail: sgf(format!("{property}[{value}] {why}")),
+    }
+}
+
+/// Move `number` (`side` on `text`) cannot be played: `why` says why.
+fn bad_move(number: usize, side: Side, text: &str, why: &str) -> RecordError {
+    RecordError::BadMove {
+        number,
+        text: text.to_string(),
+        detail: sgf(format!(
+            "move {number} ({} {text}) {why}",
+            side_letter(side)
+        )),
+    }
+}
+
+/// Stones are set up on node `i`, after the game started.
+fn late_setup(i: usize) -> RecordError {
+    RecordError::NotALine {
+        node: i,
+        detail: sgf(format!(
+            "node {i} adds setup stones after the game started; Qi replays only moves"
+        )),
+    }
+}
+
+/// The record is of `found`, where `wanted` was asked for.
+fn other_game(found: GameKind, wanted: GameKind) -> RecordError {
+    RecordError::OtherGame {
+        name: found.title().to_string(),
+        detail: sgf(format!(
+            "this is a {} record, not {}",
+            found.title(),
+            wanted.title()
+        )),
+    }
+}
+
+fn parse_size(v: &str) -> Result<(u8, u8), RecordError> {
+    let bad = || RecordError::BadSize {
+        value: v.to_string(),
+        detail: sgf(format!("SZ[{v}] is not a board size")),
+    };
     let num = |t: &str| t.trim().parse::<u8>().map_err(|_| bad());
     match v.split_once(':') {
         None => {

@@ -161,42 +161,88 @@ pub fn save_ron<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
     atomic_write(path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// Why a file cannot be read as text ([`read_text`]). Typed, so that the window can say it in
+/// the player's language; `Display` gives the English ("the file …" reads on from it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// The system refuses access.
+    Denied,
+    /// Another failure of the system, in its own words.
+    Io(String),
+    /// A folder, not a file.
+    Folder,
+    /// A device, a pipe or the like, not a regular file.
+    NotAFile,
+    /// Larger than [`MAX_FILE_BYTES`].
+    TooBig { bytes: u64 },
+    /// Not UTF-8 text: the first bad byte's offset.
+    NotUtf8 { at: usize },
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Denied => f.write_str("cannot be read: permission denied"),
+            ReadError::Io(e) => write!(f, "cannot be read: {e}"),
+            ReadError::Folder => f.write_str("is a folder, not a file"),
+            ReadError::NotAFile => f.write_str("is not a regular file"),
+            ReadError::TooBig { bytes } => write!(
+                f,
+                "is {bytes} bytes, more than the {MAX_FILE_BYTES} a Qi file can have"
+            ),
+            ReadError::NotUtf8 { at } => write!(f, "is not UTF-8 text (byte {at})"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+impl From<io::Error> for ReadError {
+    fn from(e: io::Error) -> ReadError {
+        if e.kind() == io::ErrorKind::PermissionDenied {
+            ReadError::Denied
+        } else {
+            ReadError::Io(e.to_string())
+        }
+    }
+}
+
 /// Reads a file of at most [`MAX_FILE_BYTES`] as UTF-8 text. `Ok(None)` when it does not exist.
 /// Only regular files are read (a folder, a device such as `/dev/zero` or a pipe is refused),
 /// and never more than the cap, even from a file that grows while it is read.
-pub fn read_text(path: &Path) -> Result<Option<String>, String> {
+pub fn read_text(path: &Path) -> Result<Option<String>, ReadError> {
     use std::io::Read;
     let meta = match fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot be read: {e}")),
+        Err(e) => return Err(e.into()),
     };
     if meta.is_dir() {
-        return Err("is a folder, not a file".to_string());
+        return Err(ReadError::Folder);
     }
     if !meta.is_file() {
-        return Err("is not a regular file".to_string());
+        return Err(ReadError::NotAFile);
     }
-    let too_big =
-        |len: u64| format!("is {len} bytes, more than the {MAX_FILE_BYTES} a Qi file can have");
     if meta.len() > MAX_FILE_BYTES {
-        return Err(too_big(meta.len()));
+        return Err(ReadError::TooBig { bytes: meta.len() });
     }
     let file = match fs::File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot be read: {e}")),
+        Err(e) => return Err(e.into()),
     };
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot be read: {e}"))?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big(bytes.len() as u64));
+        return Err(ReadError::TooBig {
+            bytes: bytes.len() as u64,
+        });
     }
     String::from_utf8(bytes)
         .map(Some)
-        .map_err(|e| format!("is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+        .map_err(|e| ReadError::NotUtf8 {
+            at: e.utf8_error().valid_up_to(),
+        })
 }
 
 /// Reads RON text as a `T`, with the line and column of the first error. A UTF-8 byte-order
@@ -220,7 +266,7 @@ pub fn load_or_default<T: DeserializeOwned + Default>(path: &Path) -> (T, Option
             Ok(v) => return (v, None),
             Err(e) => e,
         },
-        Err(e) => e,
+        Err(e) => e.to_string(),
     };
     let name = path
         .file_name()

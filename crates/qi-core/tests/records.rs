@@ -309,17 +309,98 @@ fn malformed_files_give_clear_errors() {
     assert!(e.contains("move 2") && e.contains("no pass"), "{e}");
     let e = import_file(&data("no-such-file.sgf")).unwrap_err();
     assert!(e.contains("no such file"), "{e}");
-    assert!(import_text("").unwrap_err().contains("empty"));
-    assert!(import_text("hello world").unwrap_err().contains("neither"));
+    assert!(import_text("").unwrap_err().to_string().contains("empty"));
+    let e = import_text("hello world").unwrap_err();
+    assert!(e.to_string().contains("neither"), "{e}");
     let e = import_text("1. b6 {never closed").unwrap_err();
-    assert!(e.contains("not closed"), "{e}");
+    assert!(e.to_string().contains("not closed"), "{e}");
     let e = import_text("1. b6 zz99 *").unwrap_err();
-    assert!(e.contains("move 2 (zz99)"), "{e}");
+    assert!(e.to_string().contains("move 2 (zz99)"), "{e}");
     let e = import_text("[Variant \"chess\"]\n\n1. e4 *").unwrap_err();
-    assert!(e.contains("not Ataxx"), "{e}");
+    assert!(e.to_string().contains("not Ataxx"), "{e}");
     // Reversi: White plays when Black can still move
     let e = import_text("(;GM[2]SZ[8];B[dc];W[ce];W[ff])").unwrap_err();
-    assert!(e.contains("move 3"), "{e}");
+    assert!(e.to_string().contains("move 3"), "{e}");
+}
+
+/// Each way a record fails gives its own typed error, with the facts the window's translated
+/// sentence needs (which move, which property, which line), not only English words.
+#[test]
+fn record_errors_are_typed() {
+    use qi_core::records::{RecordError as E, read_record};
+    use qi_core::storage::ReadError;
+    let read = |name: &str| read_record(&data(name)).unwrap_err();
+    assert_eq!(read("no-such-file.sgf"), E::NoSuchFile);
+    assert_eq!(
+        read_record(&data("")).unwrap_err(),
+        E::File(ReadError::Folder)
+    );
+    assert_eq!(import_text(" \n").unwrap_err(), E::Empty);
+    assert_eq!(import_text("hello world").unwrap_err(), E::NotARecord);
+    assert!(matches!(
+        read("bad_illegal_move.pgn"),
+        E::BadMove { number: 2, ref text, .. } if text == "a1"
+    ));
+    assert!(matches!(read("bad_fen.pgn"), E::BadStart { .. }));
+    assert!(matches!(
+        read("bad_tag.pgn"),
+        E::Syntax {
+            format: RecordFormat::Pgn,
+            line: Some(1),
+            ..
+        }
+    ));
+    assert!(matches!(
+        read("bad_truncated.sgf"),
+        E::Syntax {
+            format: RecordFormat::Sgf,
+            ..
+        }
+    ));
+    assert!(matches!(
+        read("bad_illegal_go.sgf"),
+        E::BadMove { number: 2, ref text, .. } if text == "E5"
+    ));
+    assert!(matches!(
+        read("bad_unknown_game.sgf"),
+        E::OtherGame { ref name, .. } if name == "GM[3]"
+    ));
+    assert!(matches!(
+        read("bad_gomoku_pass.sgf"),
+        E::BadMove { number: 2, ref text, .. } if text == "pass"
+    ));
+    assert!(matches!(
+        import_text("1. b6 {never closed").unwrap_err(),
+        E::Syntax {
+            format: RecordFormat::Pgn,
+            line: Some(1),
+            ..
+        }
+    ));
+    assert!(matches!(
+        import_text("1. b6 zz99 *").unwrap_err(),
+        E::BadMove { number: 2, ref text, .. } if text == "zz99"
+    ));
+    assert!(matches!(
+        import_text("[Variant \"chess\"]\n\n1. e4 *").unwrap_err(),
+        E::OtherGame { ref name, .. } if name == "chess"
+    ));
+    assert!(matches!(
+        import_text("(;GM[2]SZ[8];B[dc];W[ce];W[ff])").unwrap_err(),
+        E::BadMove { number: 3, .. }
+    ));
+    assert!(matches!(
+        import_text("(;GM[1]SZ[9]KM[lots];B[ee])").unwrap_err(),
+        E::BadValue { ref property, ref value, .. } if property == "KM" && value == "lots"
+    ));
+    assert!(matches!(
+        import_text("(;GM[1]SZ[40];B[ee])").unwrap_err(),
+        E::BadSize { ref value, .. } if value == "40"
+    ));
+    assert!(matches!(
+        import_text("(;GM[1]SZ[9];B[ee];AB[aa]W[cc])").unwrap_err(),
+        E::NotALine { node: 2, .. }
+    ));
 }
 
 #[test]
@@ -433,7 +514,7 @@ fn player_history_totals_and_file() {
 #[test]
 fn a_go_move_on_a_stone_in_the_alternating_replay_is_an_error() {
     let text = "(;GM[1]FF[4]SZ[9];W[aa];B[ab];B[ba];W[cc];B[aa])";
-    let e = import_text(text).unwrap_err();
+    let e = import_text(text).unwrap_err().to_string();
     assert!(
         e.contains("move 5 (A9) is illegal when the colours alternate"),
         "{e}"

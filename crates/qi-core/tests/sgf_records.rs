@@ -211,8 +211,8 @@ fn malformed_files_give_clear_errors() {
     for (text, want) in cases {
         match GameRecord::from_sgf(text) {
             Err(e) => {
-                assert!(e.0.starts_with("SGF: "), "{text}: {e}");
-                assert!(e.0.contains(want), "{text}: '{e}' lacks '{want}'");
+                assert!(e.to_string().starts_with("SGF: "), "{text}: {e}");
+                assert!(e.to_string().contains(want), "{text}: '{e}' lacks '{want}'");
             }
             Ok(rec) => assert!(want.is_empty(), "{text} read as {rec:?}"),
         }
@@ -220,9 +220,9 @@ fn malformed_files_give_clear_errors() {
     // well formed but not playable as Go: the replay names the move
     let rec = GameRecord::from_sgf("(;GM[1]SZ[9];B[ee];W[ee])").unwrap();
     let e = rec.replay_go().unwrap_err();
-    assert!(e.0.contains("move 2 (W E5) is illegal"), "{e}");
+    assert!(e.to_string().contains("move 2 (W E5) is illegal"), "{e}");
     let rec = GameRecord::from_sgf("(;GM[1]SZ[9];B[ee];AB[aa])").unwrap();
-    assert!(rec.replay_go().unwrap_err().0.contains("setup"));
+    assert!(rec.replay_go().unwrap_err().to_string().contains("setup"));
 }
 
 proptest! {
@@ -301,8 +301,8 @@ fn deep_records_are_read_iteratively_up_to_the_limit() {
 
         // one more node
         let e = GameRecord::from_sgf(&passes(MAX_SGF_DEPTH)).unwrap_err();
-        assert!(e.0.contains(&MAX_SGF_DEPTH.to_string()), "{e}");
-        assert!(e.0.contains("more than"), "{e}");
+        assert!(e.to_string().contains(&MAX_SGF_DEPTH.to_string()), "{e}");
+        assert!(e.to_string().contains("more than"), "{e}");
 
         // variations nested to the limit: (;B[]( ;W[]( ;B[] … ))), read and written back
         let depth = MAX_SGF_DEPTH - 1;
@@ -333,7 +333,7 @@ fn deep_records_are_read_iteratively_up_to_the_limit() {
         for n in [MAX_SGF_DEPTH + 1, 1_000_000] {
             let text = format!("(;GM[1]{}", "(".repeat(n));
             let e = parse_collection(&text).unwrap_err();
-            assert!(e.0.contains("nested"), "{e}");
+            assert!(e.to_string().contains("nested"), "{e}");
         }
         // a main line at the limit that the parser rejects only at its end (no closing
         // parenthesis): the parser's own tree is dropped on this stack

@@ -12,7 +12,7 @@ use crate::records;
 
 pub fn run(file: &Path, budget_ms: u64, write: Option<&Path>) -> Result<(), String> {
     let mut record = records::import_file(file)?;
-    let history = record.history()?;
+    let history = record.history().map_err(|e| e.to_string())?;
     let start = history.start().clone();
     let moves = history.all_moves().to_vec();
     let stop = Arc::new(AtomicBool::new(false));
