@@ -245,7 +245,8 @@ fn replay_status(game: &Match) -> String {
     }
     if ply == total {
         if let Some(r) = game.replay.as_ref().and_then(|r| r.result.as_ref()) {
-            s += &t!("replay-status-result", result = r.as_str());
+            let result = crate::games::record_result(game.kind(), r);
+            s += &t!("replay-status-result", result = result);
         }
     }
     s

@@ -929,6 +929,16 @@ fn a_record_replays_and_play_from_here_vs_cpu() {
     app.world_mut().write_message(ReplayStep::Last);
     app.update();
     settle(&mut app);
+    // the file's RE[W+4] in words: a margin of discs, not SGF's letters
+    assert_eq!(
+        hud_view(&app).replay.and_then(|r| r.result).as_deref(),
+        Some("White wins by 4 discs")
+    );
+    assert!(
+        status(&app).ends_with("result White wins by 4 discs"),
+        "{}",
+        status(&app)
+    );
     let g = app.world().resource::<Match>();
     assert_eq!(g.history.ply(), rec.moves.len());
     let [b, w] = g.position().piece_counts();

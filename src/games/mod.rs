@@ -99,6 +99,11 @@ pub trait GameUi: Sync + Send + 'static {
         }
     }
 
+    /// A result read from a record ([`qi_core::GameResult::from_record`]), in words.
+    fn record_result_text(&self, r: &qi_core::GameResult) -> String {
+        result_text(self.kind(), r)
+    }
+
     fn piece_color(&self, side: Side) -> egui::Color32 {
         match side {
             Side::Black => palette::BLACK_PIECE,
@@ -288,6 +293,14 @@ pub fn result_text(kind: GameKind, r: &qi_core::GameResult) -> String {
         (Some(s), Reason::Forfeit) => t!("result-win-forfeit", side = side(s)),
         (Some(s), Reason::Agreement) => t!("result-win", side = side(s)),
     }
+}
+
+/// A record's result text (`W+R`, `B+3.5`, PGN's `1-0`) in the player's words, or as the file
+/// has it when Qi does not know the form.
+pub fn record_result(kind: GameKind, raw: &str) -> String {
+    qi_core::GameResult::from_record(kind, raw)
+        .map(|r| ui_of(kind).record_result_text(&r))
+        .unwrap_or_else(|| raw.to_string())
 }
 
 /// Plays `moves` (in the game's notation) from `start`.

@@ -19,6 +19,18 @@ impl GameUi for ReversiUi {
         t!("game-reversi")
     }
 
+    /// A record's `B+12` is a margin of discs (its counts are not in the file).
+    fn record_result_text(&self, r: &qi_core::GameResult) -> String {
+        match (r.winner, r.reason) {
+            (Some(side), qi_core::result::Reason::Score { margin }) => t!(
+                "result-win-discs",
+                side = self.side_name(side),
+                discs = margin.abs() as f64
+            ),
+            _ => super::result_text(GameKind::Reversi, r),
+        }
+    }
+
     fn board_style(&self) -> BoardStyle {
         BoardStyle {
             lined: false,

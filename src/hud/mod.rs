@@ -151,7 +151,10 @@ impl HudView {
                     .get(&game.history.ply())
                     .map(|c| qi_core::analysis::without_analysis(c))
                     .filter(|c| !c.is_empty()),
-                result: r.result.clone(),
+                result: r
+                    .result
+                    .as_deref()
+                    .map(|raw| crate::games::record_result(game.kind(), raw)),
                 all_moves: game.history.all_move_texts(),
                 speed: r.seconds_per_move,
                 analysis: r.analysis.as_ref().map(|a| {

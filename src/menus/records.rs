@@ -156,7 +156,7 @@ pub fn record_title(r: &qi_core::records::Record) -> String {
         ),
     ];
     if let Some(res) = &r.result {
-        parts.push(res.clone());
+        parts.push(crate::games::record_result(r.game, res));
     }
     parts.push(t!("moves-count", n = r.moves.len()));
     if let Some(d) = &r.date {
@@ -408,6 +408,32 @@ mod tests {
             assert!(!rec.moves.is_empty());
         }
         let missing = RecordSource::File(PathBuf::from("/nonexistent/x.sgf")).read();
-        assert!(missing.is_err());
+        assert_eq!(missing, Err(qi_core::records::RecordError::NoSuchFile));
+    }
+
+    /// The list says a record's result in words, each game as its files mean it: PGN's `1-0`
+    /// is a win of Ataxx's second side (Blue), a Go `B+2` a score, a Gomoku `B+` five in a row.
+    #[test]
+    fn record_titles_say_the_result_in_words() {
+        let mut rec = qi_core::records::import_text(
+            "[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"1-0\"]\n\n1. b6 b2 1-0\n",
+        )
+        .unwrap();
+        assert_eq!(rec.result.as_deref(), Some("1-0"));
+        assert_eq!(
+            record_title(&rec),
+            "Ataxx · Bo vs Ann · Blue wins · 2 moves"
+        );
+        // a form Qi does not know stays as the file has it
+        rec.result = Some("Void".into());
+        assert_eq!(record_title(&rec), "Ataxx · Bo vs Ann · Void · 2 moves");
+        let title = |i: usize| record_title(&RecordSource::Sample(i).read().unwrap());
+        let go = title(0);
+        assert!(go.contains(" · Black wins by 2 points · "), "{go}");
+        let gomoku = title(4);
+        assert!(
+            gomoku.contains(" · Black wins with five in a row · "),
+            "{gomoku}"
+        );
     }
 }

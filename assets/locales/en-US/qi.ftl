@@ -259,6 +259,10 @@ result-win-score = { $side } wins by { $points ->
         [one] 1 point
        *[other] { $points } points
     }
+result-win-discs = { $side } wins by { $discs ->
+        [one] 1 disc
+       *[other] { $discs } discs
+    }
 result-win-line = { $side } wins with five in a row
 result-win-resignation = { $side } wins by resignation
 result-win-time = { $side } wins on time

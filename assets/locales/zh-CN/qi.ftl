@@ -238,6 +238,7 @@ result-draw-board-full = 和棋：棋盘已满
 result-draw = 和棋
 result-win-count = { $side }胜 { $won }-{ $lost }
 result-win-score = { $side }胜 { $points } 目
+result-win-discs = { $side }胜 { $discs } 子
 result-win-line = { $side }五连获胜
 result-win-resignation = { $side }中盘胜（对方认输）
 result-win-time = { $side }超时胜

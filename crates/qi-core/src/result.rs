@@ -163,6 +163,26 @@ impl GameResult {
         Some(GameResult::win(side, reason))
     }
 
+    /// A record's result as its game's files write it: PGN's `1-0`, `0-1` and `1/2-1/2` for
+    /// Ataxx (`1-0` when White, `o`, won), SGF's `RE[]` for the others
+    /// ([`GameResult::from_sgf`]), where a bare `B+` is five in a row only in Gomoku.
+    /// `None` for what it does not know (`*`, `?`, `Void`).
+    pub fn from_record(kind: GameKind, text: &str) -> Option<GameResult> {
+        if kind.info().record == crate::game::RecordKind::Pgn {
+            return match text.trim() {
+                "1-0" => Some(GameResult::win(Side::White, Reason::Agreement)),
+                "0-1" => Some(GameResult::win(Side::Black, Reason::Agreement)),
+                "1/2-1/2" => Some(GameResult::draw(Reason::Agreement)),
+                _ => None,
+            };
+        }
+        let mut r = GameResult::from_sgf(text)?;
+        if r.reason == Reason::Line && kind != GameKind::Gomoku {
+            r.reason = Reason::Agreement;
+        }
+        Some(r)
+    }
+
     /// PGN's result token as Qi's Ataxx records write it (`1-0` when White, `o`, won).
     pub fn pgn(&self) -> &'static str {
         match self.winner {
@@ -221,6 +241,42 @@ impl GameResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_read_from_records_in_each_games_format() {
+        let read = |k, t| GameResult::from_record(k, t);
+        assert_eq!(
+            read(GameKind::Ataxx, "1-0"),
+            Some(GameResult::win(Side::White, Reason::Agreement))
+        );
+        assert_eq!(
+            read(GameKind::Ataxx, "0-1"),
+            Some(GameResult::win(Side::Black, Reason::Agreement))
+        );
+        assert_eq!(
+            read(GameKind::Ataxx, "1/2-1/2"),
+            Some(GameResult::draw(Reason::Agreement))
+        );
+        assert_eq!(read(GameKind::Ataxx, "*"), None);
+        assert_eq!(read(GameKind::Ataxx, "B+R"), None);
+        assert_eq!(
+            read(GameKind::Gomoku, "B+"),
+            Some(GameResult::win(Side::Black, Reason::Line))
+        );
+        assert_eq!(
+            read(GameKind::Go, "B+"),
+            Some(GameResult::win(Side::Black, Reason::Agreement))
+        );
+        assert_eq!(
+            read(GameKind::Go, "W+R"),
+            Some(GameResult::win(Side::White, Reason::Resignation))
+        );
+        assert_eq!(
+            read(GameKind::Reversi, "B+64"),
+            Some(GameResult::win(Side::Black, Reason::Score { margin: 64.0 }))
+        );
+        assert_eq!(read(GameKind::Go, "1-0"), None);
+    }
 
     #[test]
     fn sgf_forms_round_trip() {
