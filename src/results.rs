@@ -19,7 +19,7 @@ pub struct PlayerHistory {
     pub history: History,
     pub path: Option<std::path::PathBuf>,
     /// Why the file could not be read, if it could not (shown on the Records screen).
-    pub problem: Option<String>,
+    pub problem: Option<qi_core::storage::LoadProblem>,
 }
 
 fn load_history(mut commands: Commands, store: Option<Res<crate::saves::Store>>) {

@@ -404,6 +404,29 @@ pub fn read_error_text(e: &qi_core::storage::ReadError) -> String {
     }
 }
 
+/// Why a settings or history file gave way to the defaults, in the player's language.
+pub fn load_problem_text(p: &qi_core::storage::LoadProblem) -> String {
+    use qi_core::storage::LoadFailure;
+    let why = match &p.why {
+        LoadFailure::File(e) => read_error_text(e),
+        LoadFailure::Invalid(e) => t!("unreadable-damaged", why = e.as_str()),
+    };
+    match &p.kept {
+        Ok(kept) => t!(
+            "load-problem-kept",
+            name = p.name.as_str(),
+            why = why,
+            kept = kept.as_str()
+        ),
+        Err(e) => t!(
+            "load-problem-not-kept",
+            name = p.name.as_str(),
+            why = why,
+            error = e.as_str()
+        ),
+    }
+}
+
 /// A slot's reason for the list: just why the file cannot be used.
 pub fn slot_reason(e: &SaveError) -> String {
     match e {

@@ -1526,6 +1526,54 @@ fn a_bad_record_on_the_command_line_is_reported_on_the_main_menu() {
     );
 }
 
+/// A damaged history file: the Records screen's message about it is in the window's language
+/// (it was the core's English), and the bad file is kept aside under the name it gives.
+#[test]
+fn a_damaged_history_file_is_reported_in_the_windows_language() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = fresh_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join(qi_core::storage::HISTORY_FILE),
+        "(version: 1, results: [(date: ",
+    )
+    .unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
+    app.insert_resource(Args {
+        save_dir: Some(dir.clone()),
+        lang: Some(qi::i18n::Lang::ZhCn),
+        ..Args::default()
+    });
+    app.add_plugins(qi::plugin);
+    for _ in 0..3 {
+        app.update();
+    }
+    let problem = app
+        .world()
+        .resource::<qi::results::PlayerHistory>()
+        .problem
+        .clone()
+        .expect("the damaged file is reported");
+    let text = qi::saves::load_problem_text(&problem);
+    qi::i18n::set_lang(qi::i18n::Lang::EnUs);
+    let kept = problem.kept.clone().expect("kept aside");
+    assert!(dir.join(&kept).exists(), "{kept}");
+    assert!(
+        text.starts_with("无法读取 history.ron：文件已损坏或不完整（"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!("。已改用默认值，旧文件另存为 {kept}")),
+        "{text}"
+    );
+    assert!(
+        qi::saves::load_problem_text(&problem)
+            .starts_with("history.ron cannot be read: the file is damaged or truncated ("),
+        "{text}"
+    );
+}
+
 /// The window in Chinese (Settings → 语言): the status line, the side names and the HUD's
 /// result come from the zh-CN file; back in English, the same game speaks English at once.
 #[test]

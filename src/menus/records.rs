@@ -30,9 +30,10 @@ fn draw_records(
     let empty = History::default();
     let (h, problem) = history
         .as_ref()
-        .map_or((&empty, None), |h| (&h.history, h.problem.as_deref()));
+        .map_or((&empty, None), |h| (&h.history, h.problem.as_ref()));
+    let problem = problem.map(crate::saves::load_problem_text);
     let model = &mut *model;
-    match menu_area(ctx, |ui| records_ui(ui, model, h, problem)).flatten() {
+    match menu_area(ctx, |ui| records_ui(ui, model, h, problem.as_deref())).flatten() {
         Some(RecordsAction::Back) => next.set(Menu::Main),
         Some(RecordsAction::Open(src)) => {
             let label = src.label();

@@ -141,7 +141,7 @@ impl Default for History {
 impl History {
     /// Reads the history file: empty when there is none; when it cannot be read, empty with a
     /// message for the player, the bad file kept beside it ([`load_or_default`]).
-    pub fn load(path: &Path) -> (History, Option<String>) {
+    pub fn load(path: &Path) -> (History, Option<crate::storage::LoadProblem>) {
         load_or_default(path)
     }
 

@@ -252,38 +252,77 @@ pub fn from_ron<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     ron::de::from_str(text).map_err(|e| format!("is not valid: {e}"))
 }
 
+/// Why a RON file ([`load_or_default`]) gave way to the defaults. Typed, so that the window
+/// says it in the player's language; `Display` gives the English.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadProblem {
+    /// The file's name.
+    pub name: String,
+    pub why: LoadFailure,
+    /// The name the bad file was kept under beside it, or why it could not be set aside.
+    pub kept: Result<String, String>,
+}
+
+/// What was wrong with a RON file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadFailure {
+    /// It cannot be read as text.
+    File(ReadError),
+    /// It is not valid RON of its type: the parser's position and words.
+    Invalid(String),
+}
+
+impl std::fmt::Display for LoadProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = &self.name;
+        match &self.why {
+            LoadFailure::File(e) => write!(f, "{name} {e}")?,
+            LoadFailure::Invalid(e) => write!(f, "{name} is not valid: {e}")?,
+        }
+        match &self.kept {
+            Ok(kept) => write!(
+                f,
+                "; the defaults are used and the old file was kept as {kept}"
+            ),
+            Err(e) => write!(
+                f,
+                "; the defaults are used (the old file could not be set aside: {e})"
+            ),
+        }
+    }
+}
+
 /// Reads a RON file of `T` (settings, history). A missing file gives the defaults and no
-/// message. A file that cannot be read or parsed gives the defaults and a message for the
+/// message. A file that cannot be read or parsed gives the defaults and the problem for the
 /// player, and the bad file is kept beside the original as `<name>.bad-<unix seconds>` (so the
 /// next save does not destroy it). Never panics.
 ///
 /// Give the type `#[serde(default)]` so that a file written before a field was added still
 /// reads (with that field's default) instead of being set aside.
-pub fn load_or_default<T: DeserializeOwned + Default>(path: &Path) -> (T, Option<String>) {
-    let problem = match read_text(path) {
+pub fn load_or_default<T: DeserializeOwned + Default>(path: &Path) -> (T, Option<LoadProblem>) {
+    let why = match read_text(path) {
         Ok(None) => return (T::default(), None),
-        Ok(Some(text)) => match from_ron::<T>(&text) {
-            Ok(v) => return (v, None),
-            Err(e) => e,
-        },
-        Err(e) => e.to_string(),
+        Ok(Some(text)) => {
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            match ron::de::from_str::<T>(text) {
+                Ok(v) => return (v, None),
+                Err(e) => LoadFailure::Invalid(e.to_string()),
+            }
+        }
+        Err(e) => LoadFailure::File(e),
     };
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    let msg = match keep_bad_file(path) {
-        Ok(kept) => format!(
-            "{name} {problem}; the defaults are used and the old file was kept as {}",
+    let kept = keep_bad_file(path)
+        .map(|kept| {
             kept.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
-        ),
-        Err(e) => format!(
-            "{name} {problem}; the defaults are used (the old file could not be set aside: {e})"
-        ),
-    };
-    (T::default(), Some(msg))
+        })
+        .map_err(|e| e.to_string());
+    (T::default(), Some(LoadProblem { name, why, kept }))
 }
 
 /// Renames `path` to `<name>.bad-<unix seconds>` (with `-2`, `-3`, … if that is taken) and

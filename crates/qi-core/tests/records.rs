@@ -503,7 +503,7 @@ fn player_history_totals_and_file() {
     std::fs::write(&path, "(version: 1, results: [(date: ").unwrap();
     let (h, msg) = History::load(&path);
     assert!(h.results.is_empty());
-    assert!(msg.unwrap().contains("history.ron"));
+    assert!(msg.unwrap().to_string().contains("history.ron"));
     assert!(!path.exists());
 }
 

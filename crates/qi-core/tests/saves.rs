@@ -483,15 +483,18 @@ fn ron_files_round_trip_and_bad_files_are_kept() {
     let (h, msg) = load_or_default::<History>(&path);
     assert_eq!(h, History::default());
     let msg = msg.expect("a message for the player");
+    assert_eq!(msg.name, "history.ron");
     assert!(
-        msg.contains("history.ron") && msg.contains("defaults"),
+        matches!(msg.why, qi_core::storage::LoadFailure::Invalid(_)),
         "{msg}"
     );
+    assert!(msg.to_string().contains("defaults"), "{msg}");
     assert!(!path.exists(), "moved aside, not left to be overwritten");
     let kept = names(path.parent().unwrap());
     assert_eq!(kept.len(), 1);
     assert!(kept[0].starts_with("history.ron.bad-"), "{kept:?}");
-    assert!(msg.contains(&kept[0]), "{msg}");
+    assert_eq!(msg.kept.as_ref(), Ok(&kept[0]), "{msg}");
+    assert!(msg.to_string().contains(&kept[0]), "{msg}");
     assert_eq!(
         fs::read_to_string(path.parent().unwrap().join(&kept[0])).unwrap(),
         "(version: \"one\", results: ["
@@ -499,7 +502,12 @@ fn ron_files_round_trip_and_bad_files_are_kept() {
     // a second bad file the same second gets its own name; bytes that are not UTF-8 say so
     fs::write(&path, [0xffu8, 0x00]).unwrap();
     let (_, msg) = load_or_default::<History>(&path);
-    assert!(msg.unwrap().contains("UTF-8"));
+    let msg = msg.unwrap();
+    assert_eq!(
+        msg.why,
+        qi_core::storage::LoadFailure::File(qi_core::storage::ReadError::NotUtf8 { at: 0 })
+    );
+    assert!(msg.to_string().contains("UTF-8"), "{msg}");
     assert_eq!(names(path.parent().unwrap()).len(), 2);
     // deep nesting: an error, not a stack overflow
     fs::write(&path, "(".repeat(1_000_000)).unwrap();
