@@ -104,6 +104,26 @@ impl RecordError {
         }
     }
 
+    /// The same error with its English detail rewritten by `f` (the typed facts unchanged).
+    pub(crate) fn reworded(mut self, f: impl FnOnce(&str) -> String) -> RecordError {
+        match &mut self {
+            RecordError::Syntax { detail, .. }
+            | RecordError::TooDeep { detail }
+            | RecordError::OtherGame { detail, .. }
+            | RecordError::BadSize { detail, .. }
+            | RecordError::BadValue { detail, .. }
+            | RecordError::NotALine { detail, .. }
+            | RecordError::BadStart { detail }
+            | RecordError::BadMove { detail, .. } => *detail = f(detail),
+            RecordError::NoSuchFile
+            | RecordError::File(_)
+            | RecordError::Empty
+            | RecordError::TooBig { .. }
+            | RecordError::NotARecord => {}
+        }
+        self
+    }
+
     /// A grammar error in a PGN text on `line`.
     pub(crate) fn pgn_syntax(line: usize, detail: impl fmt::Display) -> RecordError {
         RecordError::Syntax {
@@ -356,18 +376,9 @@ impl Record {
         };
         // the moves as text must replay too (Go: a record where one colour moves twice in a
         // row cannot be written as alternating moves)
-        record.history().map_err(|e| match e {
-            RecordError::BadMove {
-                number,
-                text,
-                detail,
-            } => RecordError::BadMove {
-                number,
-                text,
-                detail: format!("SGF: {detail} (Qi replays alternating moves only)"),
-            },
-            other => other,
-        })?;
+        record
+            .history()
+            .map_err(|e| e.reworded(|d| format!("SGF: {d} (Qi replays alternating moves only)")))?;
         Ok(record)
     }
 
@@ -500,21 +511,9 @@ impl Record {
             date: tag("Date").map(|d| d.replace('.', "-")),
             comments: game.comments,
         };
-        record.history().map_err(|e| match e {
-            RecordError::BadMove {
-                number,
-                text,
-                detail,
-            } => RecordError::BadMove {
-                number,
-                text,
-                detail: format!("PGN: {detail}"),
-            },
-            RecordError::BadStart { detail } => RecordError::BadStart {
-                detail: format!("PGN: {detail}"),
-            },
-            other => other,
-        })?;
+        record
+            .history()
+            .map_err(|e| e.reworded(|d| format!("PGN: {d}")))?;
         Ok(record)
     }
 }
