@@ -411,30 +411,4 @@ mod tests {
         let missing = RecordSource::File(PathBuf::from("/nonexistent/x.sgf")).read();
         assert_eq!(missing, Err(qi_core::records::RecordError::NoSuchFile));
     }
-
-    /// The list says a record's result in words, each game as its files mean it: PGN's `1-0`
-    /// is a win of Ataxx's second side (Blue), a Go `B+2` a score, a Gomoku `B+` five in a row.
-    #[test]
-    fn record_titles_say_the_result_in_words() {
-        let mut rec = qi_core::records::import_text(
-            "[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"1-0\"]\n\n1. b6 b2 1-0\n",
-        )
-        .unwrap();
-        assert_eq!(rec.result.as_deref(), Some("1-0"));
-        assert_eq!(
-            record_title(&rec),
-            "Ataxx · Bo vs Ann · Blue wins · 2 moves"
-        );
-        // a form Qi does not know stays as the file has it
-        rec.result = Some("Void".into());
-        assert_eq!(record_title(&rec), "Ataxx · Bo vs Ann · Void · 2 moves");
-        let title = |i: usize| record_title(&RecordSource::Sample(i).read().unwrap());
-        let go = title(0);
-        assert!(go.contains(" · Black wins by 2 points · "), "{go}");
-        let gomoku = title(4);
-        assert!(
-            gomoku.contains(" · Black wins with five in a row · "),
-            "{gomoku}"
-        );
-    }
 }
