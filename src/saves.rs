@@ -255,9 +255,10 @@ fn handle_file_requests(
                         outcomes.write(FileOutcome::Exported(path));
                     }
                     Err(e) => {
+                        warn!("qi: record not written: {e}");
                         outcomes.write(FileOutcome::Failed(t!(
                             "error-save-record",
-                            why = e.to_string()
+                            why = disk_error_text(&e)
                         )));
                     }
                 }
@@ -334,7 +335,10 @@ pub fn record_file_name(game: &Match, unix: u64, ext: &str) -> String {
 
 /// Writes the game's record (SGF for Go, Reversi and Gomoku; PGN for Ataxx) into the
 /// `records` folder beside the saves; returns the file written.
-pub fn export_record(store: &SaveStore, game: &Match) -> Result<PathBuf, String> {
+pub fn export_record(
+    store: &SaveStore,
+    game: &Match,
+) -> Result<PathBuf, qi_core::storage::DiskError> {
     let mut record = qi_core::records::Record::from_history(
         &game.history,
         &game.setup.names[0],
@@ -349,9 +353,13 @@ pub fn export_record(store: &SaveStore, game: &Match) -> Result<PathBuf, String>
         record.comments = r.comments.clone();
         record.result = r.result.clone().or(record.result);
     }
-    let (_, format) = record.export()?;
+    let (_, format) = record
+        .export()
+        .map_err(qi_core::storage::DiskError::other)?;
     let dir = store.dir().join("records");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        qi_core::storage::DiskError::of(&e, format!("cannot create {}", dir.display()))
+    })?;
     let now = qi_core::storage::now_unix();
     let mut path = dir.join(record_file_name(game, now, format.extension()));
     // two records in one minute get a number
@@ -387,6 +395,18 @@ pub fn unreadable_text(u: &qi_core::saves::Unreadable) -> String {
         Unreadable::CursorPast { cursor, moves } => {
             t!("unreadable-cursor", cursor = *cursor, moves = *moves)
         }
+    }
+}
+
+/// Why a file could not be written, in the player's language (for a failure other than a
+/// refusal, a full disk or a read-only one, the system's own words).
+pub fn disk_error_text(e: &qi_core::storage::DiskError) -> String {
+    use qi_core::storage::DiskProblem;
+    match e.problem {
+        DiskProblem::Denied => t!("disk-denied"),
+        DiskProblem::Full => t!("disk-full"),
+        DiskProblem::ReadOnly => t!("disk-read-only"),
+        DiskProblem::Other => t!("disk-other", why = e.detail.as_str()),
     }
 }
 
@@ -448,7 +468,7 @@ pub fn save_error_text(e: &SaveError) -> String {
         SaveError::Unreadable(why) => t!("save-error-unreadable", why = unreadable_text(why)),
         SaveError::Occupied { unreadable: false } => t!("save-error-occupied"),
         SaveError::Occupied { unreadable: true } => t!("save-error-occupied-unreadable"),
-        SaveError::Io(why) => why.clone(),
+        SaveError::Io(why) => disk_error_text(why),
     }
 }
 

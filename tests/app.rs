@@ -1574,6 +1574,58 @@ fn a_damaged_history_file_is_reported_in_the_windows_language() {
     );
 }
 
+/// A save the disk refuses says why in the window's language: a full disk, a refusal and a
+/// read-only disk in words of the translation files (the system's English before), anything
+/// else in the system's words.
+#[test]
+fn a_failed_write_is_reported_in_the_windows_language() {
+    use qi_core::saves::SaveError;
+    use qi_core::storage::DiskError;
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let full = SaveError::Io(DiskError::of(
+        &std::io::Error::from(std::io::ErrorKind::StorageFull),
+        "cannot write /x/slot-1.ron",
+    ));
+    let denied = SaveError::Io(DiskError::of(
+        &std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        "cannot write /x/slot-1.ron",
+    ));
+    let odd = SaveError::Io(DiskError::other("cannot write /x/slot-1.ron: odd"));
+    qi::i18n::set_lang(qi::i18n::Lang::ZhCn);
+    let zh = [&full, &denied, &odd].map(qi::saves::save_error_text);
+    qi::i18n::set_lang(qi::i18n::Lang::EnUs);
+    assert_eq!(
+        zh,
+        [
+            "磁盘已满",
+            "Qi 无权写入那里",
+            "cannot write /x/slot-1.ron: odd"
+        ]
+    );
+    assert_eq!(qi::saves::save_error_text(&full), "the disk is full");
+    // and a real failure: the save folder is a file, so nothing can be written in it
+    let dir = fresh_dir();
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    std::fs::write(&dir, "not a folder").unwrap();
+    let store = qi_core::saves::SaveStore::new(dir.clone());
+    let save = qi_core::saves::SaveGame::new(
+        &qi_core::any::GameHistory::new(
+            qi_core::any::AnyPosition::start(GameKind::Reversi).unwrap(),
+        ),
+        [
+            qi_core::saves::PlayerInfo::human("Ann"),
+            qi_core::saves::PlayerInfo::human("Bo"),
+        ],
+        qi_core::saves::Clocks::default(),
+    );
+    let e = store.save(1, &save, true).unwrap_err();
+    assert!(matches!(e, SaveError::Io(_)), "{e}");
+    assert!(
+        qi::saves::save_error_text(&e).contains(&dir.display().to_string()),
+        "{e}"
+    );
+}
+
 /// The window in Chinese (Settings → 语言): the status line, the side names and the HUD's
 /// result come from the zh-CN file; back in English, the same game speaks English at once.
 #[test]

@@ -120,7 +120,10 @@ pub(super) fn autosave_online(
         // game-over panel can still save a copy)
         if let Err(e) = crate::saves::export_record(&store.0, &game) {
             warn!("qi: online record not written: {e}");
-            status.write(Status(t!("error-save-record", why = e.to_string())));
+            status.write(Status(t!(
+                "error-save-record",
+                why = crate::saves::disk_error_text(&e)
+            )));
         }
     }
 }

@@ -254,10 +254,11 @@ impl Record {
     }
 
     /// Writes the record to `path` (atomically), in its game's format whatever the extension.
-    pub fn export_file(&self, path: &Path) -> Result<(), String> {
-        let (text, _) = self.export()?;
-        atomic_write(path, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    pub fn export_file(&self, path: &Path) -> Result<(), crate::storage::DiskError> {
+        let (text, _) = self.export().map_err(crate::storage::DiskError::other)?;
+        atomic_write(path, text.as_bytes()).map_err(|e| {
+            crate::storage::DiskError::of(&e, format!("cannot write {}", path.display()))
+        })
     }
 
     /// SGF for Go, Reversi and Gomoku.

@@ -177,7 +177,7 @@ pub enum SaveError {
     /// one); ask the player, then call again with `overwrite`.
     Occupied { unreadable: bool },
     /// The disk said no (folder missing and not creatable, no space, no permission, …).
-    Io(String),
+    Io(crate::storage::DiskError),
 }
 
 /// Why a file is not a save this version can use (typed, so that the window can say it in its
@@ -267,7 +267,7 @@ impl fmt::Display for SaveError {
             SaveError::Occupied { unreadable: true } => {
                 f.write_str("an unreadable save is there; overwrite it (it is kept aside as .bad)?")
             }
-            SaveError::Io(why) => f.write_str(why),
+            SaveError::Io(why) => why.fmt(f),
         }
     }
 }
@@ -298,7 +298,7 @@ impl SaveGame {
 
     /// The save as RON text.
     pub fn to_ron(&self) -> Result<String, SaveError> {
-        storage::to_ron(self).map_err(SaveError::Io)
+        storage::to_ron(self).map_err(|e| SaveError::Io(storage::DiskError::other(e)))
     }
 
     /// Reads a save from RON text and checks its version (never panics, whatever the text).
@@ -506,9 +506,9 @@ impl SaveStore {
             Ok(_) => return Err(SaveError::Occupied { unreadable: false }),
             Err(_) if overwrite => {
                 keep_bad_file(&path).map_err(|e| {
-                    SaveError::Io(format!(
-                        "cannot set the unreadable {} aside: {e}",
-                        path.display()
+                    SaveError::Io(storage::DiskError::of(
+                        &e,
+                        format!("cannot set the unreadable {} aside", path.display()),
                     ))
                 })?;
             }
@@ -528,9 +528,9 @@ impl SaveStore {
         match fs::remove_file(&path) {
             Ok(()) => Ok(true),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(SaveError::Io(format!(
-                "cannot delete {}: {e}",
-                path.display()
+            Err(e) => Err(SaveError::Io(storage::DiskError::of(
+                &e,
+                format!("cannot delete {}", path.display()),
             ))),
         }
     }
@@ -541,7 +541,10 @@ impl SaveStore {
         let path = self.autosave_path();
         if let Err(SaveError::Unreadable(_)) = read_file(&path) {
             keep_bad_file(&path).map_err(|e| {
-                SaveError::Io(format!("cannot set the unreadable autosave aside: {e}"))
+                SaveError::Io(storage::DiskError::of(
+                    &e,
+                    "cannot set the unreadable autosave aside",
+                ))
             })?;
         }
         self.write(&path, game)
@@ -562,20 +565,27 @@ impl SaveStore {
         match fs::remove_file(self.autosave_path()) {
             Ok(()) => Ok(true),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(SaveError::Io(format!("cannot delete the autosave: {e}"))),
+            Err(e) => Err(SaveError::Io(storage::DiskError::of(
+                &e,
+                "cannot delete the autosave",
+            ))),
         }
     }
 
     fn write(&self, path: &Path, game: &SaveGame) -> Result<(), SaveError> {
         let text = game.to_ron()?;
         fs::create_dir_all(&self.dir).map_err(|e| {
-            SaveError::Io(format!(
-                "cannot create the save folder {}: {e}",
-                self.dir.display()
+            SaveError::Io(storage::DiskError::of(
+                &e,
+                format!("cannot create the save folder {}", self.dir.display()),
             ))
         })?;
-        atomic_write(path, text.as_bytes())
-            .map_err(|e| SaveError::Io(format!("cannot write {}: {e}", path.display())))
+        atomic_write(path, text.as_bytes()).map_err(|e| {
+            SaveError::Io(storage::DiskError::of(
+                &e,
+                format!("cannot write {}", path.display()),
+            ))
+        })
     }
 }
 

@@ -161,6 +161,59 @@ pub fn save_ron<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
     atomic_write(path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// Why Qi could not write, create, move or delete a file, as the player can act on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiskProblem {
+    /// The system refuses access.
+    Denied,
+    /// No space is left.
+    Full,
+    /// The file system is read-only.
+    ReadOnly,
+    /// Anything else (the detail has the system's words).
+    Other,
+}
+
+/// A failed write, typed for the window's language ([`DiskProblem`]); `Display` gives the
+/// English detail (which file, what was done, the system's words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiskError {
+    pub problem: DiskProblem,
+    pub detail: String,
+}
+
+impl DiskError {
+    /// `e`, met while doing what `doing` says (`cannot write /x/slot-1.ron`).
+    pub fn of(e: &io::Error, doing: impl std::fmt::Display) -> DiskError {
+        let problem = match e.kind() {
+            io::ErrorKind::PermissionDenied => DiskProblem::Denied,
+            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => DiskProblem::Full,
+            io::ErrorKind::ReadOnlyFilesystem => DiskProblem::ReadOnly,
+            _ => DiskProblem::Other,
+        };
+        DiskError {
+            problem,
+            detail: format!("{doing}: {e}"),
+        }
+    }
+
+    /// A failure that is no system error (`detail` says it).
+    pub fn other(detail: impl Into<String>) -> DiskError {
+        DiskError {
+            problem: DiskProblem::Other,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for DiskError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl std::error::Error for DiskError {}
+
 /// Why a file cannot be read as text ([`read_text`]). Typed, so that the window can say it in
 /// the player's language; `Display` gives the English ("the file …" reads on from it).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -393,6 +446,20 @@ pub fn format_date(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn disk_errors_say_what_the_player_can_act_on() {
+        let of = |k| DiskError::of(&io::Error::from(k), "cannot write /x/slot-1.ron").problem;
+        assert_eq!(of(io::ErrorKind::PermissionDenied), DiskProblem::Denied);
+        assert_eq!(of(io::ErrorKind::StorageFull), DiskProblem::Full);
+        assert_eq!(of(io::ErrorKind::ReadOnlyFilesystem), DiskProblem::ReadOnly);
+        assert_eq!(of(io::ErrorKind::Interrupted), DiskProblem::Other);
+        let e = DiskError::of(
+            &io::Error::from(io::ErrorKind::StorageFull),
+            "cannot write f",
+        );
+        assert!(e.to_string().starts_with("cannot write f: "), "{e}");
+    }
 
     #[test]
     fn dates() {

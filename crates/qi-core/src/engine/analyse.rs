@@ -36,7 +36,7 @@ pub fn run(file: &Path, budget_ms: u64, write: Option<&Path>) -> Result<(), Stri
     print!("{}", table(&analysis));
     if let Some(out) = write {
         analysis.write_comments(&mut record.comments);
-        record.export_file(out)?;
+        record.export_file(out).map_err(|e| e.to_string())?;
         eprintln!("written with its analysis: {}", out.display());
     }
     Ok(())
