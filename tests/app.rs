@@ -549,28 +549,31 @@ fn an_undo_keeps_the_eval_of_the_position_it_returns_to() {
         .move_to_text(legal[0]);
     play(&mut app, &mine);
     wait_for_ply(&mut app, 4);
-    app.world_mut().write_message(UndoRequest);
-    app.update();
-    app.update();
-    assert_eq!(app.world().resource::<Match>().history.ply(), 2);
+    // an undo or a redo, then the ply reached and the bar's score there
+    let step = |app: &mut Headless, undo: bool| {
+        if undo {
+            app.world_mut().write_message(UndoRequest);
+        } else {
+            app.world_mut().write_message(RedoRequest);
+        }
+        app.update();
+        app.update();
+        (app.world().resource::<Match>().history.ply(), score(app))
+    };
     assert_eq!(
-        score(&app),
-        Some(first),
+        step(&mut app, true),
+        (2, Some(first)),
         "back at ply 2, the bar shows the search that chose the move leading there"
     );
     // back to the start, where nobody searched, and forward again
-    app.world_mut().write_message(UndoRequest);
-    app.update();
-    app.update();
-    assert_eq!(app.world().resource::<Match>().history.ply(), 0);
-    assert_eq!(score(&app), None, "nothing was searched at the start");
-    app.world_mut().write_message(RedoRequest);
-    app.update();
-    app.update();
-    assert_eq!(app.world().resource::<Match>().history.ply(), 2);
     assert_eq!(
-        score(&app),
-        Some(first),
+        step(&mut app, true),
+        (0, None),
+        "nothing was searched at the start"
+    );
+    assert_eq!(
+        step(&mut app, false),
+        (2, Some(first)),
         "a redo from the start recalls it too"
     );
 }
