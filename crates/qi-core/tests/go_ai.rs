@@ -283,6 +283,38 @@ fn opens_with_sensible_shape() {
     }
 }
 
+/// Level 6 with 30,000 playouts, the window's two threads sharing one tree or one thread,
+/// opens the empty 13×13 and 19×19 boards in a corner (both coordinates on the third to fifth
+/// line). Light playouts hardly tell the open points apart, and their AMAF values like the
+/// centre: without the root's opening boost (`QI_GO_ROOT_PRIOR=0`) these searches opened on
+/// G9 and H6 (13×13, one thread), O10 (19×19, one thread) and K7 (19×19, two threads).
+#[test]
+fn long_searches_open_in_a_corner() {
+    if std::env::var_os("QI_GO_ROOT_PRIOR").is_some() || std::env::var_os("QI_GO_PRIOR").is_some() {
+        return; // an experiment's setting, not the default this checks
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    for (size, threads, seeds) in [(13u8, 1, 1..=2), (19, 1, 1..=1), (19, 2, 1..=2)] {
+        for seed in seeds {
+            let pos = Go::new(size, 7.0).unwrap();
+            let mut cpu = GoCpu::new(6);
+            cpu.set_threads(threads);
+            cpu.set_playouts(Some(30_000));
+            let mv = cpu
+                .choose(&pos, FAR, &stop, seed, &mut |_| {})
+                .best
+                .unwrap();
+            let sq = Go::square_of(mv).expect("not a pass on the empty board");
+            let line = |c: u8| c.min(size - 1 - c);
+            assert!(
+                (2..=4).contains(&line(sq.x)) && (2..=4).contains(&line(sq.y)),
+                "{} on {size}x{size}, {threads} thread(s), seed {seed}",
+                text(&pos, mv)
+            );
+        }
+    }
+}
+
 /// The level's playout budget holds, and the search reports its statistics.
 #[test]
 fn levels_cap_playouts() {

@@ -454,9 +454,9 @@ impl Model {
     }
 
     /// The move model the tree priors use on a board of `size`, `None` for the hand-set
-    /// priors. By default 13×13 (and the sizes up to 17) use the spatial-pattern model shipped
-    /// with the crate (`data/go-spatial.txt`, learnt from strong programs' 19×19 games), the
-    /// other sizes the hand-set priors. `QI_GO_PRIOR=hand` keeps the hand-set priors on every
+    /// priors. By default 13×13 and 19×19 (and the sizes between) use the spatial-pattern model
+    /// shipped with the crate (`data/go-spatial.txt`, learnt from strong programs' 19×19
+    /// games), 9×9 the hand-set priors. `QI_GO_PRIOR=hand` keeps the hand-set priors on every
     /// size; `QI_GO_PRIOR=learned` takes the file `QI_GO_MODEL` names (any size, for
     /// experiments; the hand-set priors with a message if it cannot be read), else the 9×9
     /// model of GNU Go games on 9×9 and the spatial one from 13×13 up (19×19 included).
@@ -497,9 +497,9 @@ impl Model {
                 shipped(&NINE, include_str!("../../../data/go-features.txt"))
             }
             Choice::Learned if size >= 13 => spatial(),
-            // measured against Pachi on 13×13; 19×19 keeps the hand-set priors that beat GNU
-            // Go 19 games of 20 until the model is measured there
-            Choice::Default if (13..19).contains(&size) => spatial(),
+            // measured against Pachi on 13×13 and against GNU Go on 19×19 (20 of 20 won), where
+            // the hand-set priors opened near the centre
+            Choice::Default if size >= 13 => spatial(),
             _ => None,
         }
     }
@@ -813,7 +813,7 @@ mod tests {
         out
     }
 
-    /// The spatial model shipped for 13×13 is the default there, knows its patterns, and opens
+    /// The spatial model shipped is the default on 13×13 and 19×19, knows its patterns, and opens
     /// in the corners: its favourite first moves are the 3-4 and 4-4 points, never the
     /// centre or the first two lines.
     #[test]
@@ -821,9 +821,14 @@ mod tests {
         let m = Model::parse(include_str!("../../../data/go-spatial.txt")).unwrap();
         assert!(m.dict.len() > 10_000, "{} patterns", m.dict.len());
         if std::env::var_os("QI_GO_PRIOR").is_none() {
-            // the default: 13×13 searches with it, 9×9 and 19×19 with the hand-set priors
-            assert_eq!(Model::shipped(13).map(|s| s.dict.len()), Some(m.dict.len()));
-            assert!(Model::shipped(9).is_none() && Model::shipped(19).is_none());
+            // the default: 13×13 and 19×19 search with it, 9×9 with the hand-set priors
+            for size in [13, 19] {
+                assert_eq!(
+                    Model::shipped(size).map(|s| s.dict.len()),
+                    Some(m.dict.len())
+                );
+            }
+            assert!(Model::shipped(9).is_none());
         }
         for size in [13u8, 19] {
             let g = Go::new(size, 7.5).unwrap();

@@ -60,6 +60,8 @@ pub(crate) struct Tree {
     pub fuseki: bool,
     /// The scratch of [`Tree::iterate`] (searches on one thread).
     walker: Walker,
+    /// Whether [`Tree::boost_root`] has been applied to this root.
+    root_boosted: bool,
 }
 
 /// What one search thread carries through its iterations: the move sequence and tree path of
@@ -128,6 +130,7 @@ impl Tree {
             max_nodes,
             fuseki: prior::fuseki_on(),
             walker: Walker::new(seed ^ 0x5851_F42D),
+            root_boosted: false,
         }
     }
 
@@ -146,6 +149,9 @@ impl Tree {
         self.own_games = 0;
         self.prior_owner.clear();
         let reuse = self.find_reusable(pos);
+        if reuse != Some(0) {
+            self.root_boosted = false;
+        }
         match reuse {
             Some(idx) if idx != 0 => {
                 let mut fresh = Vec::with_capacity(self.nodes.len());
@@ -273,6 +279,55 @@ impl Tree {
         }
     }
 
+    /// What the priors of the position `b` share, with `tactical` its answers to the last
+    /// move ([`tactical_of`]).
+    fn context<'a>(&'a self, b: &Board, tactical: &'a [u16]) -> prior::Context<'a> {
+        let size = b.size as usize;
+        let stones = (size * size) - b.empties().len();
+        prior::Context {
+            tactical,
+            opening: stones * 5 < size * size,
+            ladders: playout::ladder_priors_on(),
+            owner: &self.prior_owner,
+        }
+    }
+
+    /// Gives the root's children `factor` times the move model's virtual wins once more (in
+    /// both their own and their AMAF statistics), once a root. See
+    /// [`super::root_prior_factor`]: in the opening of the larger boards the playouts hardly
+    /// tell the open moves apart, so the model's choice should weigh more than one new node's.
+    pub fn boost_root(&mut self, root: &Board, factor: f32) {
+        if self.root_boosted || factor <= 0.0 || self.nodes.is_empty() {
+            return;
+        }
+        if self.nodes[0].n_children == 0 {
+            self.expand(0, root, true);
+        }
+        let r = self.nodes[0];
+        let kids = r.first as usize..(r.first + r.n_children as u32) as usize;
+        let picked: Vec<usize> = kids
+            .filter(|&c| self.nodes[c].mv != PASS && !self.nodes[c].forbidden())
+            .collect();
+        let moves: Vec<u16> = picked.iter().map(|&c| self.nodes[c].mv).collect();
+        let tactical = tactical_of(root);
+        let (mut wins, mut against) = (Vec::new(), Vec::new());
+        prior::model_wins(
+            root,
+            &moves,
+            &self.context(root, &tactical),
+            &mut wins,
+            &mut against,
+        );
+        for (&c, v) in picked.iter().zip(wins) {
+            let nd = &mut self.nodes[c];
+            nd.n += factor * v;
+            nd.w += factor * v;
+            nd.an += factor * v;
+            nd.aw += factor * v;
+        }
+        self.root_boosted = true;
+    }
+
     /// Creates the children of node `i` for the position `b` (its side to move).
     fn expand(&mut self, i: usize, b: &Board, at_root: bool) {
         if self.nodes.len() + 400 > self.max_nodes {
@@ -286,15 +341,8 @@ impl Tree {
         } else {
             None
         };
-        let mut tactical = Vec::new();
-        playout::tactical_answers(b, &mut tactical, playout::ladder_priors_on());
-        let stones = (size * size) - b.empties().len();
-        let ctx = prior::Context {
-            tactical: &tactical,
-            opening: stones * 5 < size * size,
-            ladders: playout::ladder_priors_on(),
-            owner: &self.prior_owner,
-        };
+        let tactical = tactical_of(b);
+        let ctx = self.context(b, &tactical);
         let fuseki = at_root && self.fuseki && prior::fuseki_applies(b);
         let moves: Vec<u16> = b
             .empties()
@@ -556,6 +604,13 @@ impl Tree {
         }
         pv
     }
+}
+
+/// The answers to the last move in `b` ([`playout::tactical_answers`]) that the priors weigh.
+fn tactical_of(b: &Board) -> Vec<u16> {
+    let mut tactical = Vec::new();
+    playout::tactical_answers(b, &mut tactical, playout::ladder_priors_on());
+    tactical
 }
 
 /// Real playouts a child needs before its criticality counts (Pachi's `crit_min_playouts`).

@@ -7,7 +7,14 @@
 //!   atari (more when it starts a working ladder), 3×3 shapes, distance to the last two
 //!   moves, edge lines — turned into `K·√p` virtual wins as Pachi does with its pattern
 //!   probabilities; self-ataris and the first and second lines of empty areas also get
-//!   virtual losses). Own eyes are never filled, in the tree or in the playouts.
+//!   virtual losses). Own eyes are never filled, in the tree or in the playouts. In the
+//!   opening of 13×13 and 19×19 (fewer stones than lines) the root's children get the model's
+//!   virtual wins twice more ([`mcts::Tree::boost_root`]): light playouts and their AMAF values
+//!   hardly tell the open points apart and like the centre, so a long search (30,000
+//!   playouts and more) let one open point run away with the visits. Without it level 6 at
+//!   30,000 playouts opened the empty board on the fifth line or higher in 9 of 20 tries (13×13
+//!   and 19×19, one and two threads; O10, G11, K7, Q10, L13 on 19×19), with it on a 4-4 point
+//!   in 20 of 20.
 //! - **Playouts** ([`playout`]) run on a light board ([`board::Board`]: simple ko, pseudo
 //!   liberties with the atari test `sum² = count·squares`, an incremental empty-point list):
 //!   capture the last move's chain in atari, save own chains it put in atari (not by an
@@ -487,6 +494,7 @@ impl GoCpu {
         if prior::owner_priors_on() {
             self.trees[0].seed_owner(&root, 300);
         }
+        self.trees[0].boost_root(&root, root_prior_factor(&root));
         let deadline = crate::search::deadline_after(start, mt.max);
         let exact_stop = budget > 30_000;
         let total = if threads == 1 {
@@ -672,6 +680,21 @@ fn new_stone(prev: &Go, pos: &Go, side: Side) -> Move {
         }
     }
     found
+}
+
+/// How many times its move model's virtual wins the root's children get once more (see
+/// [`mcts::Tree::boost_root`]) in `root`: on 13×13 and larger while fewer stones than the
+/// board has lines are down, where light playouts (and their AMAF values, which like the
+/// centre of an empty board) hardly tell the open moves apart. `QI_GO_ROOT_PRIOR` sets it.
+fn root_prior_factor(root: &Board) -> f32 {
+    static F: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
+    let f = *F.get_or_init(|| {
+        std::env::var("QI_GO_ROOT_PRIOR")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2.0)
+    });
+    if prior::fuseki_applies(root) { f } else { 0.0 }
 }
 
 /// How many more visits the most visited root move of `t` has than the second.

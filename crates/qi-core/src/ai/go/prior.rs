@@ -19,8 +19,8 @@
 //! the 3-3/3-4/4-4 points of empty corners (sides once no corner is empty), never in the
 //! open centre, when `QI_GO_FUSEKI=1` turns it on (an experiment, off by default).
 //!
-//! On 9×9 and 19×19 the weights are the hand-set factors below, after the paper and matches.
-//! 13×13 uses the move model learnt from strong programs' games instead ([`super::features`]:
+//! On 9×9 the weights are the hand-set factors below, after the paper and matches. 13×13 and
+//! 19×19 use the move model learnt from strong programs' games instead ([`super::features`]:
 //! spatial patterns up to distance 8, 3×3 shapes and the features above; `QI_GO_PRIOR=hand`
 //! keeps the hand-set factors, `QI_GO_PRIOR=learned` takes the 9×9 model of GNU Go games and
 //! the spatial one from 13×13 up, or the file `QI_GO_MODEL` names); the virtual games that speak against self-atari, ladder
@@ -206,33 +206,51 @@ fn hand_gamma(b: &Board, p: usize, f: &Facts, ctx: &Context) -> (f32, f32, f32) 
 /// The priors of the points `moves` (legal for the side to move of `b`): `(games, wins)` for
 /// each, in order.
 pub(crate) fn priors(b: &Board, moves: &[u16], ctx: &Context, out: &mut Vec<(f32, f32)>) {
+    let mut against = Vec::with_capacity(moves.len());
+    let mut wins = Vec::with_capacity(moves.len());
+    model_wins(b, moves, ctx, &mut wins, &mut against);
     out.clear();
+    for (v, (n, w)) in wins.into_iter().zip(against) {
+        out.push((EVEN + v + n, EVEN * 0.5 + v + w));
+    }
+}
+
+/// The virtual wins the move model gives each of the points `moves` (`K·√p`, see
+/// [`prior_weight`]) into `wins`, and the virtual games and wins that speak against each
+/// into `against`.
+pub(crate) fn model_wins(
+    b: &Board,
+    moves: &[u16],
+    ctx: &Context,
+    wins: &mut Vec<f32>,
+    against: &mut Vec<(f32, f32)>,
+) {
+    wins.clear();
+    against.clear();
     let me = b.to_move;
     let mut sum = 0.0f32;
-    let mut against = Vec::with_capacity(moves.len());
     for &p in moves {
         let (g, n, w) = gamma(b, p as usize, me, ctx);
         sum += g;
-        out.push((g, 0.0));
+        wins.push(g);
         against.push((n, w));
     }
     if !ctx.owner.is_empty() {
         sum = 0.0;
-        for (o, &p) in out.iter_mut().zip(moves) {
+        for (o, &p) in wins.iter_mut().zip(moves) {
             let m = ctx.owner[p as usize];
             let mine = if me == 1 {
                 0.5 + 0.5 * m
             } else {
                 0.5 - 0.5 * m
             };
-            o.0 *= owner_factor(mine);
-            sum += o.0;
+            *o *= owner_factor(mine);
+            sum += *o;
         }
     }
     let k = prior_weight(b.size);
-    for (o, (n, w)) in out.iter_mut().zip(against) {
-        let v = k * (o.0 / sum.max(1e-9)).sqrt();
-        *o = (EVEN + v + n, EVEN * 0.5 + v + w);
+    for o in wins.iter_mut() {
+        *o = k * (*o / sum.max(1e-9)).sqrt();
     }
 }
 
