@@ -324,6 +324,14 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
     if enter_opens {
         edit.request_focus();
     }
+    // U in the empty box undoes, as it does on the board: after a typed move the box keeps
+    // the keyboard, and no move of any game begins with a U (Go's columns end at T)
+    if box_has_keys && model.move_text.eq_ignore_ascii_case("u") {
+        model.move_text.clear();
+        if v.can_undo {
+            action = Some(HudAction::Undo);
+        }
+    }
     if model.refocus {
         edit.request_focus();
         model.refocus = false;

@@ -85,6 +85,40 @@ fn the_move_box_keeps_the_keyboard_after_enter() {
     );
 }
 
+/// After a typed move the box keeps the keyboard, and U there undoes as on the board (it did
+/// nothing until Escape): no move begins with a U. Half a move typed keeps its U.
+#[test]
+fn u_in_the_empty_move_box_undoes() {
+    let mut view = go_view();
+    view.can_undo = true;
+    let mut h = side_panel_harness(view);
+    h.run();
+    press(&mut h, egui::Key::Enter);
+    type_text(&mut h, "D4");
+    press(&mut h, egui::Key::Enter);
+    type_text(&mut h, "u");
+    assert_eq!(
+        h.state().2,
+        vec![HudAction::Typed("D4".into()), HudAction::Undo]
+    );
+    assert!(h.state().1.move_text.is_empty(), "{:?}", h.state().1.move_text);
+    // the box still has the keyboard: the next move is typed at once
+    type_text(&mut h, "Q16");
+    press(&mut h, egui::Key::Enter);
+    assert_eq!(h.state().2.last(), Some(&HudAction::Typed("Q16".into())));
+    // a U after other letters is the player's text, not an undo
+    type_text(&mut h, "Du");
+    assert_eq!(h.state().1.move_text, "Du");
+    assert_eq!(h.state().2.len(), 3);
+    // with nothing to undo, the U goes: no undo is asked for, and no U is left in the box
+    press(&mut h, egui::Key::Escape);
+    h.state_mut().0.can_undo = false;
+    press(&mut h, egui::Key::Enter);
+    type_text(&mut h, "U");
+    assert!(h.state().1.move_text.is_empty());
+    assert_eq!(h.state().2.len(), 3);
+}
+
 /// Typing a move did nothing until the move box was clicked: Enter gives it the keyboard (the
 /// letters alone stay the board's shortcuts), and the box says so while it waits.
 #[test]
@@ -102,7 +136,7 @@ fn enter_opens_the_move_box_without_a_click() {
     type_text(&mut h, "U");
     assert!(h.state().1.move_text.is_empty());
     press(&mut h, egui::Key::Enter);
-    assert_eq!(placeholder(&h).as_deref(), Some("move"));
+    assert_eq!(placeholder(&h).as_deref(), Some("move, or U to undo"));
     type_text(&mut h, "D4");
     assert_eq!(h.state().1.move_text, "D4");
     press(&mut h, egui::Key::Enter);
