@@ -16,7 +16,7 @@ use bevy::prelude::*;
 use qi_core::net::Setup;
 use qi_core::net::session::{Event, Phase, Role, Session};
 use qi_core::{GameResult, Side};
-use qi_net::{Action, HostVia, JoinTarget, NetEvent, NetGame, NetSave};
+use qi_net::{Action, HostVia, JoinTarget, LinkProblem, NetError, NetEvent, NetGame, NetSave};
 
 use crate::AppSet;
 use crate::game::{
@@ -213,6 +213,63 @@ fn read_online_save(store: &Store) -> Result<Option<NetSave>, String> {
     }
 }
 
+/// Why a link broke or a connection failed, in the window's language. The system's own words
+/// stay only for failures Qi has no words for, and the session's own reasons (a protocol
+/// fault) are English.
+pub fn link_problem_text(p: &LinkProblem) -> String {
+    use std::io::ErrorKind as K;
+    match p {
+        LinkProblem::Closed => t!("net-closed"),
+        LinkProblem::Broke { kind, detail } | LinkProblem::CannotSend { kind, detail } => {
+            match kind {
+                K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe => t!("net-broke"),
+                K::TimedOut | K::WouldBlock => t!("net-silent"),
+                _ => t!("net-broke-because", detail = detail.as_str()),
+            }
+        }
+        LinkProblem::NoSuchHost { addr, .. } => t!("net-no-such-host", addr = addr.as_str()),
+        LinkProblem::CannotConnect { addr, kind, detail } => match kind {
+            K::ConnectionRefused => t!("net-refused", addr = addr.as_str()),
+            K::TimedOut => t!("net-no-answer", addr = addr.as_str()),
+            K::HostUnreachable | K::NetworkUnreachable => {
+                t!("net-unreachable", addr = addr.as_str())
+            }
+            _ => t!(
+                "net-cannot-connect",
+                addr = addr.as_str(),
+                detail = detail.as_str()
+            ),
+        },
+        LinkProblem::RelaySays(why) => match why.as_str() {
+            "no such room" => t!("net-relay-no-room"),
+            "wrong room key" => t!("net-relay-wrong-key"),
+            "the relay is full" | "the relay has no room left" => t!("net-relay-full"),
+            "the room's game is on; try again shortly" => t!("net-relay-room-busy"),
+            "the host is not in the room; try again shortly" => t!("net-relay-host-away"),
+            other => t!("net-relay-says", why = other),
+        },
+        LinkProblem::NotARelay { .. } => t!("net-not-a-relay"),
+        LinkProblem::RelayClosed => t!("net-relay-closed"),
+        LinkProblem::Stopped => t!("net-stopped"),
+        LinkProblem::Session(why) => why.clone(),
+    }
+}
+
+/// Why an online game could not be hosted (or resumed as host) listening on `port` (`None`:
+/// through a relay), in the window's language.
+pub fn net_error_text(e: &NetError, port: Option<u16>) -> String {
+    use std::io::ErrorKind as K;
+    let port = port.map_or_else(String::new, |p| p.to_string());
+    match e {
+        NetError::Io(io) => match io.kind() {
+            K::AddrInUse => t!("net-port-in-use", port = port),
+            K::PermissionDenied => t!("net-port-denied", port = port),
+            _ => t!("net-cannot-listen", detail = io.to_string()),
+        },
+        NetError::Setup(why) => t!("net-bad-setup", why = why.as_str()),
+    }
+}
+
 /// At start: is there an online game to resume?
 fn check_online_save(store: Option<Res<Store>>, mut notice: ResMut<OnlineNotice>) {
     let Some(store) = store else { return };
@@ -257,7 +314,13 @@ fn handle_requests(
                 info!("qi: online host {} via {via:?}", setup.game);
                 NetGame::host(setup.clone(), name, via.clone())
                     .map(|n| Online::new(n, Role::Host))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| {
+                        let port = match via {
+                            HostVia::Lan { port, .. } => Some(*port),
+                            HostVia::Relay { .. } => None,
+                        };
+                        net_error_text(&e, port)
+                    })
             }
             OnlineRequest::Join { name, target } => {
                 info!("qi: online join {target:?}");
@@ -269,15 +332,19 @@ fn handle_requests(
             OnlineRequest::Resume => {
                 let save = store
                     .as_ref()
-                    .ok_or_else(|| "no save folder".to_string())
+                    .ok_or_else(|| t!("online-no-save-folder"))
                     .and_then(|s| read_online_save(s))
                     .and_then(|s| s.ok_or_else(|| t!("online-no-save")));
                 save.and_then(|save| {
                     info!("qi: online resume {:?}", save.reach);
                     let role = save.session.role;
+                    let port = match &save.reach {
+                        qi_net::Reach::HostLan { port, .. } => Some(*port),
+                        _ => None,
+                    };
                     NetGame::resume(save, Default::default())
                         .map(|n| Online::new(n, role))
-                        .map_err(|e| e.to_string())
+                        .map_err(|e| net_error_text(&e, port))
                 })
             }
             OnlineRequest::Cancel => unreachable!(),
@@ -348,7 +415,10 @@ fn poll_network(
             NetEvent::ConnectionProblem { why } => {
                 info!("qi: online connection problem: {why}");
                 if !online.link_is_error {
-                    online.link = Some(t!("online-connection-problem", why = why));
+                    online.link = Some(t!(
+                        "online-connection-problem",
+                        why = link_problem_text(&why)
+                    ));
                 }
             }
             NetEvent::AdvertiseFailed { why } => {
@@ -356,7 +426,7 @@ fn poll_network(
             }
             NetEvent::Failed { why } => {
                 warn!("qi: online failed: {why}");
-                let text = t!("online-failed", why = why);
+                let text = t!("online-failed", why = link_problem_text(&why));
                 if playing {
                     status.write(Status(text.clone()));
                 }

@@ -2381,3 +2381,74 @@ fn hosting_on_a_port_in_use_is_said_and_cancel_stops_hosting() {
         "nothing listens on port {port} after Cancel"
     );
 }
+
+/// The network's failures are worded in the window's language (they were the system's and
+/// the network layer's English): a port already in use when hosting, a refused connection when
+/// joining, the relay's answers.
+#[test]
+fn network_failures_are_reported_in_the_windows_language() {
+    use qi_net::{HostVia, JoinTarget, LinkProblem, NetEvent, NetGame};
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let setup = qi_core::net::Setup {
+        game: GameKind::Reversi,
+        start: qi_core::any::AnyPosition::start(GameKind::Reversi)
+            .unwrap()
+            .to_text(),
+        host_side: qi_core::Side::Black,
+        clock: None,
+    };
+    // hosting on a port another program holds
+    let holder = std::net::TcpListener::bind("0.0.0.0:0").unwrap();
+    let port = holder.local_addr().unwrap().port();
+    let via = HostVia::Lan {
+        port,
+        advertise: false,
+    };
+    let Err(e) = NetGame::host(setup, "Ann", via) else {
+        panic!("hosting on a port in use worked");
+    };
+    // joining an address where nothing listens: a free port, closed again
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = free.local_addr().unwrap().to_string();
+    drop(free);
+    let joiner = NetGame::join("Bo", JoinTarget::Address(addr.clone()));
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let refused = loop {
+        assert!(std::time::Instant::now() < end, "no connection problem");
+        if let Some(NetEvent::ConnectionProblem { why }) = joiner
+            .poll()
+            .into_iter()
+            .find(|e| matches!(e, NetEvent::ConnectionProblem { .. }))
+        {
+            break why;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    drop(joiner);
+    let relay = LinkProblem::RelaySays("no such room".into());
+    let odd_relay = LinkProblem::RelaySays("closed for lunch".into());
+    qi::i18n::set_lang(qi::i18n::Lang::ZhCn);
+    let zh = [
+        qi::online::net_error_text(&e, Some(port)),
+        qi::online::link_problem_text(&refused),
+        qi::online::link_problem_text(&relay),
+        qi::online::link_problem_text(&odd_relay),
+    ];
+    qi::i18n::set_lang(qi::i18n::Lang::EnUs);
+    assert_eq!(
+        zh,
+        [
+            format!(
+                "本机的端口 {port} 已被占用（另一局或另一个程序正在使用）：请换一个端口，或填 0 使用任意空闲端口"
+            ),
+            format!("{addr} 拒绝连接：那里（还）没有等待中的对局"),
+            "中继服务器上没有这个房间号".to_string(),
+            "中继服务器答复：closed for lunch".to_string(),
+        ]
+    );
+    assert_eq!(
+        qi::online::link_problem_text(&refused),
+        format!("{addr} refused the connection: no game is waiting there (yet)")
+    );
+    drop(holder);
+}

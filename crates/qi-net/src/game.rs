@@ -96,11 +96,78 @@ pub enum NetEvent {
     /// Connecting (again) to the opponent, the host or the relay.
     Connecting { to: String },
     /// A connection attempt or the link failed; it is tried again.
-    ConnectionProblem { why: String },
+    ConnectionProblem { why: LinkProblem },
     /// The game cannot be reached (no such room, refused): nothing more is tried.
-    Failed { why: String },
+    Failed { why: LinkProblem },
     /// The LAN advertisement could not be made (the game can still be joined by address).
     AdvertiseFailed { why: String },
+}
+
+/// Why a link broke or a connection attempt failed, for the window to put in its words;
+/// `Display` gives the English (for the log).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkProblem {
+    /// The other end closed the connection.
+    Closed,
+    /// Reading from the connection failed.
+    Broke { kind: io::ErrorKind, detail: String },
+    /// Writing to the connection failed.
+    CannotSend { kind: io::ErrorKind, detail: String },
+    /// The name in `addr` (`host:port`) could not be resolved, or has no address.
+    NoSuchHost { addr: String, detail: String },
+    /// No address of `addr` took the connection (`kind`: refused, timed out, unreachable...).
+    CannotConnect {
+        addr: String,
+        kind: io::ErrorKind,
+        detail: String,
+    },
+    /// The relay server refused, in its own words (`no such room`, `wrong room key`...).
+    RelaySays(String),
+    /// The server does not answer as a Qi relay does.
+    NotARelay { detail: String },
+    /// The relay closed the connection.
+    RelayClosed,
+    /// The attempt was stopped (the game was closed).
+    Stopped,
+    /// The game's session ended the link (the opponent left, a protocol fault), in English.
+    Session(String),
+}
+
+impl LinkProblem {
+    /// What a relay's reply or request failed with (`relay::read_reply`'s kinds).
+    fn from_relay(e: io::Error) -> LinkProblem {
+        match e.kind() {
+            io::ErrorKind::InvalidData => LinkProblem::NotARelay {
+                detail: e.to_string(),
+            },
+            io::ErrorKind::UnexpectedEof => LinkProblem::RelayClosed,
+            kind => LinkProblem::Broke {
+                kind,
+                detail: e.to_string(),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for LinkProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LinkProblem::Closed => write!(f, "the connection was closed"),
+            LinkProblem::Broke { detail, .. } => write!(f, "the connection broke: {detail}"),
+            LinkProblem::CannotSend { detail, .. } => write!(f, "cannot send: {detail}"),
+            LinkProblem::NoSuchHost { addr, detail } => {
+                write!(f, "cannot resolve {addr}: {detail}")
+            }
+            LinkProblem::CannotConnect { addr, detail, .. } => {
+                write!(f, "cannot connect to {addr}: {detail}")
+            }
+            LinkProblem::RelaySays(why) => write!(f, "the relay says: {why}"),
+            LinkProblem::NotARelay { detail } => write!(f, "not a relay: {detail}"),
+            LinkProblem::RelayClosed => write!(f, "the relay closed the connection"),
+            LinkProblem::Stopped => write!(f, "stopped"),
+            LinkProblem::Session(why) => write!(f, "{why}"),
+        }
+    }
 }
 
 /// Why a game could not be set up.
@@ -132,10 +199,10 @@ enum Input {
     Link(BufReader<TcpStream>),
     Frame(u64, Vec<u8>),
     TooLong(u64, usize),
-    Closed(u64, String),
+    Closed(u64, LinkProblem),
     /// A connection attempt failed (`fatal`: do not try again).
     ConnectFailed {
-        why: String,
+        why: LinkProblem,
         fatal: bool,
     },
     RoomCode {
@@ -468,7 +535,7 @@ impl Driver {
             Input::Frame(id, bytes) if self.is_current(id) => self.lock().receive(&bytes, now),
             Input::TooLong(id, n) if self.is_current(id) => self.lock().frame_too_large(n, now),
             Input::Closed(id, why) if self.is_current(id) => {
-                self.drop_link(&why, now);
+                self.drop_link(why, now);
             }
             Input::Frame(..) | Input::TooLong(..) | Input::Closed(..) => {}
             Input::ConnectFailed { why, fatal } => {
@@ -532,18 +599,16 @@ impl Driver {
         self.lock().link_up(now);
     }
 
-    fn drop_link(&mut self, why: &str, now: Instant) {
+    fn drop_link(&mut self, why: LinkProblem, now: Instant) {
         if let Some(link) = self.link.take() {
             let _ = link.writer.shutdown(Shutdown::Both);
         }
         let over = {
             let mut s = self.lock();
-            s.link_down(now, why);
+            s.link_down(now, &why.to_string());
             s.result().is_some()
         };
-        let _ = self.events.send(NetEvent::ConnectionProblem {
-            why: why.to_string(),
-        });
+        let _ = self.events.send(NetEvent::ConnectionProblem { why });
         if !over {
             self.schedule_retry(now);
         }
@@ -559,7 +624,10 @@ impl Driver {
         if let Some(link) = &mut self.link {
             for frame in &out {
                 if let Err(e) = link.writer.write_all(frame.as_bytes()) {
-                    write_error = Some(format!("cannot send: {e}"));
+                    write_error = Some(LinkProblem::CannotSend {
+                        kind: e.kind(),
+                        detail: e.to_string(),
+                    });
                     break;
                 }
             }
@@ -571,8 +639,8 @@ impl Driver {
                 self.failed = true;
             }
         }
-        if let Some(why) = close.or(write_error) {
-            self.drop_link(&why, now);
+        if let Some(why) = close.map(LinkProblem::Session).or(write_error) {
+            self.drop_link(why, now);
         }
     }
 
@@ -616,8 +684,14 @@ fn read_loop(mut reader: BufReader<TcpStream>, id: u64, tx: Sender<Input>) {
                 let _ = tx.send(Input::TooLong(id, n));
                 return;
             }
-            Ok(Frame::Eof) => Input::Closed(id, "the connection was closed".into()),
-            Err(e) => Input::Closed(id, format!("the connection broke: {e}")),
+            Ok(Frame::Eof) => Input::Closed(id, LinkProblem::Closed),
+            Err(e) => Input::Closed(
+                id,
+                LinkProblem::Broke {
+                    kind: e.kind(),
+                    detail: e.to_string(),
+                },
+            ),
         };
         let last = matches!(input, Input::Closed(..));
         if tx.send(input).is_err() || last {
@@ -626,19 +700,31 @@ fn read_loop(mut reader: BufReader<TcpStream>, id: u64, tx: Sender<Input>) {
     }
 }
 
-fn connect_to(addr: &str) -> Result<TcpStream, String> {
+fn connect_to(addr: &str) -> Result<TcpStream, LinkProblem> {
     let addrs: Vec<SocketAddr> = addr
         .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve {addr}: {e}"))?
+        .map_err(|e| LinkProblem::NoSuchHost {
+            addr: addr.to_string(),
+            detail: e.to_string(),
+        })?
         .collect();
-    let mut last = format!("{addr} has no address");
+    let mut last = LinkProblem::NoSuchHost {
+        addr: addr.to_string(),
+        detail: "no address".into(),
+    };
     for a in addrs {
         match TcpStream::connect_timeout(&a, CONNECT_TIMEOUT) {
             Ok(s) => {
                 let _ = s.set_nodelay(true);
                 return Ok(s);
             }
-            Err(e) => last = format!("cannot connect to {a}: {e}"),
+            Err(e) => {
+                last = LinkProblem::CannotConnect {
+                    addr: a.to_string(),
+                    kind: e.kind(),
+                    detail: e.to_string(),
+                }
+            }
         }
     }
     Err(last)
@@ -651,9 +737,13 @@ fn attempt(
     shared: &Shared,
     tx: &Sender<Input>,
     first: bool,
-) -> Result<BufReader<TcpStream>, (String, bool)> {
+) -> Result<BufReader<TcpStream>, (LinkProblem, bool)> {
+    let relay_err = |e: io::Error| (LinkProblem::from_relay(e), false);
     match reach {
-        Reach::HostLan { .. } => Err(("a LAN host does not connect".into(), true)),
+        Reach::HostLan { .. } => Err((
+            LinkProblem::Session("a LAN host does not connect".into()),
+            true,
+        )),
         Reach::Join(JoinTarget::Address(addr)) => {
             connect_to(addr).map(BufReader::new).map_err(|e| (e, false))
         }
@@ -665,14 +755,14 @@ fn attempt(
                 room: Some(code.clone()),
                 key: None,
             };
-            relay::request(&mut s, &req).map_err(|e| (e.to_string(), false))?;
+            relay::request(&mut s, &req).map_err(relay_err)?;
             let _ = s.set_read_timeout(Some(CONNECT_TIMEOUT));
-            let mut reader = BufReader::new(s.try_clone().map_err(|e| (e.to_string(), false))?);
-            let reply = relay::read_reply(&mut reader).map_err(|e| (e.to_string(), false))?;
+            let mut reader = BufReader::new(s.try_clone().map_err(relay_err)?);
+            let reply = relay::read_reply(&mut reader).map_err(relay_err)?;
             if let Some(why) = reply.error {
                 // A wrong code is final before the game started; later the host may be away.
                 let fatal = first && why == "no such room";
-                return Err((format!("the relay says: {why}"), fatal));
+                return Err((LinkProblem::RelaySays(why), fatal));
             }
             let _ = s.set_read_timeout(None);
             Ok(reader)
@@ -685,15 +775,17 @@ fn attempt(
                 room: (!room.is_empty()).then(|| room.clone()),
                 key: (!key.is_empty()).then(|| key.clone()),
             };
-            relay::request(&mut s, &req).map_err(|e| (e.to_string(), false))?;
+            relay::request(&mut s, &req).map_err(relay_err)?;
             let _ = s.set_read_timeout(Some(CONNECT_TIMEOUT));
-            let mut reader = BufReader::new(s.try_clone().map_err(|e| (e.to_string(), false))?);
-            let reply = relay::read_reply(&mut reader).map_err(|e| (e.to_string(), false))?;
+            let mut reader = BufReader::new(s.try_clone().map_err(relay_err)?);
+            let reply = relay::read_reply(&mut reader).map_err(relay_err)?;
             if let Some(why) = reply.error {
-                return Err((format!("the relay says: {why}"), why == "wrong room key"));
+                let fatal = why == "wrong room key";
+                return Err((LinkProblem::RelaySays(why), fatal));
             }
             let (Some(code), Some(key)) = (reply.room, reply.key) else {
-                return Err(("the relay gave no room".into(), false));
+                let detail = "the relay gave no room".into();
+                return Err((LinkProblem::NotARelay { detail }, false));
             };
             let _ = tx.send(Input::RoomCode { code, key });
             // Wait for the joiner, a second at a time so that a stop is seen.
@@ -701,30 +793,31 @@ fn attempt(
             let mut buf = Vec::new();
             loop {
                 if shared.stop.load(Ordering::SeqCst) {
-                    return Err(("stopped".into(), true));
+                    return Err((LinkProblem::Stopped, true));
                 }
                 match read_frame(&mut reader, &mut buf, 4096) {
                     Ok(Frame::Line(l)) => {
-                        let r: relay::RelayReply = serde_json::from_slice(&l)
-                            .map_err(|e| (format!("not a relay: {e}"), false))?;
+                        let r: relay::RelayReply = serde_json::from_slice(&l).map_err(|e| {
+                            let detail = e.to_string();
+                            (LinkProblem::NotARelay { detail }, false)
+                        })?;
                         if r.ok.as_deref() == Some("paired") {
                             break;
                         }
-                        return Err((
-                            format!("the relay says: {}", r.error.unwrap_or_default()),
-                            false,
-                        ));
+                        let why = r.error.unwrap_or_default();
+                        return Err((LinkProblem::RelaySays(why), false));
                     }
-                    Ok(Frame::TooLong(_)) => return Err(("not a relay".into(), false)),
-                    Ok(Frame::Eof) => {
-                        return Err(("the relay closed the connection".into(), false));
+                    Ok(Frame::TooLong(_)) => {
+                        let detail = "a reply too long".into();
+                        return Err((LinkProblem::NotARelay { detail }, false));
                     }
+                    Ok(Frame::Eof) => return Err((LinkProblem::RelayClosed, false)),
                     Err(e)
                         if matches!(
                             e.kind(),
                             io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
                         ) => {}
-                    Err(e) => return Err((e.to_string(), false)),
+                    Err(e) => return Err(relay_err(e)),
                 }
             }
             let _ = s.set_read_timeout(None);

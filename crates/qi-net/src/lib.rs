@@ -38,6 +38,8 @@
 //! - `Listening { addr }` / `Room { code }`: show the port or the room code to give the other
 //!   player. `Connecting`, `ConnectionProblem { why }`: a status line (it keeps trying);
 //!   `Failed { why }`: nothing more is tried (wrong room code): say why, back to the menu.
+//!   `why` is a [`LinkProblem`] (refused, no such host, the relay's answer...), to be put in
+//!   the window's words.
 //! - `Game(Joined)`: the game starts (the joiner learns its colour from
 //!   [`qi_core::net::Session::me`] and the game from `setup()`/`history()`).
 //! - `Game(OpponentMoved)`, `Game(UndoDone)`, `Game(Resynced)`: redraw from `history()`, and
@@ -57,6 +59,7 @@ pub mod game;
 pub mod relay;
 
 pub use game::{
-    Action, DEFAULT_GAME_PORT, HostVia, JoinTarget, NetError, NetEvent, NetGame, NetSave, Reach,
+    Action, DEFAULT_GAME_PORT, HostVia, JoinTarget, LinkProblem, NetError, NetEvent, NetGame,
+    NetSave, Reach,
 };
 pub use relay::{DEFAULT_RELAY_PORT, Relay, RelayConfig};

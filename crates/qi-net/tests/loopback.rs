@@ -12,7 +12,7 @@ use qi_core::result::{GameResult, Reason};
 use qi_core::rng::Rng;
 use qi_core::{GameKind, Side};
 use qi_net::relay::{Relay, RelayConfig};
-use qi_net::{Action, HostVia, JoinTarget, NetEvent, NetGame};
+use qi_net::{Action, HostVia, JoinTarget, LinkProblem, NetEvent, NetGame};
 
 const LIMIT: Duration = Duration::from_secs(20);
 
@@ -323,7 +323,8 @@ fn a_wrong_room_code_fails_clearly() {
         matches!(e, NetEvent::Failed { .. })
     });
     assert!(
-        matches!(seen.last(), Some(NetEvent::Failed { why }) if why.contains("no such room")),
+        matches!(seen.last(), Some(NetEvent::Failed { why })
+            if *why == LinkProblem::RelaySays("no such room".into())),
         "{seen:?}"
     );
 }
@@ -552,9 +553,18 @@ fn a_host_that_crashes_comes_back_from_its_autosave_on_the_same_port() {
             .remaining(Side::White)
     };
     let paused = white();
-    // The joiner keeps trying and says so.
-    wait_for(&joiner, "a failed attempt", |e| {
-        matches!(e, NetEvent::ConnectionProblem { .. })
+    // The joiner keeps trying and says why, in a form the window can put in its words: the
+    // host's port refuses while it is away.
+    wait_for(&joiner, "a refused attempt", |e| {
+        matches!(
+            e,
+            NetEvent::ConnectionProblem {
+                why: LinkProblem::CannotConnect {
+                    kind: std::io::ErrorKind::ConnectionRefused,
+                    ..
+                }
+            }
+        )
     });
     assert_eq!(white(), paused);
     let host = NetGame::resume(save, Timing::default()).unwrap();
