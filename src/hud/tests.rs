@@ -101,7 +101,11 @@ fn u_in_the_empty_move_box_undoes() {
         h.state().2,
         vec![HudAction::Typed("D4".into()), HudAction::Undo]
     );
-    assert!(h.state().1.move_text.is_empty(), "{:?}", h.state().1.move_text);
+    assert!(
+        h.state().1.move_text.is_empty(),
+        "{:?}",
+        h.state().1.move_text
+    );
     // the box still has the keyboard: the next move is typed at once
     type_text(&mut h, "Q16");
     press(&mut h, egui::Key::Enter);
