@@ -198,7 +198,9 @@
 //! (eight times in ten, after the two-liberty answers; 1 won of 11 against Pachi on 13×13 at
 //! 5 s a move), `QI_GO_FUSEKI=1` with the opening rule of [`prior::fuseki_excludes`] (0 of
 //! 10 there), `QI_GO_PRIOR_K=<k>` to weigh the move model's priors differently, `QI_GO_PRIOR=hand`
-//! for the hand-set priors on every size (13×13 uses the spatial-pattern model by default),
+//! for the hand-set priors on every size (13×13 and 19×19 use the spatial-pattern model by default),
+//! `QI_GO_ROOT_PRIOR=<f>` to give the root's children in the opening of 13×13 and 19×19 the
+//! model's virtual wins `f` times more (2 by default, 0 turns it off; [`mcts::Tree::boost_root`]),
 //! `QI_GO_PRIOR=learned` for the 9×9 priors of the model learnt from GNU Go games and the
 //! spatial model from 13×13 up, 19×19 included ([`features`]; with `QI_GO_MODEL=<file>` the model in that file, on any board size), `QI_GO_OWNER=1` to weigh
 //! the tree priors by who owns each point at the end of 300 playouts run before the search
