@@ -255,6 +255,14 @@ pub fn link_problem_text(p: &LinkProblem) -> String {
     }
 }
 
+/// "Connecting to `to`" (`host:port`), or to the room `room` on the relay `to`.
+pub fn connecting_text(to: &str, room: Option<&str>) -> String {
+    match room {
+        Some(code) => t!("online-connecting-room", code = code, to = to),
+        None => t!("online-connecting", to = to),
+    }
+}
+
 /// Why an online game could not be hosted (or resumed as host) listening on `port` (`None`:
 /// through a relay), in the window's language.
 pub fn net_error_text(e: &NetError, port: Option<u16>) -> String {
@@ -406,10 +414,10 @@ fn poll_network(
                     online.link = None;
                 }
             }
-            NetEvent::Connecting { to } => {
-                info!("qi: online connecting to {to}");
+            NetEvent::Connecting { to, room } => {
+                info!("qi: online connecting to {to} (room {room:?})");
                 if !online.link_is_error {
-                    online.link = Some(t!("online-connecting", to = to));
+                    online.link = Some(connecting_text(&to, room.as_deref()));
                 }
             }
             NetEvent::ConnectionProblem { why } => {

@@ -2433,6 +2433,7 @@ fn network_failures_are_reported_in_the_windows_language() {
         qi::online::link_problem_text(&refused),
         qi::online::link_problem_text(&relay),
         qi::online::link_problem_text(&odd_relay),
+        qi::online::connecting_text("relay.example:7477", Some("K7M2QX")),
     ];
     qi::i18n::set_lang(qi::i18n::Lang::EnUs);
     assert_eq!(
@@ -2444,6 +2445,7 @@ fn network_failures_are_reported_in_the_windows_language() {
             format!("{addr} 拒绝连接：那里（还）没有等待中的对局"),
             "中继服务器上没有这个房间号".to_string(),
             "中继服务器答复：closed for lunch".to_string(),
+            "正在连接 relay.example:7477 上的房间 K7M2QX…".to_string(),
         ]
     );
     assert_eq!(

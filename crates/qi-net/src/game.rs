@@ -93,8 +93,9 @@ pub enum NetEvent {
     Listening { addr: SocketAddr },
     /// A relay host's room code, to give the joiner.
     Room { code: String },
-    /// Connecting (again) to the opponent, the host or the relay.
-    Connecting { to: String },
+    /// Connecting (again) to the opponent, the host or the relay: `to` is `host:port`, and
+    /// `room` the room code when a joiner goes through a relay.
+    Connecting { to: String, room: Option<String> },
     /// A connection attempt or the link failed; it is tried again.
     ConnectionProblem { why: LinkProblem },
     /// The game cannot be reached (no such room, refused): nothing more is tried.
@@ -656,13 +657,13 @@ impl Driver {
         };
         let tx = self.inbox_tx.clone();
         let shared = self.shared.clone();
-        let to = match &reach {
+        let (to, room) = match &reach {
             Reach::HostLan { .. } => return,
-            Reach::HostRelay { server, .. } => server.clone(),
-            Reach::Join(JoinTarget::Address(a)) => a.clone(),
-            Reach::Join(JoinTarget::Room { server, code }) => format!("room {code} on {server}"),
+            Reach::HostRelay { server, .. } => (server.clone(), None),
+            Reach::Join(JoinTarget::Address(a)) => (a.clone(), None),
+            Reach::Join(JoinTarget::Room { server, code }) => (server.clone(), Some(code.clone())),
         };
-        let _ = self.events.send(NetEvent::Connecting { to });
+        let _ = self.events.send(NetEvent::Connecting { to, room });
         let _ = thread::Builder::new()
             .name("qi-net-connect".into())
             .spawn(move || {

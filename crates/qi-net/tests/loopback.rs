@@ -327,6 +327,13 @@ fn a_wrong_room_code_fails_clearly() {
             if *why == LinkProblem::RelaySays("no such room".into())),
         "{seen:?}"
     );
+    // it said where it went: the room on that relay (for the window to word)
+    assert!(
+        seen.iter()
+            .any(|e| matches!(e, NetEvent::Connecting { to, room }
+            if *to == relay.addr().to_string() && room.as_deref() == Some("ZZZZZZ"))),
+        "{seen:?}"
+    );
 }
 
 /// A raw connection to a LAN host, speaking the protocol by hand.
