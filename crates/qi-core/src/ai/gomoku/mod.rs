@@ -6,7 +6,7 @@
 //! transposition table): levels 2-6 from [`Ai::search_at_level`], level 1 from
 //! [`Ai::greedy_move`]. The levels are bound by search depth and node budgets, not by the
 //! clock, so they play the same on a loaded machine; the move time only caps them (on a slow
-//! machine or a short move time level 6 may stop before depth 9). All use the line-score
+//! machine or a short move time level 6 may stop before depth 11). All use the line-score
 //! evaluation of reference report 004 ([`GomokuEval::for_level`] holds the figures):
 //!
 //! - 1: depth 2, no threat logic, evaluation noise ±100,000 (a row of four is worth 1000, a
@@ -20,10 +20,15 @@
 //! - 5: depth 5, its own VCT at the root, and the check for the opponent's VCT at the root:
 //!   when the opponent would win by threats if it were to move, only the moves after which it
 //!   no longer can are searched;
-//! - 6: depth 9 (at most 300,000 nodes in the main search), short VCFs at the leaves, the
-//!   largest budgets for the VCF and VCT searches. (`qi-engine gomocup` adds pruning by threat
+//! - 6: depth 11 (at most 1,500,000 nodes in the main search), short VCFs at the leaves, the
+//!   largest budgets for the VCF and VCT searches. (Depth 9 and 300,000 nodes until session
+//!   33: after the VCT learnt to deepen one threat at a time, which helped level 5's root VCT
+//!   too, that scored only 176-2-62 against level 5, 73.8%, seeds 11-16 with 40 games each;
+//!   the build before the VCT change 184-1-55, 76.9%. Depth 11 alone changed nothing, 300,000
+//!   nodes being what ended the deeper iterations; with both 203-0-37, 84.6%, at 0.26-0.60 s a
+//!   move on the loaded machine.) (`qi-engine gomocup` adds pruning by threat
 //!   type, [`search::Config::prune`], match setting `prune=1`: with it level 6 scored 12-2-6
-//!   against level 5 from seed 11 below, not the 16-0-4 of the table, so the levels do without;
+//!   against level 5 from seed 11 below, not the earlier level 6's 16-0-4, so the levels do without;
 //!   since session 24 it also replaces the beam by the selectivity by remaining depth,
 //!   [`search::Config::select`], match setting `select=1`, which no level uses.)
 //!
@@ -41,15 +46,16 @@
 //! | 3 vs 2 | 320 (seeds 41, 42, 61-66) | 263-0-57 | 82.2% |
 //! | 4 vs 3 | 280 (seeds 52-56, 101, 102) | 228-0-52 | 81.4% |
 //! | 5 vs 4 | 320 (seeds 54, 55, 101-106) | 261-2-57 | 81.9% |
-//! | 6 vs 5 | 120 (seeds 11-16) | 99-1-20 | 82.9% |
+//! | 6 vs 5 | 240 (seeds 11-16, session 33) | 203-0-37 | 84.6% |
 //!
 //! Per seed (W-D-L of the higher level, 40 games each unless said): 2 vs 1: 71 31-0-9, 72
 //! 36-0-4, 73 33-0-7, 74 35-0-5, 75 31-0-9, 76 33-0-7, 101 33-0-7, 102 33-0-7, 103 32-0-8, 104
 //! 29-0-11; 3 vs 2: 41 33-0-7, 42 36-0-4, 61 32-0-8, 62 31-0-9, 63 35-0-5, 64 35-0-5, 65
 //! 29-0-11, 66 32-0-8; 4 vs 3: 52 30-0-10, 53 32-0-8, 54 34-0-6, 55 30-0-10, 56 36-0-4, 101
 //! 37-0-3, 102 29-0-11; 5 vs 4: 54 33-0-7, 55 34-0-6, 101 28-1-11, 102 29-0-11, 103 33-0-7,
-//! 104 38-0-2, 105 33-1-6, 106 33-0-7; 6 vs 5 (20 games each): 11 16-0-4, 12 18-0-2, 13
-//! 17-0-3, 14 16-0-4, 15 16-1-3, 16 16-0-4.
+//! 104 38-0-2, 105 33-1-6, 106 33-0-7; 6 vs 5 (session 33, 40 games each): 11 35-0-5, 12
+//! 34-0-6, 13 34-0-6, 14 33-0-7, 15 33-0-7, 16 34-0-6 (the earlier level 6, 20 games each:
+//! 11 16-0-4, 12 18-0-2, 13 17-0-3, 14 16-0-4, 15 16-1-3, 16 16-0-4).
 //!
 //! The ladder before (levels 1-6 as depth 3 with noise ±10,000, noise ±600, depth 3 with the
 //! threat logic, depth 5, depth 7, depth 9) scored 80%, 85%, 78%, 70% and 54%: depth 7 sat
@@ -184,7 +190,14 @@ impl GomokuEval {
             3 => (12, 3, 0, (2_000, 0, 0), (0, 0), 600),
             4 => (10, 3, 0, (2_000, 500, 0), (0, 0), 50),
             5 => (12, 5, 0, (5_000, 1_000, 0), (20_000, 2_000), 0),
-            _ => (18, 9, 300_000, (200_000, 20_000, 40), (100_000, 10_000), 0),
+            _ => (
+                18,
+                11,
+                1_500_000,
+                (200_000, 20_000, 40),
+                (100_000, 10_000),
+                0,
+            ),
         };
         GomokuEval {
             level,
