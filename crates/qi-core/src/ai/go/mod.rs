@@ -12,9 +12,10 @@
 //!   virtual wins twice more ([`mcts::Tree::boost_root`]): light playouts and their AMAF values
 //!   hardly tell the open points apart and like the centre, so a long search (30,000
 //!   playouts and more) let one open point run away with the visits. Without it level 6 at
-//!   30,000 playouts opened the empty board on the fifth line or higher in 9 of 20 tries (13×13
-//!   and 19×19, one and two threads; O10, G11, K7, Q10, L13 on 19×19), with it on a 4-4 point
-//!   in 20 of 20.
+//!   30,000 playouts opened the empty board off the corner points in 10 of 20 tries (13×13
+//!   and 19×19, one and two threads, seeds 1-5): on the fifth line or higher in 7 (G9, H6 on
+//!   13×13; O10, G11, P7, K7, L13 on 19×19), in the middle of a side in 3 (G10, G4, Q10); with
+//!   it on a 4-4 point in 20 of 20.
 //! - **Playouts** ([`playout`]) run on a light board ([`board::Board`]: simple ko, pseudo
 //!   liberties with the atari test `sum² = count·squares`, an incremental empty-point list):
 //!   capture the last move's chain in atari, save own chains it put in atari (not by an
