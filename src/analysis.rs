@@ -51,7 +51,7 @@ pub enum AnalysisRequest {
 /// The analysis running in the background, if any.
 #[derive(Resource, Default)]
 pub struct AnalysisRun {
-    task: Option<Task<Result<Option<GameAnalysis>, String>>>,
+    task: Option<Task<Result<Option<GameAnalysis>, qi_core::records::RecordError>>>,
     stop: Arc<AtomicBool>,
     done: Arc<AtomicUsize>,
     total: usize,
@@ -188,7 +188,8 @@ fn follow_analysis(
         }
         Err(e) => {
             warn!("qi: analysis failed: {e}");
-            status.write(Status(t!("status-analysis-failed", why = e)));
+            let why = crate::replay::record_error_text(&e);
+            status.write(Status(t!("status-analysis-failed", why = why)));
         }
     }
 }

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::any::{AnyCpu, AnyMove, AnyPosition};
+use crate::records::RecordError;
 use crate::result::{GameResult, Reason};
 use crate::search::{self, MATE, SearchInfo};
 use crate::{GameKind, Side};
@@ -137,16 +138,23 @@ pub fn analyse(
     budget: Duration,
     stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Option<GameAnalysis>, String> {
+) -> Result<Option<GameAnalysis>, RecordError> {
     let kind = start.kind();
     let mut positions = vec![start.clone()];
     for (i, &mv) in moves.iter().enumerate() {
         let mut next = positions[i].clone();
-        next.play(mv)
-            .map_err(|e| format!("move {} is not legal: {}", i + 1, e.0))?;
+        next.play(mv).map_err(|e| RecordError::BadMove {
+            number: i + 1,
+            text: positions[i].move_to_text(mv),
+            detail: format!("move {} is not legal: {}", i + 1, e.0),
+        })?;
         positions.push(next);
     }
-    let mut cpu = AnyCpu::new(kind, 6).map_err(|e| e.0)?;
+    // (every game has a CPU: `AnyCpu::new` fails for none)
+    let mut cpu = AnyCpu::new(kind, 6).map_err(|e| RecordError::OtherGame {
+        name: kind.name().to_string(),
+        detail: e.0,
+    })?;
     let total = positions.len();
     let mut evals: Vec<Option<PositionEval>> = vec![None; total];
     for (done, i) in (0..total).rev().enumerate() {

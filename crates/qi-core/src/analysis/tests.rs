@@ -533,3 +533,23 @@ fn a_move_symmetric_to_the_best_loses_nothing() {
         &play(&start, &["f5", "f6"]).0
     ));
 }
+
+/// A move that cannot be played is reported by its number and text (typed, for the window to
+/// word), not as an English string.
+#[test]
+fn an_illegal_move_is_reported_by_number_and_text() {
+    let start = AnyPosition::start(GameKind::Reversi).unwrap();
+    let d3 = start.parse_move("d3").unwrap();
+    let e = analyse(
+        &start,
+        &[d3, d3],
+        Duration::from_millis(10),
+        &stop(),
+        &mut |_, _| {},
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, RecordError::BadMove { number: 2, text, .. } if text == "d3"),
+        "{e:?}"
+    );
+}

@@ -27,7 +27,8 @@ pub fn run(file: &Path, budget_ms: u64, write: Option<&Path>) -> Result<(), Stri
             let _ = write!(err, "\ranalysed {done}/{total} positions");
             let _ = err.flush();
         },
-    )?
+    )
+    .map_err(|e| e.to_string())?
     .ok_or("the analysis was stopped")?;
     eprintln!(" in {:.1} s", began.elapsed().as_secs_f64());
     if let Some(line) = opening_line(&start, &moves) {
