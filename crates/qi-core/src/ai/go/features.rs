@@ -588,6 +588,7 @@ pub fn samples_of_game(size: u8, moves: &[Move], from: usize, dict: &Dict) -> Op
                     opening: (size * size - b.empties().len()) * 5 < size * size,
                     ladders,
                     owner: &[],
+                    model: true,
                 };
                 super::prior::priors(&b, &points, &ctx, &mut prior_buf);
                 let value = |(n, w): (f32, f32)| w / n;

@@ -62,6 +62,8 @@ pub(crate) struct Tree {
     walker: Walker,
     /// Whether [`Tree::boost_root`] has been applied to this root.
     root_boosted: bool,
+    /// The hand-set priors even where a move model is shipped ([`Tree::without_replies`]).
+    hand_priors: bool,
 }
 
 /// What one search thread carries through its iterations: the move sequence and tree path of
@@ -131,14 +133,20 @@ impl Tree {
             fuseki: prior::fuseki_on(),
             walker: Walker::new(seed ^ 0x5851_F42D),
             root_boosted: false,
+            hand_priors: false,
         }
     }
 
-    /// Plays its playouts without last good replies (the end-of-game ownership of
-    /// [`super::GoCpu::analyse`]: plain playouts, not bent towards the lines the search liked).
+    /// Plays its playouts without last good replies and walks the tree with the hand-set
+    /// priors (the ownership of [`super::GoCpu::analyse`]: plain playouts, not bent towards
+    /// the lines the search liked).
     pub fn without_replies(&mut self) {
         self.walker.no_replies = true;
         self.walker.replies.clear();
+        // and the hand-set tree priors on every size: the sharper spatial model steered the
+        // few thousand playouts of a territory map on 19×19 so that White's two corner stones
+        // after D4 Q16 D16 Q4 K10 owned nothing (the app test `go_territory_map_on_and_off`)
+        self.hand_priors = true;
     }
 
     /// Makes `pos` the root, keeping the subtree under it when `pos` follows the old root by
@@ -289,6 +297,7 @@ impl Tree {
             opening: stones * 5 < size * size,
             ladders: playout::ladder_priors_on(),
             owner: &self.prior_owner,
+            model: !self.hand_priors,
         }
     }
 

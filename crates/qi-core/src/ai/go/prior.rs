@@ -72,6 +72,10 @@ pub(crate) struct Context<'a> {
     /// +1 Black .. −1 White on average; empty when not known): points that one side owns in
     /// nearly every playout are weighed down ([`owner_factor`]).
     pub owner: &'a [f32],
+    /// Whether the shipped move model weighs the points where there is one for the board
+    /// ([`Model::shipped`]); `false` keeps the hand-set weights (the ownership playouts of
+    /// [`super::GoCpu::analyse`]).
+    pub model: bool,
 }
 
 /// Whether the tree priors weigh points by their ownership (`QI_GO_OWNER=1`, an experiment).
@@ -97,7 +101,7 @@ pub(crate) fn owner_factor(mine: f32) -> f32 {
 pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f32) {
     let mut f = facts(b, p, me, ctx.tactical);
     let (g, bad_n, bad_w) = hand_gamma(b, p, &f, ctx);
-    match Model::shipped(b.size) {
+    match Model::shipped(b.size).filter(|_| ctx.model) {
         Some(m) => (m.weight_at(b, p, me, &mut f), bad_n, bad_w),
         None => (g, bad_n, bad_w),
     }
@@ -366,6 +370,7 @@ mod tests {
             opening: false,
             ladders: true,
             owner,
+            model: true,
         };
         let moves: Vec<u16> = b
             .empties()
