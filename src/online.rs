@@ -33,7 +33,10 @@ pub const ONLINE_SAVE: &str = "online.ron";
 mod outgoing;
 mod texts;
 
-pub use texts::{connecting_text, link_problem_text, net_error_text};
+pub use texts::{
+    admission_text, connecting_text, link_end_text, link_problem_text, net_error_text,
+    protocol_error_text, refusal_text,
+};
 
 use outgoing::{autosave_online, close_on_leaving, send_actions, send_own_moves};
 
@@ -467,7 +470,7 @@ fn poll_network(
                 }
                 Event::Refused { why } => {
                     warn!("qi: online refused a message of the opponent's: {why}");
-                    let text = t!("online-refused", why = why);
+                    let text = t!("online-refused", why = refusal_text(&why));
                     if !online.started {
                         online.link = Some(text.clone());
                         online.link_is_error = true;
@@ -476,14 +479,14 @@ fn poll_network(
                 }
                 Event::PeerRefused { why } => {
                     warn!("qi: online the opponent refused ours: {why}");
-                    status.write(Status(t!("online-peer-refused", why = why)));
+                    status.write(Status(t!("online-peer-refused")));
                     if let Some(g) = game.as_deref_mut() {
                         resync(&online, g, &mut resets);
                     }
                 }
                 Event::ProtocolError(e) => {
                     warn!("qi: online protocol error: {e}");
-                    let text = t!("online-bad-data", why = e.to_string());
+                    let text = t!("online-bad-data", why = protocol_error_text(&e));
                     // before the game, the waiting panel says it; during it, the status line
                     online.link = Some(text.clone());
                     online.link_is_error = true;
@@ -491,7 +494,7 @@ fn poll_network(
                 }
                 Event::NotAdmitted { reason } => {
                     warn!("qi: online not admitted: {reason}");
-                    let text = t!("online-not-admitted", why = reason);
+                    let text = t!("online-not-admitted", why = admission_text(&reason));
                     notice.text = Some(text.clone());
                     status.write(Status(text));
                     commands.remove_resource::<Online>();

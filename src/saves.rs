@@ -46,6 +46,8 @@ pub struct SlotList(pub Vec<SlotInfo>);
 pub struct Autosave {
     pub available: bool,
     pub notice: Option<String>,
+    /// Why the last autosave failed (the status line says it once, not after every move).
+    pub failed: Option<String>,
 }
 
 /// File work the menus ask for.
@@ -273,8 +275,10 @@ fn autosave_after_moves(
     game: Option<Res<Match>>,
     store: Option<Res<Store>>,
     mut autosave: ResMut<Autosave>,
+    mut status: MessageWriter<crate::game::Status>,
 ) {
-    let changed = played.read().count() + resets.read().count() > 0;
+    let moved = played.read().count() > 0;
+    let changed = moved || resets.read().count() > 0;
     let (Some(game), Some(store)) = (game, store) else {
         return;
     };
@@ -282,8 +286,22 @@ fn autosave_after_moves(
     // an online game has its own autosave (crate::online)
     if changed && game.replay.is_none() && !game.is_online() {
         match store.0.save_autosave(&save_of(&game)) {
-            Ok(()) => autosave.available = true,
-            Err(e) => warn!("qi: autosave failed: {e}"),
+            Ok(()) => {
+                autosave.available = true;
+                autosave.failed = None;
+            }
+            Err(e) => {
+                warn!("qi: autosave failed: {e}");
+                let why = save_error_text(&e);
+                // said after a move (a new game's own line would hide it at once)
+                if moved && autosave.failed.as_ref() != Some(&why) {
+                    status.write(crate::game::Status(t!(
+                        "autosave-failed",
+                        why = why.as_str()
+                    )));
+                    autosave.failed = Some(why);
+                }
+            }
         }
     }
 }
@@ -358,7 +376,7 @@ pub fn export_record(
         .map_err(qi_core::storage::DiskError::other)?;
     let dir = store.dir().join("records");
     std::fs::create_dir_all(&dir).map_err(|e| {
-        qi_core::storage::DiskError::of(&e, format!("cannot create {}", dir.display()))
+        qi_core::storage::DiskError::of(&e, qi_core::storage::DiskAction::CreateFolder, &dir)
     })?;
     let now = qi_core::storage::now_unix();
     let mut path = dir.join(record_file_name(game, now, format.extension()));
@@ -398,16 +416,27 @@ pub fn unreadable_text(u: &qi_core::saves::Unreadable) -> String {
     }
 }
 
-/// Why a file could not be written, in the player's language (for a failure other than a
-/// refusal, a full disk or a read-only one, the system's own words).
+/// Why a file could not be written, in the player's language: what Qi was doing to which
+/// file, and why (for a failure other than a refusal, a full or read-only disk or a missing
+/// folder, in the system's own words).
 pub fn disk_error_text(e: &qi_core::storage::DiskError) -> String {
-    use qi_core::storage::DiskProblem;
-    match e.problem {
+    use qi_core::storage::{DiskAction, DiskProblem};
+    let path = e.path.as_str();
+    let doing = match e.action {
+        DiskAction::Write => t!("disk-doing-write", path = path),
+        DiskAction::CreateFolder => t!("disk-doing-create-folder", path = path),
+        DiskAction::Delete => t!("disk-doing-delete", path = path),
+        DiskAction::SetAside => t!("disk-doing-set-aside", path = path),
+        DiskAction::Encode => t!("disk-doing-encode"),
+    };
+    let why = match e.problem {
         DiskProblem::Denied => t!("disk-denied"),
         DiskProblem::Full => t!("disk-full"),
         DiskProblem::ReadOnly => t!("disk-read-only"),
-        DiskProblem::Other => t!("disk-other", why = e.detail.as_str()),
-    }
+        DiskProblem::NoFolder => t!("disk-no-folder"),
+        DiskProblem::Other => e.system.clone(),
+    };
+    t!("disk-failed", doing = doing, why = why)
 }
 
 /// Why a file cannot be read as text, in the player's language (only the system's own words

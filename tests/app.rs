@@ -1577,35 +1577,48 @@ fn a_damaged_history_file_is_reported_in_the_windows_language() {
     );
 }
 
-/// A save the disk refuses says why in the window's language: a full disk, a refusal and a
-/// read-only disk in words of the translation files (the system's English before), anything
-/// else in the system's words.
+/// A save the disk refuses says why in the window's language: what Qi was doing to which
+/// file, and a full disk, a refusal, a read-only disk or a missing folder in words of the
+/// translation files (the system's English before); anything else in the system's words.
 #[test]
 fn a_failed_write_is_reported_in_the_windows_language() {
     use qi_core::saves::SaveError;
-    use qi_core::storage::DiskError;
+    use qi_core::storage::{DiskAction, DiskError};
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let slot = std::path::Path::new("/x/slot-1.ron");
+    let io = |k| std::io::Error::from(k);
     let full = SaveError::Io(DiskError::of(
-        &std::io::Error::from(std::io::ErrorKind::StorageFull),
-        "cannot write /x/slot-1.ron",
+        &io(std::io::ErrorKind::StorageFull),
+        DiskAction::Write,
+        slot,
     ));
     let denied = SaveError::Io(DiskError::of(
-        &std::io::Error::from(std::io::ErrorKind::PermissionDenied),
-        "cannot write /x/slot-1.ron",
+        &io(std::io::ErrorKind::PermissionDenied),
+        DiskAction::Delete,
+        slot,
     ));
-    let odd = SaveError::Io(DiskError::other("cannot write /x/slot-1.ron: odd"));
+    let odd = SaveError::Io(DiskError::of(
+        &std::io::Error::other("odd"),
+        DiskAction::SetAside,
+        slot,
+    ));
+    let text = SaveError::Io(DiskError::other("a recursion limit"));
     qi::i18n::set_lang(qi::i18n::Lang::ZhCn);
-    let zh = [&full, &denied, &odd].map(qi::saves::save_error_text);
+    let zh = [&full, &denied, &odd, &text].map(qi::saves::save_error_text);
     qi::i18n::set_lang(qi::i18n::Lang::EnUs);
     assert_eq!(
         zh,
         [
-            "磁盘已满",
-            "Qi 无权写入那里",
-            "cannot write /x/slot-1.ron: odd"
+            "无法写入 /x/slot-1.ron（磁盘已满）",
+            "无法删除 /x/slot-1.ron（Qi 无权写入那里）",
+            "无法把读不了的 /x/slot-1.ron 移到一旁（odd）",
+            "无法生成文件的内容（a recursion limit）",
         ]
     );
-    assert_eq!(qi::saves::save_error_text(&full), "the disk is full");
+    assert_eq!(
+        qi::saves::save_error_text(&full),
+        "cannot write /x/slot-1.ron (the disk is full)"
+    );
     // and a real failure: the save folder is a file, so nothing can be written in it
     let dir = fresh_dir();
     std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
@@ -1623,10 +1636,52 @@ fn a_failed_write_is_reported_in_the_windows_language() {
     );
     let e = store.save(1, &save, true).unwrap_err();
     assert!(matches!(e, SaveError::Io(_)), "{e}");
-    assert!(
-        qi::saves::save_error_text(&e).contains(&dir.display().to_string()),
-        "{e}"
+    qi::i18n::set_lang(qi::i18n::Lang::ZhCn);
+    let said = qi::saves::save_error_text(&e);
+    qi::i18n::set_lang(qi::i18n::Lang::EnUs);
+    // said in Chinese: the slot's file cannot be moved aside, for its folder is not there
+    assert_eq!(
+        said,
+        format!(
+            "无法把读不了的 {} 移到一旁（文件夹不存在）",
+            dir.join("slot-1.ron").display()
+        )
     );
+}
+
+/// An autosave that fails is said on the status line (it was only logged), once and not
+/// after every move; the game goes on.
+#[test]
+fn a_failing_autosave_is_said_once_and_the_game_goes_on() {
+    let dir = fresh_dir();
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    std::fs::write(&dir, "not a folder").unwrap();
+    let mut app = new_app_in(dir.clone());
+    start(
+        &mut app,
+        GameKind::Reversi,
+        None,
+        [Player::Human, Player::Human],
+    );
+    play(&mut app, "d3");
+    for _ in 0..60 {
+        if status(&app).contains("autosaved") {
+            break;
+        }
+        app.update();
+    }
+    let said = status(&app);
+    assert!(
+        said.starts_with("The game is not being autosaved: "),
+        "{said}"
+    );
+    assert!(said.contains(&dir.display().to_string()), "{said}");
+    play(&mut app, "c3");
+    for _ in 0..60 {
+        app.update();
+    }
+    assert!(!status(&app).contains("autosaved"), "{}", status(&app));
+    assert_eq!(app.world().resource::<Match>().history.ply(), 2);
 }
 
 /// The window in Chinese (Settings → 语言): the status line, the side names and the HUD's
@@ -2382,6 +2437,18 @@ fn hosting_on_a_port_in_use_is_said_and_cancel_stops_hosting() {
     );
 }
 
+/// An online Reversi game from the start, the host Black, no clock.
+fn reversi_online_setup() -> qi_core::net::Setup {
+    qi_core::net::Setup {
+        game: GameKind::Reversi,
+        start: qi_core::any::AnyPosition::start(GameKind::Reversi)
+            .unwrap()
+            .to_text(),
+        host_side: qi_core::Side::Black,
+        clock: None,
+    }
+}
+
 /// The network's failures are worded in the window's language (they were the system's and
 /// the network layer's English): a port already in use when hosting, a refused connection when
 /// joining, the relay's answers.
@@ -2389,14 +2456,7 @@ fn hosting_on_a_port_in_use_is_said_and_cancel_stops_hosting() {
 fn network_failures_are_reported_in_the_windows_language() {
     use qi_net::{HostVia, JoinTarget, LinkProblem, NetEvent, NetGame};
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let setup = qi_core::net::Setup {
-        game: GameKind::Reversi,
-        start: qi_core::any::AnyPosition::start(GameKind::Reversi)
-            .unwrap()
-            .to_text(),
-        host_side: qi_core::Side::Black,
-        clock: None,
-    };
+    let setup = reversi_online_setup();
     // hosting on a port another program holds
     let holder = std::net::TcpListener::bind("0.0.0.0:0").unwrap();
     let port = holder.local_addr().unwrap().port();
@@ -2453,4 +2513,103 @@ fn network_failures_are_reported_in_the_windows_language() {
         format!("{addr} refused the connection: no game is waiting there (yet)")
     );
     drop(holder);
+}
+
+/// What the game's session refuses, why a host turns a joiner away and why a session closes
+/// its link reach the window as types and are worded in its language (they were the
+/// protocol's English): the events of two real sessions, a forged move, an intruder and
+/// garbage on the wire.
+#[test]
+fn session_refusals_and_closes_are_worded_in_the_windows_language() {
+    use qi_core::net::protocol::{Message, encode};
+    use qi_core::net::{Admission, Event, LinkEnd, Session, Timing};
+    use qi_net::LinkProblem;
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let setup = reversi_online_setup();
+    let now = std::time::Instant::now();
+    let mut host = Session::host(setup, "Ann", Timing::default()).unwrap();
+    let mut joiner = Session::join("Bo", Timing::default());
+    let deliver = |from: &mut Session, to: &mut Session| {
+        for f in from.take_outgoing() {
+            to.receive(f.as_bytes(), now);
+        }
+    };
+    host.link_up(now);
+    joiner.link_up(now);
+    for _ in 0..3 {
+        deliver(&mut joiner, &mut host);
+        deliver(&mut host, &mut joiner);
+    }
+    // the joiner (White) forges a move for Black's first turn
+    let forged = encode(&Message::Move {
+        ply: 0,
+        mv: "d3".into(),
+        spent_ms: 0,
+    });
+    host.take_events();
+    host.receive(forged.as_bytes(), now);
+    let refusal = host
+        .take_events()
+        .into_iter()
+        .find_map(|e| match e {
+            Event::Refused { why } => Some(why),
+            _ => None,
+        })
+        .expect("the forged move is refused");
+    // the host plays; the link drops, and an intruder comes while the game has its players
+    host.play_text("d3", now).unwrap();
+    deliver(&mut host, &mut joiner);
+    host.link_down(now, "cut");
+    joiner.link_down(now, "cut");
+    let mut intruder = Session::join("Eve", Timing::default());
+    host.link_up(now);
+    intruder.link_up(now);
+    deliver(&mut intruder, &mut host);
+    let turned_away = host
+        .take_close()
+        .expect("the host closes the intruder's link");
+    deliver(&mut host, &mut intruder);
+    let not_admitted = intruder
+        .take_events()
+        .into_iter()
+        .find_map(|e| match e {
+            Event::NotAdmitted { reason } => Some(reason),
+            _ => None,
+        })
+        .expect("the intruder hears why");
+    assert_eq!(not_admitted, Admission::GameFull);
+    // garbage on the joiner's next link
+    joiner.link_up(now);
+    joiner.take_outgoing();
+    joiner.receive(b"GET / HTTP/1.1", now);
+    let bad_data = joiner.take_close().expect("garbage closes the link");
+    assert!(matches!(bad_data, LinkEnd::BadData(_)), "{bad_data:?}");
+    qi::i18n::set_lang(qi::i18n::Lang::ZhCn);
+    let zh = [
+        qi::online::refusal_text(&refusal),
+        qi::online::link_end_text(&turned_away),
+        qi::online::admission_text(&not_admitted),
+        qi::online::link_problem_text(&LinkProblem::Session(bad_data.clone())),
+        qi::online::link_end_text(&LinkEnd::PeerSilent {
+            after: Timing::default().peer_timeout,
+        }),
+    ];
+    qi::i18n::set_lang(qi::i18n::Lang::EnUs);
+    let en_refusal = qi::online::refusal_text(&refusal);
+    assert_eq!(
+        zh[..3],
+        [
+            "不轮到对方时下的 d3".to_string(),
+            "拒绝了一位加入者：这局棋已经有两位棋手了".to_string(),
+            "这局棋已经有两位棋手了".to_string(),
+        ]
+    );
+    assert!(
+        zh[3].starts_with("对手发来的数据无法读取：不是 Qi 的消息（"),
+        "{}",
+        zh[3]
+    );
+    let secs = Timing::default().peer_timeout.as_secs();
+    assert_eq!(zh[4], format!("对手 {secs} 秒没有发来任何消息"));
+    assert_eq!(en_refusal, "the move d3 when it was not their turn");
 }

@@ -256,9 +256,8 @@ impl Record {
     /// Writes the record to `path` (atomically), in its game's format whatever the extension.
     pub fn export_file(&self, path: &Path) -> Result<(), crate::storage::DiskError> {
         let (text, _) = self.export().map_err(crate::storage::DiskError::other)?;
-        atomic_write(path, text.as_bytes()).map_err(|e| {
-            crate::storage::DiskError::of(&e, format!("cannot write {}", path.display()))
-        })
+        atomic_write(path, text.as_bytes())
+            .map_err(|e| crate::storage::DiskError::of(&e, crate::storage::DiskAction::Write, path))
     }
 
     /// SGF for Go, Reversi and Gomoku.

@@ -42,7 +42,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::any::{AnyPosition, GameHistory};
 use crate::game::{GameKind, Outcome, Side};
-use crate::storage::{self, atomic_write, format_utc, keep_bad_file, now_unix, read_text};
+use crate::storage::{
+    self, DiskAction, atomic_write, format_utc, keep_bad_file, now_unix, read_text,
+};
 
 /// The save format this version writes and the newest it reads.
 pub const SAVE_VERSION: u32 = 1;
@@ -506,10 +508,7 @@ impl SaveStore {
             Ok(_) => return Err(SaveError::Occupied { unreadable: false }),
             Err(_) if overwrite => {
                 keep_bad_file(&path).map_err(|e| {
-                    SaveError::Io(storage::DiskError::of(
-                        &e,
-                        format!("cannot set the unreadable {} aside", path.display()),
-                    ))
+                    SaveError::Io(storage::DiskError::of(&e, DiskAction::SetAside, &path))
                 })?;
             }
             Err(_) => return Err(SaveError::Occupied { unreadable: true }),
@@ -530,7 +529,8 @@ impl SaveStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(SaveError::Io(storage::DiskError::of(
                 &e,
-                format!("cannot delete {}", path.display()),
+                DiskAction::Delete,
+                &path,
             ))),
         }
     }
@@ -541,10 +541,7 @@ impl SaveStore {
         let path = self.autosave_path();
         if let Err(SaveError::Unreadable(_)) = read_file(&path) {
             keep_bad_file(&path).map_err(|e| {
-                SaveError::Io(storage::DiskError::of(
-                    &e,
-                    "cannot set the unreadable autosave aside",
-                ))
+                SaveError::Io(storage::DiskError::of(&e, DiskAction::SetAside, &path))
             })?;
         }
         self.write(&path, game)
@@ -567,7 +564,8 @@ impl SaveStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(SaveError::Io(storage::DiskError::of(
                 &e,
-                "cannot delete the autosave",
+                DiskAction::Delete,
+                &self.autosave_path(),
             ))),
         }
     }
@@ -577,15 +575,12 @@ impl SaveStore {
         fs::create_dir_all(&self.dir).map_err(|e| {
             SaveError::Io(storage::DiskError::of(
                 &e,
-                format!("cannot create the save folder {}", self.dir.display()),
+                DiskAction::CreateFolder,
+                &self.dir,
             ))
         })?;
-        atomic_write(path, text.as_bytes()).map_err(|e| {
-            SaveError::Io(storage::DiskError::of(
-                &e,
-                format!("cannot write {}", path.display()),
-            ))
-        })
+        atomic_write(path, text.as_bytes())
+            .map_err(|e| SaveError::Io(storage::DiskError::of(&e, DiskAction::Write, path)))
     }
 }
 

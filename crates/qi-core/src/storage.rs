@@ -170,45 +170,78 @@ pub enum DiskProblem {
     Full,
     /// The file system is read-only.
     ReadOnly,
-    /// Anything else (the detail has the system's words).
+    /// The folder it goes in is not there (removed, or a file of that name).
+    NoFolder,
+    /// Anything else (the system's words say it).
     Other,
 }
 
-/// A failed write, typed for the window's language ([`DiskProblem`]); `Display` gives the
-/// English detail (which file, what was done, the system's words).
+/// What Qi was doing when a write failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiskAction {
+    /// Writing the file (atomically).
+    Write,
+    /// Creating the folder.
+    CreateFolder,
+    Delete,
+    /// Moving an unreadable file aside (`….bad-<time>`) before writing a new one.
+    SetAside,
+    /// Making the file's text (nothing was written).
+    Encode,
+}
+
+/// A failed write, typed for the window's language ([`DiskProblem`], [`DiskAction`]);
+/// `Display` gives the English (what was done to which file, the system's words).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiskError {
     pub problem: DiskProblem,
-    pub detail: String,
+    pub action: DiskAction,
+    /// The file or folder (empty for [`DiskAction::Encode`]).
+    pub path: String,
+    /// The system's own words for the failure (or what went wrong making the text).
+    pub system: String,
 }
 
 impl DiskError {
-    /// `e`, met while doing what `doing` says (`cannot write /x/slot-1.ron`).
-    pub fn of(e: &io::Error, doing: impl std::fmt::Display) -> DiskError {
+    /// `e`, met while doing `action` to `path`.
+    pub fn of(e: &io::Error, action: DiskAction, path: &Path) -> DiskError {
         let problem = match e.kind() {
             io::ErrorKind::PermissionDenied => DiskProblem::Denied,
             io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => DiskProblem::Full,
             io::ErrorKind::ReadOnlyFilesystem => DiskProblem::ReadOnly,
+            io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => DiskProblem::NoFolder,
             _ => DiskProblem::Other,
         };
         DiskError {
             problem,
-            detail: format!("{doing}: {e}"),
+            action,
+            path: path.display().to_string(),
+            system: e.to_string(),
         }
     }
 
-    /// A failure that is no system error (`detail` says it).
-    pub fn other(detail: impl Into<String>) -> DiskError {
+    /// The file's text could not be made (`why` says it); nothing was written.
+    pub fn other(why: impl Into<String>) -> DiskError {
         DiskError {
             problem: DiskProblem::Other,
-            detail: detail.into(),
+            action: DiskAction::Encode,
+            path: String::new(),
+            system: why.into(),
         }
     }
 }
 
 impl std::fmt::Display for DiskError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.detail)
+        let path = &self.path;
+        match self.action {
+            DiskAction::Write => write!(f, "cannot write {path}")?,
+            DiskAction::CreateFolder => write!(f, "cannot create the folder {path}")?,
+            DiskAction::Delete => write!(f, "cannot delete {path}")?,
+            DiskAction::SetAside => write!(f, "cannot set the unreadable {path} aside")?,
+            DiskAction::Encode => write!(f, "cannot make the file's text")?,
+        }
+        write!(f, ": {}", self.system)
     }
 }
 
@@ -449,16 +482,29 @@ mod tests {
 
     #[test]
     fn disk_errors_say_what_the_player_can_act_on() {
-        let of = |k| DiskError::of(&io::Error::from(k), "cannot write /x/slot-1.ron").problem;
+        let slot = Path::new("/x/slot-1.ron");
+        let of = |k| DiskError::of(&io::Error::from(k), DiskAction::Write, slot).problem;
         assert_eq!(of(io::ErrorKind::PermissionDenied), DiskProblem::Denied);
         assert_eq!(of(io::ErrorKind::StorageFull), DiskProblem::Full);
         assert_eq!(of(io::ErrorKind::ReadOnlyFilesystem), DiskProblem::ReadOnly);
+        assert_eq!(of(io::ErrorKind::NotFound), DiskProblem::NoFolder);
         assert_eq!(of(io::ErrorKind::Interrupted), DiskProblem::Other);
         let e = DiskError::of(
             &io::Error::from(io::ErrorKind::StorageFull),
-            "cannot write f",
+            DiskAction::Write,
+            Path::new("f"),
         );
         assert!(e.to_string().starts_with("cannot write f: "), "{e}");
+        // a real failure: a folder where a file of that name already is
+        let dir = std::env::temp_dir().join(format!("qi-disk-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("saves");
+        fs::write(&file, "x").unwrap();
+        let e = fs::create_dir_all(file.join("records")).unwrap_err();
+        let e = DiskError::of(&e, DiskAction::CreateFolder, &file.join("records"));
+        let _ = fs::remove_dir_all(&dir);
+        assert_eq!(e.problem, DiskProblem::NoFolder, "{e}");
+        assert_eq!(e.path, file.join("records").display().to_string());
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::frame::{Frame, read_frame};
 use crate::relay::{self, RELAY_VERSION, RelayOp, RelayRequest};
 use qi_core::any::AnyMove;
 use qi_core::net::protocol::{MAX_FRAME_BYTES, Message, Setup, encode};
+use qi_core::net::reason::LinkEnd;
 use qi_core::net::session::{ActionError, Event, Session, SessionSave, Timing};
 
 /// The port a LAN host listens on unless told otherwise.
@@ -130,8 +131,10 @@ pub enum LinkProblem {
     RelayClosed,
     /// The attempt was stopped (the game was closed).
     Stopped,
-    /// The game's session ended the link (the opponent left, a protocol fault), in English.
-    Session(String),
+    /// The game's session ended the link (the opponent left, a protocol fault).
+    Session(LinkEnd),
+    /// A LAN host waits for its joiner: it never connects.
+    LanHostWaits,
 }
 
 impl LinkProblem {
@@ -167,6 +170,7 @@ impl std::fmt::Display for LinkProblem {
             LinkProblem::RelayClosed => write!(f, "the relay closed the connection"),
             LinkProblem::Stopped => write!(f, "stopped"),
             LinkProblem::Session(why) => write!(f, "{why}"),
+            LinkProblem::LanHostWaits => write!(f, "a LAN host does not connect"),
         }
     }
 }
@@ -741,10 +745,7 @@ fn attempt(
 ) -> Result<BufReader<TcpStream>, (LinkProblem, bool)> {
     let relay_err = |e: io::Error| (LinkProblem::from_relay(e), false);
     match reach {
-        Reach::HostLan { .. } => Err((
-            LinkProblem::Session("a LAN host does not connect".into()),
-            true,
-        )),
+        Reach::HostLan { .. } => Err((LinkProblem::LanHostWaits, true)),
         Reach::Join(JoinTarget::Address(addr)) => {
             connect_to(addr).map(BufReader::new).map_err(|e| (e, false))
         }

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use qi_core::any::AnyPosition;
 use qi_core::clock::TimeControl;
 use qi_core::net::protocol::{MAX_FRAME_BYTES, Message, ProtocolError, Setup, decode, encode};
+use qi_core::net::reason::Refusal;
 use qi_core::net::session::{Event, Phase, Timing};
 use qi_core::result::{GameResult, Reason};
 use qi_core::rng::Rng;
@@ -453,8 +454,20 @@ fn a_joiner_cannot_move_for_the_host_nor_play_illegal_moves() {
     let seen = wait_for(&host, "the refusal", |e| {
         matches!(e, NetEvent::Game(Event::Refused { .. }))
     });
-    assert!(format!("{seen:?}").contains("out of turn"), "{seen:?}");
-    assert!(matches!(raw.next(), Some(Message::Error { .. })));
+    assert!(
+        seen.iter().any(|e| matches!(
+            e,
+            NetEvent::Game(Event::Refused {
+                why: Refusal::OutOfTurn { mv }
+            }) if mv == "d3"
+        )),
+        "{seen:?}"
+    );
+    // the wire carries the refusal's English
+    match raw.next() {
+        Some(Message::Error { text }) => assert!(text.contains("out of turn"), "{text}"),
+        other => panic!("{other:?}"),
+    }
     assert_eq!(host.session().history().unwrap().ply(), 0);
     host.send(Action::MoveText("d3".into())).unwrap();
     assert!(matches!(raw.next(), Some(Message::Move { ply: 0, .. })));

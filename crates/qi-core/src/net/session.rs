@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::protocol::{
     MAX_CHAT_CHARS, MAX_NAME_CHARS, Message, ProtocolError, Resume, Setup, decode, encode,
 };
+use super::reason::{Admission, LinkEnd, Refusal};
 use crate::any::{AnyMove, AnyPosition, GameHistory};
 use crate::clock::GameClock;
 use crate::game::Side;
@@ -118,7 +119,7 @@ pub enum Event {
     GameOver(GameResult),
     /// A message of the opponent's was refused and not applied (the log says it too).
     Refused {
-        why: String,
+        why: Refusal,
     },
     /// The opponent refused one of ours, and why.
     PeerRefused {
@@ -128,7 +129,7 @@ pub enum Event {
     ProtocolError(ProtocolError),
     /// The host refused us (game taken, wrong token): the link is closed.
     NotAdmitted {
-        reason: String,
+        reason: Admission,
     },
     /// The opponent left for good.
     PeerLeft,
@@ -253,7 +254,7 @@ pub struct Session {
     pings: u64,
     outbox: Vec<String>,
     events: Vec<Event>,
-    close: Option<String>,
+    close: Option<LinkEnd>,
     log: VecDeque<String>,
 }
 
@@ -455,7 +456,7 @@ impl Session {
 
     /// `Some(why)` once: the transport must close the link (and then call
     /// [`Session::link_down`], which the session has already done for itself).
-    pub fn take_close(&mut self) -> Option<String> {
+    pub fn take_close(&mut self) -> Option<LinkEnd> {
         self.close.take()
     }
 
@@ -515,11 +516,8 @@ impl Session {
         if let Some(last) = self.last_recv
             && now.saturating_duration_since(last) >= self.timing.peer_timeout
         {
-            let why = format!(
-                "the opponent sent nothing for {} s",
-                self.timing.peer_timeout.as_secs_f32()
-            );
-            self.fail(now, why);
+            let after = self.timing.peer_timeout;
+            self.fail(now, LinkEnd::PeerSilent { after });
             return;
         }
         if self.phase == Phase::Playing {
@@ -560,8 +558,8 @@ impl Session {
         self.note(&format!("protocol error: {e}"));
         self.events.push(Event::ProtocolError(e.clone()));
         let text = e.to_string();
-        self.send(Message::Error { text: text.clone() }, now);
-        self.fail(now, text);
+        self.send(Message::Error { text }, now);
+        self.fail(now, LinkEnd::BadData(e));
     }
 
     // --- the player's actions ---
@@ -707,7 +705,7 @@ impl Session {
         if self.link_up {
             self.send(Message::Bye, now);
         }
-        self.fail(now, "left the game".to_string());
+        self.fail(now, LinkEnd::Left);
     }
 
     // --- inside ---
@@ -751,18 +749,20 @@ impl Session {
     }
 
     /// Refuses a message of the opponent's: logged, told to them, not applied.
-    fn refuse(&mut self, why: String, now: Instant) {
+    fn refuse(&mut self, why: Refusal, now: Instant) {
         self.note(&format!("refused: {why}"));
-        self.events.push(Event::Refused { why: why.clone() });
-        self.send(Message::Error { text: why }, now);
+        let text = why.to_string();
+        self.events.push(Event::Refused { why });
+        self.send(Message::Error { text }, now);
     }
 
     /// The link cannot go on.
-    fn fail(&mut self, now: Instant, why: String) {
+    fn fail(&mut self, now: Instant, why: LinkEnd) {
+        let text = why.to_string();
         if self.close.is_none() {
-            self.close = Some(why.clone());
+            self.close = Some(why);
         }
-        self.link_down(now, &why);
+        self.link_down(now, &text);
     }
 
     fn peer_side(&self) -> Side {
@@ -875,10 +875,11 @@ impl Session {
             ),
             Message::Refuse { reason } => {
                 self.note(&format!("not admitted: {reason}"));
+                let reason = Admission::from_wire(&reason);
                 self.events.push(Event::NotAdmitted {
                     reason: reason.clone(),
                 });
-                self.fail(now, format!("the host refused: {reason}"));
+                self.fail(now, LinkEnd::HostRefused(reason));
             }
             Message::Error { text } => {
                 self.note(&format!("the opponent refused: {text}"));
@@ -886,38 +887,32 @@ impl Session {
             }
             Message::Bye => {
                 self.events.push(Event::PeerLeft);
-                self.fail(now, "the opponent left".to_string());
+                self.fail(now, LinkEnd::PeerLeft);
             }
             other if !self.greeted => {
-                self.refuse(format!("'{}' before the handshake", other.kind()), now);
+                self.refuse(Refusal::BeforeHandshake { kind: other.kind() }, now);
             }
             Message::Chat { text } => {
                 if text.chars().count() > MAX_CHAT_CHARS {
-                    self.refuse(
-                        format!("a chat message of more than {MAX_CHAT_CHARS} characters"),
-                        now,
-                    );
+                    self.refuse(Refusal::ChatTooLong, now);
                 } else {
                     let from = self.peer_name.clone().unwrap_or_default();
                     self.events.push(Event::Chat { from, text });
                 }
             }
             other if self.phase != Phase::Playing => {
-                self.refuse(format!("'{}' when the game is not on", other.kind()), now);
+                self.refuse(Refusal::NotOn { kind: other.kind() }, now);
             }
             Message::Move { ply, mv, spent_ms } => self.on_move(ply, &mv, spent_ms, now),
             Message::UndoRequest { ply } => {
                 let ply = ply as usize;
                 let h = self.history.as_ref().expect("playing");
                 if self.undo_theirs.is_some() {
-                    self.refuse("a second undo request before the answer".into(), now);
+                    self.refuse(Refusal::SecondUndoRequest, now);
                 } else if ply >= h.ply() || h.ply() - ply > 3 {
-                    self.refuse(
-                        format!("an undo request to move {ply} at move {}", h.ply()),
-                        now,
-                    );
+                    self.refuse(Refusal::UndoTooFar { ply, at: h.ply() }, now);
                 } else if h.position_at(ply).side_to_move() != self.peer_side() {
-                    self.refuse(format!("an undo request to a position where it would not be their turn (move {ply})"), now);
+                    self.refuse(Refusal::UndoNotTheirTurn { ply }, now);
                 } else {
                     self.undo_theirs = Some(ply);
                     self.events.push(Event::UndoRequested { ply });
@@ -925,10 +920,7 @@ impl Session {
             }
             Message::UndoReply { ply, accept } => {
                 if self.undo_mine != Some(ply as usize) {
-                    self.refuse(
-                        format!("an undo answer for move {ply}, which was not asked"),
-                        now,
-                    );
+                    self.refuse(Refusal::UndoAnswerNotAsked { ply }, now);
                 } else if !accept {
                     self.undo_mine = None;
                     self.events.push(Event::UndoRefused);
@@ -942,7 +934,7 @@ impl Session {
             }
             Message::DrawReply { accept } => {
                 if !self.draw_mine {
-                    self.refuse("a draw answer to no offer".into(), now);
+                    self.refuse(Refusal::DrawAnswerNoOffer, now);
                 } else {
                     self.draw_mine = false;
                     if accept {
@@ -958,19 +950,13 @@ impl Session {
             Message::Flag { side, ply } => {
                 let current = self.history.as_ref().map_or(0, |h| h.ply());
                 if self.base_clock.is_none() {
-                    self.refuse("a flag in a game without clocks".into(), now);
+                    self.refuse(Refusal::FlagWithoutClock, now);
                 } else if ply as usize != current || self.to_move() != Some(side) {
-                    self.refuse(
-                        format!("a flag for {side:?} at move {ply}, who was not to move then"),
-                        now,
-                    );
+                    self.refuse(Refusal::FlagNotToMove { side, ply }, now);
                 } else if side == self.me && !self.out_of_time_within_grace() {
                     // The opponent says this player's time ran out, but this player's own
                     // clock still has more than the grace: not believed.
-                    self.refuse(
-                        "a claim that my time ran out while my clock still runs".into(),
-                        now,
-                    );
+                    self.refuse(Refusal::FlagMineRunning, now);
                 } else {
                     self.finish(GameResult::win(side.other(), Reason::Time), now);
                 }
@@ -983,24 +969,32 @@ impl Session {
         let h = self.history.as_ref().expect("playing");
         let pos = h.current();
         if pos.side_to_move() != peer {
-            return self.refuse(
-                format!("move '{text}' out of turn (it is not their turn)"),
-                now,
-            );
+            return self.refuse(Refusal::OutOfTurn { mv: text.into() }, now);
         }
         if ply as usize != h.ply() {
+            let at = h.ply();
             return self.refuse(
-                format!(
-                    "move '{text}' for move {ply}, the game is at move {}",
-                    h.ply()
-                ),
+                Refusal::WrongPly {
+                    mv: text.into(),
+                    ply,
+                    at,
+                },
                 now,
             );
         }
         let mv = match pos.parse_move(text) {
             Ok(mv) if pos.is_legal(mv) => mv,
-            Ok(_) => return self.refuse(format!("illegal move '{text}'"), now),
-            Err(e) => return self.refuse(format!("move '{text}' cannot be read: {e}"), now),
+            Ok(_) => return self.refuse(Refusal::Illegal { mv: text.into() }, now),
+            Err(e) => {
+                let why = e.to_string();
+                return self.refuse(
+                    Refusal::Unreadable {
+                        mv: text.into(),
+                        why,
+                    },
+                    now,
+                );
+            }
         };
         let spent = Duration::from_millis(spent_ms);
         if let Some(c) = &mut self.base_clock
@@ -1023,10 +1017,10 @@ impl Session {
 
     fn on_hello(&mut self, name: String, resume: Option<Resume>, now: Instant) {
         if self.role != Role::Host {
-            return self.refuse("a hello sent to the joiner".into(), now);
+            return self.refuse(Refusal::HelloToJoiner, now);
         }
         if self.greeted {
-            return self.refuse("a second hello on the same link".into(), now);
+            return self.refuse(Refusal::SecondHello, now);
         }
         let name = clean_name(&name);
         // Before any move, a joiner without a token may (again) take the seat: the one who
@@ -1048,9 +1042,9 @@ impl Session {
         };
         if !admitted {
             let reason = if resume.is_some() {
-                "this is not the game you were in (session or token does not match)"
+                Admission::NotYourGame
             } else {
-                "this game already has its two players"
+                Admission::GameFull
             };
             self.note(&format!("refused {name}: {reason}"));
             self.send(
@@ -1059,7 +1053,7 @@ impl Session {
                 },
                 now,
             );
-            self.fail(now, format!("refused a joiner: {reason}"));
+            self.fail(now, LinkEnd::RefusedJoiner(reason));
             return;
         }
         let first = self.phase == Phase::Connecting;
@@ -1135,15 +1129,14 @@ impl Session {
         now: Instant,
     ) {
         if self.role != Role::Joiner || self.greeted {
-            return self.refuse("an unexpected welcome".into(), now);
+            return self.refuse(Refusal::UnexpectedWelcome, now);
         }
         let resuming = self.token.is_some();
         if resuming && (self.token.as_deref() != Some(&token) || self.session_id != session) {
-            let why = "the host answered with another game".to_string();
             self.events.push(Event::NotAdmitted {
-                reason: why.clone(),
+                reason: Admission::AnotherGame,
             });
-            return self.fail(now, why);
+            return self.fail(now, LinkEnd::HostRefused(Admission::AnotherGame));
         }
         if setup.clock.is_some() != clock.is_some() {
             return self.bad_welcome("its clock does not match its setup".into(), now);
@@ -1203,11 +1196,12 @@ impl Session {
     }
 
     fn bad_welcome(&mut self, why: String, now: Instant) {
-        let why = format!("the host's game cannot be read: {why}");
-        self.note(&why);
+        let end = LinkEnd::BadWelcome(why);
+        let text = end.to_string();
+        self.note(&text);
         self.events
-            .push(Event::ProtocolError(ProtocolError::Invalid(why.clone())));
-        self.fail(now, why);
+            .push(Event::ProtocolError(ProtocolError::Invalid(text)));
+        self.fail(now, end);
     }
 }
 

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::protocol::{MAX_FRAME_BYTES, Message, ProtocolError, Setup, encode};
+use super::reason::{Admission, LinkEnd, Refusal};
 use super::session::{ActionError, Event, Phase, Session, Timing};
 use crate::any::AnyPosition;
 use crate::clock::TimeControl;
@@ -135,7 +136,14 @@ impl Pair {
 }
 
 fn refused(events: &[Event]) -> bool {
-    events.iter().any(|e| matches!(e, Event::Refused { .. }))
+    refusal(events).is_some()
+}
+
+fn refusal(events: &[Event]) -> Option<&Refusal> {
+    events.iter().find_map(|e| match e {
+        Event::Refused { why } => Some(why),
+        _ => None,
+    })
 }
 
 #[test]
@@ -212,7 +220,11 @@ fn out_of_turn_illegal_and_wrong_ply_moves_are_refused_and_not_applied() {
     });
     p.host.receive(forged.as_bytes(), now);
     let (h, _) = p.events();
-    assert!(refused(&h), "{h:?}");
+    assert_eq!(
+        refusal(&h),
+        Some(&Refusal::OutOfTurn { mv: "d3".into() }),
+        "{h:?}"
+    );
     assert_eq!(p.host.history().unwrap().ply(), 0);
     p.pump();
     let (_, j) = p.events();
@@ -230,7 +242,19 @@ fn out_of_turn_illegal_and_wrong_ply_moves_are_refused_and_not_applied() {
         });
         p.host.receive(f.as_bytes(), now);
         let (h, _) = p.events();
-        assert!(refused(&h), "{mv}: {h:?}");
+        let why = refusal(&h).unwrap_or_else(|| panic!("{mv}: {h:?}"));
+        let typed = match mv {
+            "a1" => matches!(why, Refusal::Illegal { mv } if mv == "a1"),
+            "c3" => {
+                *why == Refusal::WrongPly {
+                    mv: "c3".into(),
+                    ply: 0,
+                    at: 1,
+                }
+            }
+            _ => matches!(why, Refusal::Unreadable { mv: m, .. } if m == mv),
+        };
+        assert!(typed, "{mv}: {why:?}");
         assert_eq!(p.host.history().unwrap().ply(), 1, "{mv}");
     }
     // The link goes on: a legal move is still taken.
@@ -604,15 +628,23 @@ fn only_the_joiner_with_the_token_gets_the_seat() {
     for f in intruder.take_outgoing() {
         p.host.receive(f.as_bytes(), p.now);
     }
-    assert!(p.host.take_close().is_some());
+    assert_eq!(
+        p.host.take_close(),
+        Some(LinkEnd::RefusedJoiner(Admission::GameFull))
+    );
     for f in p.host.take_outgoing() {
         intruder.receive(f.as_bytes(), p.now);
     }
-    assert!(
-        intruder
-            .take_events()
-            .iter()
-            .any(|e| matches!(e, Event::NotAdmitted { .. }))
+    // The host's words come back typed on the joiner's side.
+    assert!(intruder.take_events().iter().any(|e| matches!(
+        e,
+        Event::NotAdmitted {
+            reason: Admission::GameFull
+        }
+    )));
+    assert_eq!(
+        intruder.take_close(),
+        Some(LinkEnd::HostRefused(Admission::GameFull))
     );
     assert_eq!(p.host.phase(), Phase::Paused);
     assert_eq!(p.host.peer_name(), Some("Joe"));
@@ -627,7 +659,10 @@ fn only_the_joiner_with_the_token_gets_the_seat() {
         }),
     });
     p.host.receive(forged.as_bytes(), p.now);
-    assert!(p.host.take_close().is_some());
+    assert_eq!(
+        p.host.take_close(),
+        Some(LinkEnd::RefusedJoiner(Admission::NotYourGame))
+    );
     assert!(
         p.host
             .take_outgoing()
@@ -657,7 +692,13 @@ fn a_silent_peer_times_out_and_heartbeats_keep_a_quiet_one_alive() {
         p.joiner.take_outgoing();
     }
     let why = p.host.take_close().expect("closed after the timeout");
-    assert!(why.contains("sent nothing"), "{why}");
+    assert_eq!(
+        why,
+        LinkEnd::PeerSilent {
+            after: Timing::default().peer_timeout
+        }
+    );
+    assert!(why.to_string().contains("sent nothing"), "{why}");
     assert_eq!(p.host.phase(), Phase::Paused);
 }
 
