@@ -3,6 +3,7 @@
 //! playouts of [`super::playout`], and reuse of the subtree of the position actually reached.
 
 use super::board::{Board, Fast};
+use super::ladder;
 use super::playout;
 use super::prior;
 use crate::game::Game;
@@ -64,6 +65,9 @@ pub(crate) struct Tree {
     root_boosted: bool,
     /// The hand-set priors even where a move model is shipped ([`Tree::without_replies`]).
     hand_priors: bool,
+    /// Whether the tree leaves out escapes into a ladder that catches them
+    /// ([`ladder::tree_prunes_caught_escapes`]).
+    prune_ladders: bool,
 }
 
 /// What one search thread carries through its iterations: the move sequence and tree path of
@@ -134,6 +138,7 @@ impl Tree {
             walker: Walker::new(seed ^ 0x5851_F42D),
             root_boosted: false,
             hand_priors: false,
+            prune_ladders: ladder::tree_prunes_caught_escapes(),
         }
     }
 
@@ -353,6 +358,7 @@ impl Tree {
         let tactical = tactical_of(b);
         let ctx = self.context(b, &tactical);
         let fuseki = at_root && self.fuseki && prior::fuseki_applies(b);
+        let prune_ladders = ctx.ladders && self.prune_ladders;
         let moves: Vec<u16> = b
             .empties()
             .iter()
@@ -363,6 +369,7 @@ impl Tree {
                     && !b.is_eye(p, me)
                     && root_pos.is_none_or(|g| g.is_legal_point(p))
                     && !(fuseki && prior::fuseki_excludes(b, p))
+                    && !(prune_ladders && ladder::runs_into_ladder(b, p))
             })
             .collect();
         let mut pri = Vec::with_capacity(moves.len());
@@ -671,6 +678,47 @@ fn distance_rave() -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The root's children of `g`'s position, by their moves' text.
+    fn root_moves(g: &crate::go::Go, prune_ladders: bool) -> Vec<String> {
+        let root = Board::from_go(g, PASS);
+        let mut t = Tree::new(7, 100_000);
+        t.prune_ladders = prune_ladders;
+        t.set_root(g);
+        t.expand(0, &root, true);
+        let r = t.nodes[0];
+        (r.first as usize..(r.first + r.n_children as u32) as usize)
+            .map(|c| g.move_to_text(t.nodes[c].mv))
+            .collect()
+    }
+
+    #[test]
+    fn the_tree_leaves_out_an_escape_into_a_caught_ladder() {
+        use crate::game::Game;
+        // the textbook ladder on 13×13: Black's C3 in atari (White on B3, C4, C2 and D2);
+        // extending at D3 leaves two liberties and White chases it to the edge
+        let setup = |black: &[&str], white: &[&str]| {
+            let mut g = crate::go::Go::new(13, 7.0).unwrap();
+            for (b, w) in black.iter().zip(white) {
+                let mv = g.parse_move(b).unwrap();
+                g.make(mv);
+                let mv = g.parse_move(w).unwrap();
+                g.make(mv);
+            }
+            g
+        };
+        let g = setup(&["C3", "B11", "C11", "L2"], &["B3", "C4", "D2", "C2"]);
+        let kept = root_moves(&g, true);
+        assert!(!kept.iter().any(|m| m == "D3"), "D3 runs into the ladder");
+        assert!(kept.iter().any(|m| m == "E3") && kept.iter().any(|m| m == "pass"));
+        // every other move stays, and without the pruning D3 too
+        let all = root_moves(&g, false);
+        assert!(all.iter().any(|m| m == "D3"));
+        assert_eq!(all.len(), kept.len() + 1);
+        // a Black stone on the ladder's path (F6) breaks it: D3 is searched
+        let g = setup(&["C3", "B11", "C11", "F6"], &["B3", "C4", "D2", "C2"]);
+        assert!(root_moves(&g, true).iter().any(|m| m == "D3"));
+    }
 
     #[test]
     fn criticality_measures_how_owning_the_point_goes_with_winning() {

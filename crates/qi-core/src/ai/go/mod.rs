@@ -174,6 +174,19 @@
 //!   priors read ladders by default; the playouts do not (their reading costs a quarter of the
 //!   playouts).
 //!
+//! Since session 35 the tree also leaves those escapes out altogether where the priors read
+//! ladders ([`ladder::runs_into_ladder`], `QI_GO_LADDER_TREE=0` keeps them): weighed down
+//! was not enough. On 19×19 against GNU Go level 10 at 5 s a move level 6 (Black) ran a
+//! caught ladder out for fifteen moves, from M6 on the sixth line to T12 on the edge, and lost
+//! by 210 points (GNU Go's estimate: White 10 ahead at move 100, 106 at move 150). In the
+//! position before the first escape the search played it with 2,000 playouts and with its
+//! 6,656 at 5 s, with the hand-set priors too: the light playouts do not read ladders, so the
+//! escaping chain often lives in them, and the escape's AMAF value, which rules a young
+//! node, outweighs the priors' few virtual losses (the spatial model, which knows nothing of
+//! ladders, even favours the escape). The test `does_not_run_out_a_caught_ladder` replays that
+//! game. In session 34's 27 games against Pachi on 13×13 no such run was found (at most three
+//! moves of a chase in a row), so it was rare, but it costs the game when it comes.
+//!
 //! The two-liberty answers of the playouts no longer extend a chain into its own eye (the
 //! rest of the policy already kept out of own eyes; a policy test found it on 19×19), ladders or
 //! not.

@@ -119,6 +119,24 @@
 //! Rapfi (300 ms) judged White's (Qi's) first move k10 a loss of about 400 points against its
 //! i11, and Qi keeps k10 at 5 s and 14 plies. So `vctq` stays 0 in the levels and `gomocup`.
 //! (The learned patterns in renju, `patterns=1`, won 3-0-37 against Rapfi in the same hour.)
+//!
+//! Session 35 tried four more of Rapfi's search steps (its own comments rate them: null move
+//! ~3 Elo, a VCF quiescence at the leaves as part of its razoring ~68, move-count pruning
+//! halved off an improving line as part of ~107, singular extensions ~52), each as a
+//! `gomocup --set` setting, screened in self-play against the same build without it at 200
+//! ms a move (the openings files, 40 games, two Go matches beside them, load 2-4); none is in
+//! the code. `bench` is `qi-engine bench gomoku --depth 12` with `gomocup`'s settings
+//! (1.66 M nodes without any of them):
+//!
+//! | setting | bench nodes | self-play W-D-L |
+//! |---|---|---|
+//! | null move (off the principal variation, depth 3 or more, no four-three, three-three or open-four point of the opponent, evaluation at least beta; 1 + 2 + depth/4 plies shallower) | 1.96 M | freestyle 18-2-20 |
+//! | fours past the leaves (the side to move's fours and their forced blocks, up to 2 deep, evaluation as stand-pat) | 2.31 M | freestyle 17-0-23 |
+//! | half the move count where the node's evaluation is no better than two plies before | 1.26 M | freestyle 14-2-24 |
+//! | singular extensions (depth 6 or more, the table's move at most 3 plies shallower, margin 4 a ply, half-depth test, multi-cut) | 4.14 M | freestyle 22-1-17 and 23-0-17, renju 18-1-21 |
+//!
+//! Only the singular extensions scored above half in freestyle (45-1-34 in 80 games, within
+//! the error of so few) and below it in renju, so none went on to a match against Rapfi.
 
 use std::collections::HashMap;
 use std::sync::Arc;
