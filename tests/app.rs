@@ -1653,6 +1653,9 @@ fn a_failed_write_is_reported_in_the_windows_language() {
 /// after every move; the game goes on.
 #[test]
 fn a_failing_autosave_is_said_once_and_the_game_goes_on() {
+    // (one app at a time: the tests that switch the process-wide language hold the same lock,
+    // and without it this test read its status line in Chinese once, in CI under load)
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = fresh_dir();
     std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
     std::fs::write(&dir, "not a folder").unwrap();
