@@ -1485,6 +1485,36 @@ fn bad_record_notice(text: &str, lang: qi::i18n::Lang) -> String {
     notice
 }
 
+/// `qi --game go --fen` with a position that cannot be read: the main menu opens and says
+/// why (it was only logged, and the title came up without a word).
+#[test]
+fn a_bad_start_position_is_said_on_the_main_menu() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
+    app.insert_resource(Args {
+        save_dir: Some(fresh_dir()),
+        game: Some(GameKind::Go),
+        fen: Some("13 7 w ..../..".into()),
+        ..Args::default()
+    });
+    app.add_plugins(qi::plugin);
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Title
+    );
+    let notice = app
+        .world()
+        .resource::<qi::menus::main_menu::MainMenuModel>()
+        .notice
+        .clone()
+        .expect("the player is told");
+    assert!(notice.starts_with("Cannot start the game: "), "{notice}");
+}
+
 /// `qi --record` with a file that is not a record: the main menu opens and says why, in the
 /// window's language: the reason is a translated sentence that names the move, the property or
 /// the format at fault (in zh-CN it was the core's English detail).

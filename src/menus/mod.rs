@@ -118,6 +118,7 @@ fn start_matches(
     mut status: MessageWriter<crate::game::Status>,
     mut shown: ResMut<game_over::GameOverShown>,
     settings: Option<ResMut<crate::settings::Settings>>,
+    main_menu: Option<ResMut<main_menu::MainMenuModel>>,
 ) {
     let new = if let Some(LoadMatch(m)) = loads.read().last() {
         info!(
@@ -156,6 +157,10 @@ fn start_matches(
             }
             Err(e) => {
                 warn!("qi: cannot start the game: {e}");
+                // the player is told on the main menu (a bad `--fen` was only logged)
+                if let Some(mut menu) = main_menu {
+                    menu.notice = Some(t!("cannot-start", why = e.as_str()));
+                }
                 None
             }
         }

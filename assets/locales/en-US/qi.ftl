@@ -123,6 +123,7 @@ settings-game-numbers = { $game } move numbers on the pieces
 ## Records
 
 cannot-open = Cannot open { $name }: { $why }
+cannot-start = Cannot start the game: { $why }
 records-example = { $name } (example)
 records-unreadable = { $name } (cannot be read)
 moves-count = { $n ->

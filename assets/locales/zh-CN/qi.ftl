@@ -114,6 +114,7 @@ settings-game-numbers = { $game }：棋子上显示手数
 ## 战绩与棋谱
 
 cannot-open = 无法打开 { $name }：{ $why }
+cannot-start = 无法开始对局：{ $why }
 records-example = { $name }（示例）
 records-unreadable = { $name }（无法读取）
 moves-count = { $n } 手
