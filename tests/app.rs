@@ -1131,11 +1131,40 @@ fn go_area_count_waits_for_both_colours() {
     play(&mut app, "E5");
     settle(&mut app);
     let line = hud_view(&app).info_line.unwrap();
-    assert_eq!(line, "Captures: Black 0, White 0");
+    assert_eq!(line, "Komi 7.5\nCaptures: Black 0, White 0");
     play(&mut app, "C3");
     settle(&mut app);
     let line = hud_view(&app).info_line.unwrap();
     assert!(line.contains("Area now"), "{line}");
+}
+
+/// Session 36 (seen in the window): neither Go's komi nor Gomoku's rule was shown anywhere
+/// in a game, so a renju game looked like freestyle until Black had a forbidden point, and a
+/// Go player could not see the komi the score is counted with. The side panel says both.
+#[test]
+fn the_side_panel_says_the_komi_and_the_gomoku_rule() {
+    use qi_core::Game as _;
+    let mut app = headless_without_animations(&[]);
+    start(
+        &mut app,
+        GameKind::Go,
+        Some(&qi_core::go::Go::new(13, 6.5).unwrap().to_text()),
+        [Player::Human, Player::Human],
+    );
+    let line = hud_view(&app).info_line.unwrap();
+    assert!(line.starts_with("Komi 6.5\nCaptures"), "{line}");
+    for (rule, name) in [
+        (qi_core::gomoku::GomokuRule::Renju, "Rule: Renju"),
+        (qi_core::gomoku::GomokuRule::Freestyle, "Rule: Freestyle"),
+    ] {
+        start(
+            &mut app,
+            GameKind::Gomoku,
+            Some(&qi_core::gomoku::Gomoku::new(15, rule).to_text()),
+            [Player::Human, Player::Human],
+        );
+        assert_eq!(hud_view(&app).info_line.as_deref(), Some(name));
+    }
 }
 
 /// Defect 11: a ko retake said only "d5 is not a legal move"; it says why, and the ko point

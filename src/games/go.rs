@@ -290,9 +290,14 @@ impl GameUi for GoUi {
     fn info_line(&self, pos: &AnyPosition) -> Option<String> {
         let [b, w] = pos.captures()?;
         let counts = pos.piece_counts();
+        // the komi, which the board cannot show (KaTrain and Sabaki show it beside the game)
+        let komi = match pos {
+            AnyPosition::Go(g) => t!("go-komi-line", komi = qi_core::go::komi_text(g.komi())),
+            _ => return None,
+        };
         // the area count means little until both colours are on the board (one stone alone
         // "owns" every empty point)
-        Some(if counts[0] > 0 && counts[1] > 0 {
+        let captures = if counts[0] > 0 && counts[1] > 0 {
             t!(
                 "go-captures-area",
                 black = b,
@@ -301,7 +306,8 @@ impl GameUi for GoUi {
             )
         } else {
             t!("go-captures", black = b, white = w)
-        })
+        };
+        Some(format!("{komi}\n{captures}"))
     }
 
     fn rules(&self) -> String {

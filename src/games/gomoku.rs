@@ -94,6 +94,15 @@ impl GameUi for GomokuUi {
             .collect()
     }
 
+    /// The rule the game is played under, which the board shows only once Black has a
+    /// forbidden point.
+    fn info_line(&self, pos: &AnyPosition) -> Option<String> {
+        match pos {
+            AnyPosition::Gomoku(g) => Some(t!("gomoku-rule-line", rule = rule_name(g.rule()))),
+            _ => None,
+        }
+    }
+
     fn rules(&self) -> String {
         t!("rules-gomoku")
     }

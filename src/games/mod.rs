@@ -228,7 +228,7 @@ pub trait GameUi: Sync + Send + 'static {
         false
     }
 
-    /// A line for the side panel (Go: captures and the area count).
+    /// Lines for the side panel (Go: the komi, captures and the area count; Gomoku: the rule).
     fn info_line(&self, pos: &AnyPosition) -> Option<String> {
         let _ = pos;
         None

@@ -86,7 +86,7 @@ pub fn eval_text(
         t!(
             "eval-score",
             side = black,
-            score = format!("{:+.1}", first as f32 / 100.0),
+            score = signed_tenths(first),
             depth = info.depth
         )
     };
@@ -101,6 +101,14 @@ pub fn eval_text(
         ((first as f32) / crate::games::ui_of(kind).eval_scale()).tanh()
     };
     Some((value, text))
+}
+
+/// A score in hundredths as "+1.3", "-0.4" or "+0.0": one decimal, never "-0.0" (a score of
+/// -3 read "Black -0.0" in the bar).
+pub fn signed_tenths(score: i32) -> String {
+    let tenths = (score as f32 / 10.0).round() as i32;
+    let sign = if tenths < 0 { '-' } else { '+' };
+    format!("{sign}{}.{}", tenths.abs() / 10, tenths.abs() % 10)
 }
 
 /// A horizontal bar: the first side's share grows to the left as the CPU's score for it rises.

@@ -399,3 +399,18 @@ fn an_online_game_shows_its_clocks_and_panel_in_the_side_panel() {
     h.get_by_label("[10:00]");
     h.get_by_label("Opponent: Bo");
 }
+
+/// Session 36 (seen in the window): after White's first Gomoku move the bar read "Black
+/// -0.0" for a score of a few hundredths below zero. One decimal, rounded, and no minus sign
+/// on zero.
+#[test]
+fn scores_in_the_bar_never_read_minus_zero() {
+    use super::eval::signed_tenths;
+    assert_eq!(signed_tenths(-3), "+0.0");
+    assert_eq!(signed_tenths(3), "+0.0");
+    assert_eq!(signed_tenths(0), "+0.0");
+    assert_eq!(signed_tenths(-5), "-0.1");
+    assert_eq!(signed_tenths(-149), "-1.5");
+    assert_eq!(signed_tenths(130), "+1.3");
+    assert_eq!(signed_tenths(-8580), "-85.8");
+}

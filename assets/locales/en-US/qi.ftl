@@ -295,9 +295,11 @@ ataxx-layout-corridor = Corridor
 gomoku-freestyle = Freestyle
 gomoku-standard = Standard
 gomoku-renju = Renju
+gomoku-rule-line = Rule: { $rule }
 go-handicap = Handicap
 go-handicap-none = none
 go-komi = Komi
+go-komi-line = Komi { $komi }
 go-captures = Captures: Black { $black }, White { $white }
 go-captures-area = Captures: Black { $black }, White { $white } · Area now { $area }
 

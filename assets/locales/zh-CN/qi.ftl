@@ -271,9 +271,11 @@ ataxx-layout-corridor = 走廊
 gomoku-freestyle = 无禁手
 gomoku-standard = 标准（恰好五连）
 gomoku-renju = 连珠（有禁手）
+gomoku-rule-line = 规则：{ $rule }
 go-handicap = 让子
 go-handicap-none = 不让子
 go-komi = 贴目
+go-komi-line = 贴目 { $komi }
 go-captures = 提子：黑 { $black }，白 { $white }
 go-captures-area = 提子：黑 { $black }，白 { $white } · 当前数子 { $area }
 
