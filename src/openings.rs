@@ -25,8 +25,9 @@ pub fn plugin(app: &mut App) {
 /// The opening the game on the board has reached, worked out again when the board changes.
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct OpeningShown {
-    /// The game, start and ply it was worked out for.
-    key: Option<(GameKind, u64, u64, usize)>,
+    /// The game, start, ply and language it was worked out for (the language too: after a
+    /// switch to Chinese the panel kept "Opening: Diagonal" in English until the next move).
+    key: Option<(GameKind, u64, u64, usize, crate::i18n::Lang)>,
     /// "Opening: Tiger" (in the player's language), or nothing.
     pub text: Option<String>,
 }
@@ -38,6 +39,7 @@ fn track_opening(game: Option<Res<Match>>, mut shown: ResMut<OpeningShown>) {
         game.history.start().hash(),
         game.position().hash(),
         game.history.ply(),
+        crate::i18n::lang(),
     );
     if shown.key == Some(key) {
         return;

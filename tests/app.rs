@@ -1791,6 +1791,40 @@ fn a_go_game_in_chinese_then_back_in_english() {
     );
 }
 
+/// Session 36 (seen in Xvfb): after Settings → 简体中文 in a game, the side panel kept the
+/// opening's line in English ("Opening: Diagonal") until the next move; it follows the
+/// language at once, and back.
+#[test]
+fn the_opening_line_follows_a_language_switch() {
+    use qi::i18n::Lang;
+    let mut app = headless_without_animations(&[]);
+    start(
+        &mut app,
+        GameKind::Reversi,
+        None,
+        [Player::Human, Player::Human],
+    );
+    play(&mut app, "d3");
+    settle(&mut app);
+    play(&mut app, "c3");
+    settle(&mut app);
+    let opening = |app: &App| {
+        app.world()
+            .resource::<qi::openings::OpeningShown>()
+            .text
+            .clone()
+    };
+    assert_eq!(opening(&app).as_deref(), Some("Opening: Diagonal"));
+    app.world_mut().resource_mut::<Settings>().language = Lang::ZhCn;
+    app.update();
+    app.update();
+    assert_eq!(opening(&app).as_deref(), Some("开局：Diagonal"));
+    app.world_mut().resource_mut::<Settings>().language = Lang::EnUs;
+    app.update();
+    app.update();
+    assert_eq!(opening(&app).as_deref(), Some("Opening: Diagonal"));
+}
+
 /// Whole-game analysis while replaying a record: it runs in the background, every move gets a
 /// review, N jumps to a marked move, and the record saved from the replay keeps the analysis,
 /// which a second replay of that file reads back.
