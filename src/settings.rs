@@ -15,13 +15,25 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, write_settings_when_changed);
 }
 
-/// The settings' language becomes the window's, from the next text drawn on.
-fn apply_language(settings: Res<Settings>, mut applied: Local<Option<crate::i18n::Lang>>) {
+/// The settings' language becomes the window's, from the next text drawn on. A switch is
+/// said in the status line in the new language: the line held the last message in the old
+/// one ("c3 is taken" under a Chinese window).
+fn apply_language(
+    settings: Res<Settings>,
+    mut applied: Local<Option<crate::i18n::Lang>>,
+    mut status: MessageWriter<crate::game::Status>,
+) {
     if *applied == Some(settings.language) {
         return;
     }
     crate::i18n::set_lang(settings.language);
     info!("qi: language {}", settings.language.code());
+    if applied.is_some() {
+        status.write(crate::game::Status(t!(
+            "status-language",
+            language = settings.language.native_name()
+        )));
+    }
     *applied = Some(settings.language);
 }
 

@@ -374,6 +374,37 @@ fn esc_drops_the_selection_and_the_status_says_so() {
     assert!(!status(&app).contains("Selected"), "{}", status(&app));
 }
 
+/// Session 36 (seen in Xvfb): Gomoku showed a Pass button that was always greyed (the game
+/// has no pass) and P did nothing there; now it has no Pass button and P pauses, as in Ataxx
+/// and Reversi. Go keeps both: the button, and P passes.
+#[test]
+fn p_pauses_gomoku_and_passes_go() {
+    let mut app = two_players(GameKind::Gomoku);
+    assert!(!hud_view(&app).has_pass, "Gomoku has no pass");
+    press_key(
+        &mut app,
+        KeyCode::KeyP,
+        bevy::input::keyboard::Key::Character("p".into()),
+    );
+    app.update();
+    assert_eq!(in_game(&app), InGame::Pause, "P pauses Gomoku");
+    drop(app);
+    let mut app = two_players(GameKind::Go);
+    assert!(hud_view(&app).has_pass);
+    press_key(
+        &mut app,
+        KeyCode::KeyP,
+        bevy::input::keyboard::Key::Character("p".into()),
+    );
+    settle(&mut app);
+    assert_eq!(in_game(&app), InGame::None, "P does not pause Go");
+    assert_eq!(
+        app.world().resource::<Match>().history.ply(),
+        1,
+        "Black passed"
+    );
+}
+
 /// The CPU's reply arrives through its task on the async pool while frames go on: the window
 /// never waits for the search.
 #[test]
@@ -1792,8 +1823,9 @@ fn a_go_game_in_chinese_then_back_in_english() {
 }
 
 /// Session 36 (seen in Xvfb): after Settings → 简体中文 in a game, the side panel kept the
-/// opening's line in English ("Opening: Diagonal") until the next move; it follows the
-/// language at once, and back.
+/// opening's line in English ("Opening: Diagonal") until the next move, and the status line
+/// its last message in English; the opening follows the language at once, and back, and the
+/// status line says the switch in the new language.
 #[test]
 fn the_opening_line_follows_a_language_switch() {
     use qi::i18n::Lang;
@@ -1819,10 +1851,13 @@ fn the_opening_line_follows_a_language_switch() {
     app.update();
     app.update();
     assert_eq!(opening(&app).as_deref(), Some("开局：Diagonal"));
+    // the status line said "Move 2: White played c3" in English; it now says the switch
+    assert_eq!(status(&app), "界面语言：简体中文");
     app.world_mut().resource_mut::<Settings>().language = Lang::EnUs;
     app.update();
     app.update();
     assert_eq!(opening(&app).as_deref(), Some("Opening: Diagonal"));
+    assert_eq!(status(&app), "Language: English");
 }
 
 /// Whole-game analysis while replaying a record: it runs in the background, every move gets a

@@ -127,10 +127,10 @@ fn use_board_keys(
         hint.write(crate::cpu::HintRequest);
     }
     let Some(game) = game else { return };
-    // P passes where a person chooses to (Go, Gomoku), as the Pass button does
+    // P passes where a person chooses to (Go), as the Pass button does
     if keys.just_pressed(KeyCode::KeyP)
         && game.human_to_move()
-        && !game.ui().passes_automatically()
+        && game.ui().passes_by_choice()
         && let Some(p) = game.position().legal_pass()
     {
         requests.write(MoveRequest(p));

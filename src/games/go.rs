@@ -179,6 +179,10 @@ impl GameUi for GoUi {
         t!("game-go")
     }
 
+    fn passes_by_choice(&self) -> bool {
+        true
+    }
+
     /// 5 s: level 6 has no playout cap and spends 75-100% of its move time (the core's Go
     /// time management); levels 1-5 are bound by playouts and usually answer sooner.
     fn default_cpu_time_ms(&self) -> u32 {

@@ -223,6 +223,12 @@ pub trait GameUi: Sync + Send + 'static {
         false
     }
 
+    /// A player passes by choosing to (Go): the HUD has a Pass button and P passes. Gomoku has
+    /// no pass (its Pass button was always greyed, and P did nothing there).
+    fn passes_by_choice(&self) -> bool {
+        false
+    }
+
     /// A person may resign (Go).
     fn can_resign(&self) -> bool {
         false

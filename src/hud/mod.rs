@@ -76,7 +76,8 @@ pub struct HudView {
     pub can_redo: bool,
     /// The person to move may pass now.
     pub pass_legal: bool,
-    /// The game has a pass button (Go; Ataxx and Reversi pass by themselves).
+    /// The game has a pass button (Go; Ataxx and Reversi pass by themselves, Gomoku has no
+    /// pass).
     pub has_pass: bool,
     pub moves: Vec<String>,
     pub elapsed: f32,
@@ -124,7 +125,7 @@ impl HudView {
             can_undo: crate::game::can_undo_for_player(game),
             can_redo: game.history.can_redo(),
             pass_legal: human && pos.legal_pass().is_some(),
-            has_pass: !ui.passes_automatically(),
+            has_pass: ui.passes_by_choice(),
             moves,
             elapsed: game.elapsed,
             thinking: None,

@@ -160,9 +160,9 @@ fn open_pause_menu(
         status.write(Status(t!("status-selection-dropped")));
         return;
     }
-    // P pauses too, except where a player passes by choice (Go, Gomoku): there P passes, as
-    // in KaTrain
-    let p_pauses = game.is_none_or(|g| g.ui().passes_automatically());
+    // P pauses too, except where a player passes by choice (Go): there P passes, as in
+    // KaTrain
+    let p_pauses = game.is_none_or(|g| !g.ui().passes_by_choice());
     if keys.just_pressed(KeyCode::Escape) || (p_pauses && keys.just_pressed(KeyCode::KeyP)) {
         next.set(InGame::Pause);
     }

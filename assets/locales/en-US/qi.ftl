@@ -220,6 +220,7 @@ status-redone = Redone: move { $n }
 status-play-on = Playing on from move { $n }: { $side } to move
 replay-status-move = : { $side } { $mv }
 replay-status-result = { " " }· result { $result }
+status-language = Language: { $language }
 status-saved = Saved in slot { $slot }
 status-cpu-paused = CPU game paused
 status-cpu-resumed = CPU game goes on

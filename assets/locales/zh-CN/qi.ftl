@@ -202,6 +202,7 @@ status-redone = 已重做：第 { $n } 手
 status-play-on = 从第 { $n } 手接着下：轮到{ $side }
 replay-status-move = ：{ $side } { $mv }
 replay-status-result = { " " }· 结果 { $result }
+status-language = 界面语言：{ $language }
 status-saved = 已保存到存档 { $slot }
 status-cpu-paused = 电脑对局已暂停
 status-cpu-resumed = 电脑对局继续
