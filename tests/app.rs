@@ -1171,7 +1171,8 @@ fn go_area_count_waits_for_both_colours() {
 
 /// Session 36 (seen in the window): neither Go's komi nor Gomoku's rule was shown anywhere
 /// in a game, so a renju game looked like freestyle until Black had a forbidden point, and a
-/// Go player could not see the komi the score is counted with. The side panel says both.
+/// Go player could not see the komi the score is counted with. The side panel says both, in a
+/// game and in a replay.
 #[test]
 fn the_side_panel_says_the_komi_and_the_gomoku_rule() {
     use qi_core::Game as _;
@@ -1195,6 +1196,25 @@ fn the_side_panel_says_the_komi_and_the_gomoku_rule() {
             [Player::Human, Player::Human],
         );
         assert_eq!(hud_view(&app).info_line.as_deref(), Some(name));
+    }
+    // and the replay panel, which had neither: the renju example, and the 1846 game's komi
+    for (file, want) in [
+        ("gomoku-example-renju", "Rule: Renju"),
+        ("go-1846", "Komi 0\nCaptures: Black 0, White 0"),
+    ] {
+        let (name, text) = qi_core::records::SAMPLES
+            .iter()
+            .find(|(n, _)| n.starts_with(file))
+            .unwrap();
+        let rec = qi_core::records::import_text(text).unwrap();
+        let m = qi::replay::replay_match(&rec, name).unwrap();
+        app.world_mut()
+            .write_message(qi::menus::LoadMatch(Box::new(m)));
+        for _ in 0..3 {
+            app.update();
+        }
+        let replay = hud_view(&app).replay.expect("replaying");
+        assert_eq!(replay.info_line.as_deref(), Some(want), "{file}");
     }
 }
 

@@ -167,6 +167,7 @@ impl HudView {
                 }),
                 progress: None,
                 opening: None,
+                info_line: ui.info_line(pos),
             }),
         }
     }

@@ -27,6 +27,9 @@ pub struct ReplayView {
     pub progress: Option<(usize, usize)>,
     /// The named opening reached at the move shown.
     pub opening: Option<String>,
+    /// The game's lines of the in-game side panel ([`crate::games::GameUi::info_line`]: Go's
+    /// komi, captures and area count, Gomoku's rule), at the move shown.
+    pub info_line: Option<String>,
 }
 
 /// The replay controls: first, back, forward, last, a slider to jump, autoplay with its speed,
@@ -42,6 +45,19 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     }
     if let Some(o) = &r.opening {
         ui.label(egui::RichText::new(o).strong());
+    }
+    // Go's komi and captures, Gomoku's rule: small, and only where the panel has the height
+    // (at 800×600 the move list below needs it all)
+    if let Some(line) = r
+        .info_line
+        .as_ref()
+        .filter(|_| ui.available_height() > 440.0)
+    {
+        ui.label(
+            egui::RichText::new(line.replace('\n', " · "))
+                .size(13.0)
+                .color(palette::ui().text_weak),
+        );
     }
     ui.label(egui::RichText::new(t!("replay-move-of", n = r.ply, total = r.total)).size(18.0));
     ui.horizontal(|ui| {

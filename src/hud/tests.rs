@@ -275,6 +275,7 @@ fn the_replay_panel_fits_the_narrowest_side_panel() {
         analysis: None,
         progress: None,
         opening: Some("Joseki: One-space low pincer, 3-3 invasion: joseki".into()),
+        info_line: Some("Komi 6.5\nCaptures: Black 3, White 5 · Area now B+4.5".into()),
     };
     let width = 250.0;
     let mut h = Harness::builder()
@@ -301,6 +302,43 @@ fn the_replay_panel_fits_the_narrowest_side_panel() {
         current.max.y <= 530.0,
         "move 127 scrolled into view: {current:?}"
     );
+}
+
+/// Session 36: the replay panel says the game's side-panel lines (Go's komi and captures,
+/// Gomoku's rule) on one small line where the panel has room for them (a window of 800 rows),
+/// and leaves them out at 800×600, where the move list needs the height.
+#[test]
+fn the_replay_panel_says_komi_and_captures_where_it_has_room() {
+    let view = ReplayView {
+        source: "go-1846-shusaku-gennan-ear-reddening.sgf".into(),
+        ply: 127,
+        total: 325,
+        autoplay: false,
+        comment: None,
+        result: Some("B+2".into()),
+        all_moves: (1..=325).map(|i| format!("m{i}")).collect(),
+        speed: 1.2,
+        analysis: None,
+        progress: None,
+        opening: None,
+        info_line: Some("Komi 6.5\nCaptures: Black 3, White 5".into()),
+    };
+    let shown = |height: f32| {
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(320.0, height))
+            .build_ui_state(
+                |ui, v: &mut ReplayView| {
+                    crate::theme::text_sizes(ui.style_mut());
+                    replay_panel_ui(ui, v);
+                },
+                view.clone(),
+            );
+        h.run();
+        h.query_by_label("Komi 6.5 · Captures: Black 3, White 5")
+            .is_some()
+    };
+    assert!(shown(700.0), "a tall panel says the komi and captures");
+    assert!(!shown(500.0), "a short one leaves them to the move list");
 }
 
 fn online_view() -> OnlineView {
