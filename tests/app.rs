@@ -177,6 +177,21 @@ fn press_key(app: &mut App, code: KeyCode, key: bevy::input::keyboard::Key) {
     }
 }
 
+/// Replays the example record whose name starts with `prefix`, as the Records screen does.
+fn replay_sample(app: &mut App, prefix: &str) {
+    let (name, text) = qi_core::records::SAMPLES
+        .iter()
+        .find(|(n, _)| n.starts_with(prefix))
+        .unwrap();
+    let rec = qi_core::records::import_text(text).unwrap();
+    let m = qi::replay::replay_match(&rec, name).unwrap();
+    app.world_mut()
+        .write_message(qi::menus::LoadMatch(Box::new(m)));
+    for _ in 0..3 {
+        app.update();
+    }
+}
+
 fn status(app: &App) -> String {
     app.world().resource::<StatusLine>().0.clone()
 }
@@ -935,17 +950,7 @@ fn the_record_of_a_game_is_written_and_reads_back() {
 fn a_record_replays_and_play_from_here_vs_cpu() {
     use qi::replay::ReplayStep;
     let mut app = headless_without_animations(&[(GameKind::Reversi, 200)]);
-    let (name, text) = qi_core::records::SAMPLES
-        .iter()
-        .find(|(n, _)| n.starts_with("othello-woc"))
-        .unwrap();
-    let rec = qi_core::records::import_text(text).unwrap();
-    let m = qi::replay::replay_match(&rec, name).unwrap();
-    app.world_mut()
-        .write_message(qi::menus::LoadMatch(Box::new(m)));
-    for _ in 0..3 {
-        app.update();
-    }
+    replay_sample(&mut app, "othello-woc");
     assert_eq!(
         count::<Piece>(&mut app),
         4,
@@ -1202,17 +1207,7 @@ fn the_side_panel_says_the_komi_and_the_gomoku_rule() {
         ("gomoku-example-renju", "Rule: Renju"),
         ("go-1846", "Komi 0\nCaptures: Black 0, White 0"),
     ] {
-        let (name, text) = qi_core::records::SAMPLES
-            .iter()
-            .find(|(n, _)| n.starts_with(file))
-            .unwrap();
-        let rec = qi_core::records::import_text(text).unwrap();
-        let m = qi::replay::replay_match(&rec, name).unwrap();
-        app.world_mut()
-            .write_message(qi::menus::LoadMatch(Box::new(m)));
-        for _ in 0..3 {
-            app.update();
-        }
+        replay_sample(&mut app, file);
         let replay = hud_view(&app).replay.expect("replaying");
         assert_eq!(replay.info_line.as_deref(), Some(want), "{file}");
     }

@@ -259,11 +259,10 @@ fn the_bar_hides_noisy_scores_and_uses_the_games_scale() {
     }
 }
 
-/// At 800×600 the side panel is 250 px wide: the replay panel's rows fit in it (they ran off
-/// its edge and were cut), and the move list shows the current move of a long game.
-#[test]
-fn the_replay_panel_fits_the_narrowest_side_panel() {
-    let view = ReplayView {
+/// The 1846 game at move 127 of 325, as the replay panel sees it (no opening, no side-panel
+/// line).
+fn long_go_replay() -> ReplayView {
+    ReplayView {
         source: "go-1846-shusaku-gennan-ear-reddening.sgf".into(),
         ply: 127,
         total: 325,
@@ -274,8 +273,19 @@ fn the_replay_panel_fits_the_narrowest_side_panel() {
         speed: 1.2,
         analysis: None,
         progress: None,
+        opening: None,
+        info_line: None,
+    }
+}
+
+/// At 800×600 the side panel is 250 px wide: the replay panel's rows fit in it (they ran off
+/// its edge and were cut), and the move list shows the current move of a long game.
+#[test]
+fn the_replay_panel_fits_the_narrowest_side_panel() {
+    let view = ReplayView {
         opening: Some("Joseki: One-space low pincer, 3-3 invasion: joseki".into()),
         info_line: Some("Komi 6.5\nCaptures: Black 3, White 5 · Area now B+4.5".into()),
+        ..long_go_replay()
     };
     let width = 250.0;
     let mut h = Harness::builder()
@@ -310,18 +320,8 @@ fn the_replay_panel_fits_the_narrowest_side_panel() {
 #[test]
 fn the_replay_panel_says_komi_and_captures_where_it_has_room() {
     let view = ReplayView {
-        source: "go-1846-shusaku-gennan-ear-reddening.sgf".into(),
-        ply: 127,
-        total: 325,
-        autoplay: false,
-        comment: None,
-        result: Some("B+2".into()),
-        all_moves: (1..=325).map(|i| format!("m{i}")).collect(),
-        speed: 1.2,
-        analysis: None,
-        progress: None,
-        opening: None,
         info_line: Some("Komi 6.5\nCaptures: Black 3, White 5".into()),
+        ..long_go_replay()
     };
     let shown = |height: f32| {
         let mut h = Harness::builder()
