@@ -1844,13 +1844,7 @@ fn a_go_game_in_chinese_then_back_in_english() {
 #[test]
 fn the_opening_line_follows_a_language_switch() {
     use qi::i18n::Lang;
-    let mut app = headless_without_animations(&[]);
-    start(
-        &mut app,
-        GameKind::Reversi,
-        None,
-        [Player::Human, Player::Human],
-    );
+    let mut app = two_players(GameKind::Reversi);
     play(&mut app, "d3");
     settle(&mut app);
     play(&mut app, "c3");
