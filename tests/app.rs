@@ -177,8 +177,9 @@ fn press_key(app: &mut App, code: KeyCode, key: bevy::input::keyboard::Key) {
     }
 }
 
-/// Replays the example record whose name starts with `prefix`, as the Records screen does.
-fn replay_sample(app: &mut App, prefix: &str) {
+/// Replays the example record whose name starts with `prefix`, as the Records screen does;
+/// returns the record.
+fn replay_sample(app: &mut App, prefix: &str) -> qi_core::records::Record {
     let (name, text) = qi_core::records::SAMPLES
         .iter()
         .find(|(n, _)| n.starts_with(prefix))
@@ -190,6 +191,7 @@ fn replay_sample(app: &mut App, prefix: &str) {
     for _ in 0..3 {
         app.update();
     }
+    rec
 }
 
 fn status(app: &App) -> String {
@@ -950,7 +952,7 @@ fn the_record_of_a_game_is_written_and_reads_back() {
 fn a_record_replays_and_play_from_here_vs_cpu() {
     use qi::replay::ReplayStep;
     let mut app = headless_without_animations(&[(GameKind::Reversi, 200)]);
-    replay_sample(&mut app, "othello-woc");
+    let rec = replay_sample(&mut app, "othello-woc");
     assert_eq!(
         count::<Piece>(&mut app),
         4,
@@ -1207,7 +1209,7 @@ fn the_side_panel_says_the_komi_and_the_gomoku_rule() {
         ("gomoku-example-renju", "Rule: Renju"),
         ("go-1846", "Komi 0\nCaptures: Black 0, White 0"),
     ] {
-        replay_sample(&mut app, file);
+        let _ = replay_sample(&mut app, file);
         let replay = hud_view(&app).replay.expect("replaying");
         assert_eq!(replay.info_line.as_deref(), Some(want), "{file}");
     }
