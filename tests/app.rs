@@ -1536,30 +1536,38 @@ fn bad_record_notice(text: &str, lang: qi::i18n::Lang) -> String {
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("broken.sgf");
     std::fs::write(&bad, text).unwrap();
+    let notice = title_notice(
+        Args {
+            save_dir: Some(dir),
+            record: Some(bad),
+            lang: Some(lang),
+            ..Args::default()
+        },
+        3,
+    );
+    qi::i18n::set_lang(qi::i18n::Lang::EnUs);
+    notice
+}
+
+/// An app started with `args` (the caller holds the one-app lock): after `frames` frames it
+/// is on the title screen, and the main menu's notice is returned.
+fn title_notice(args: Args, frames: usize) -> String {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
-    app.insert_resource(Args {
-        save_dir: Some(dir),
-        record: Some(bad),
-        lang: Some(lang),
-        ..Args::default()
-    });
+    app.insert_resource(args);
     app.add_plugins(qi::plugin);
-    for _ in 0..3 {
+    for _ in 0..frames {
         app.update();
     }
     assert_eq!(
         *app.world().resource::<State<Screen>>().get(),
         Screen::Title
     );
-    let notice = app
-        .world()
+    app.world()
         .resource::<qi::menus::main_menu::MainMenuModel>()
         .notice
         .clone()
-        .expect("the player is told");
-    qi::i18n::set_lang(qi::i18n::Lang::EnUs);
-    notice
+        .expect("the player is told")
 }
 
 /// `qi --game go --fen` with a position that cannot be read: the main menu opens and says
@@ -1567,28 +1575,15 @@ fn bad_record_notice(text: &str, lang: qi::i18n::Lang) -> String {
 #[test]
 fn a_bad_start_position_is_said_on_the_main_menu() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
-    app.insert_resource(Args {
-        save_dir: Some(fresh_dir()),
-        game: Some(GameKind::Go),
-        fen: Some("13 7 w ..../..".into()),
-        ..Args::default()
-    });
-    app.add_plugins(qi::plugin);
-    for _ in 0..5 {
-        app.update();
-    }
-    assert_eq!(
-        *app.world().resource::<State<Screen>>().get(),
-        Screen::Title
+    let notice = title_notice(
+        Args {
+            save_dir: Some(fresh_dir()),
+            game: Some(GameKind::Go),
+            fen: Some("13 7 w ..../..".into()),
+            ..Args::default()
+        },
+        5,
     );
-    let notice = app
-        .world()
-        .resource::<qi::menus::main_menu::MainMenuModel>()
-        .notice
-        .clone()
-        .expect("the player is told");
     assert!(notice.starts_with("Cannot start the game: "), "{notice}");
 }
 

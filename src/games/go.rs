@@ -292,15 +292,11 @@ impl GameUi for GoUi {
     }
 
     fn info_line(&self, pos: &AnyPosition) -> Option<String> {
-        let [b, w] = pos.captures()?;
-        let counts = pos.piece_counts();
         // the komi, which the board cannot show (KaTrain and Sabaki show it beside the game)
-        let komi = match pos {
-            AnyPosition::Go(g) => t!("go-komi-line", komi = qi_core::go::komi_text(g.komi())),
-            _ => return None,
-        };
-        // the area count means little until both colours are on the board (one stone alone
-        // "owns" every empty point)
+        let AnyPosition::Go(g) = pos else { return None };
+        let komi = t!("go-komi-line", komi = qi_core::go::komi_text(g.komi()));
+        let ([b, w], counts) = (pos.captures()?, pos.piece_counts());
+        // no area count until both colours are down (one stone alone "owns" every point)
         let captures = if counts[0] > 0 && counts[1] > 0 {
             t!(
                 "go-captures-area",
