@@ -311,21 +311,49 @@ fn spatial_tables() -> &'static SpatialTables {
 /// The keys of the spatial patterns of every size of [`SPATIAL_D`] around `p` for `me`.
 pub fn spatial_keys(b: &Board, p: usize, me: u8) -> [u64; 5] {
     let t = spatial_tables();
-    let size = b.size as i32;
-    let (x, y) = ((p % STRIDE) as i32 - 1, (p / STRIDE) as i32 - 1);
+    keys_of(&spatial_states(b, p, me, t), t)
+}
+
+/// For a board of `size`, each point's neighbours at the offsets of [`SpatialTables::offs`]:
+/// their indices on the board, or 0 (a border point) off the board.
+fn offset_points(size: u8) -> &'static [[u16; 64]] {
+    static BY_SIZE: [OnceLock<Vec<[u16; 64]>>; crate::go::MAX_SIZE as usize + 1] =
+        [const { OnceLock::new() }; crate::go::MAX_SIZE as usize + 1];
+    BY_SIZE[size as usize].get_or_init(|| {
+        let t = spatial_tables();
+        let n = size as i32;
+        (0..crate::go::POINTS)
+            .map(|p| {
+                let (x, y) = ((p % STRIDE) as i32 - 1, (p / STRIDE) as i32 - 1);
+                let mut out = [0u16; 64];
+                for (k, &(dx, dy)) in t.offs.iter().enumerate() {
+                    let (qx, qy) = (x + dx, y + dy);
+                    if (0..n).contains(&qx) && (0..n).contains(&qy) {
+                        out[k] = ((qy as usize + 1) * STRIDE + qx as usize + 1) as u16;
+                    }
+                }
+                out
+            })
+            .collect()
+    })
+}
+
+/// The state of each offset of [`SpatialTables::offs`] around `p`: 0 empty, 1 `me`'s, 2 the
+/// opponent's, 3 off the board.
+fn spatial_states(b: &Board, p: usize, me: u8, t: &SpatialTables) -> [u8; 64] {
+    debug_assert_eq!(b.color[0], super::board::BORDER);
+    // the board's codes (0 empty, 1 Black, 2 White, 3 border) relative to the mover
+    let relative: [u8; 4] = if me == 1 { [0, 1, 2, 3] } else { [0, 2, 1, 3] };
+    let around = &offset_points(b.size)[p];
     let mut st = [0u8; 64];
-    for (k, &(dx, dy)) in t.offs.iter().enumerate() {
-        let (qx, qy) = (x + dx, y + dy);
-        st[k] = if qx < 0 || qy < 0 || qx >= size || qy >= size {
-            3
-        } else {
-            match b.color[(qy as usize + 1) * STRIDE + qx as usize + 1] {
-                EMPTY => 0,
-                c if c == me => 1,
-                _ => 2,
-            }
-        };
+    for (s, &q) in st.iter_mut().zip(&around[..t.offs.len()]) {
+        *s = relative[b.color[q as usize] as usize & 3];
     }
+    st
+}
+
+/// The keys of the patterns of every size of [`SPATIAL_D`] for the states `st`.
+fn keys_of(st: &[u8; 64], t: &SpatialTables) -> [u64; 5] {
     let mut h = [0u64; 8];
     let mut out = [0u64; 5];
     let mut k = 0;
@@ -342,14 +370,84 @@ pub fn spatial_keys(b: &Board, p: usize, me: u8) -> [u64; 5] {
     out
 }
 
-/// The value in the group `spatial` of the largest pattern around `p` that `dict` knows
-/// (0: none).
-pub(crate) fn spatial_value(b: &Board, p: usize, me: u8, dict: &Dict) -> u32 {
-    let keys = spatial_keys(b, p, me);
+/// The value in `dict` of the largest of `keys` it knows (0: none).
+fn largest_known(keys: &[u64; 5], dict: &Dict) -> u32 {
     keys.iter()
         .rev()
         .find_map(|k| dict.get(k).copied())
         .unwrap_or(0)
+}
+
+/// The value in the group `spatial` of the largest pattern around `p` that `dict` knows
+/// (0: none).
+pub(crate) fn spatial_value(b: &Board, p: usize, me: u8, dict: &Dict) -> u32 {
+    largest_known(&spatial_keys(b, p, me), dict)
+}
+
+/// Entries of each thread's cache of spatial values ([`spatial_value_cached`]): 2¹⁵ of 24
+/// bytes, 768 KB.
+const CACHE_BITS: u32 = 15;
+
+/// One entry: the states around a point packed two bits an offset, and their value.
+#[derive(Clone, Copy)]
+struct CacheEntry {
+    states: u128,
+    value: u32,
+}
+
+/// A value no entry holds: spatial values are below 2¹⁶.
+const NO_VALUE: u32 = u32::MAX;
+
+struct SpatialCache {
+    /// The dictionary the values are of (its address: a `'static` one, never freed).
+    dict: usize,
+    entries: Vec<CacheEntry>,
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<SpatialCache> = const {
+        std::cell::RefCell::new(SpatialCache { dict: 0, entries: Vec::new() })
+    };
+}
+
+/// [`spatial_value`] through a cache of each thread: the value depends only on the states of
+/// the points around `p`, and a search meets the same surroundings of a point again in many
+/// nodes. The states are packed whole into the cache's key, so a hit is the same pattern, not
+/// one with the same hash. Computing the keys is the costliest part of a 13×13 search's priors
+/// (18% of its profile before this cache).
+pub(crate) fn spatial_value_cached(b: &Board, p: usize, me: u8, dict: &'static Dict) -> u32 {
+    let t = spatial_tables();
+    let st = spatial_states(b, p, me, t);
+    let mut packed = 0u128;
+    for (k, &s) in st[..t.offs.len()].iter().enumerate() {
+        packed |= (s as u128) << (2 * k);
+    }
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        let id = dict as *const Dict as usize;
+        if c.dict != id || c.entries.is_empty() {
+            c.dict = id;
+            c.entries = vec![
+                CacheEntry {
+                    states: 0,
+                    value: NO_VALUE,
+                };
+                1 << CACHE_BITS
+            ];
+        }
+        let mix = (packed as u64 ^ ((packed >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let e = &mut c.entries[(mix >> (64 - CACHE_BITS)) as usize];
+        if e.value != NO_VALUE && e.states == packed {
+            return e.value;
+        }
+        let value = largest_known(&keys_of(&st, t), dict);
+        *e = CacheEntry {
+            states: packed,
+            value,
+        };
+        value
+    })
 }
 
 /// The learnt weights: one `γ` per feature value, and the spatial patterns the model knows
@@ -439,9 +537,25 @@ impl Model {
 
     /// The weight of the legal point `p` for `me` on `b`, from its facts `f` (whose
     /// `spatial` this fills in when the model knows spatial patterns).
+    #[cfg(test)]
     pub(crate) fn weight_at(&self, b: &Board, p: usize, me: u8, f: &mut Facts) -> f32 {
         if !self.dict.is_empty() {
             f.spatial = spatial_value(b, p, me, &self.dict);
+        }
+        self.weight(&Features::of(f, me))
+    }
+
+    /// [`Model::weight_at`] for a model that lives as long as the program (the search's, from
+    /// [`Model::shipped`]), with the spatial values from [`spatial_value_cached`].
+    pub(crate) fn weight_at_cached(
+        &'static self,
+        b: &Board,
+        p: usize,
+        me: u8,
+        f: &mut Facts,
+    ) -> f32 {
+        if !self.dict.is_empty() {
+            f.spatial = spatial_value_cached(b, p, me, &self.dict);
         }
         self.weight(&Features::of(f, me))
     }
@@ -692,6 +806,62 @@ mod tests {
     use crate::game::Game;
     use crate::go::Go;
     use std::collections::HashSet;
+
+    /// The cached spatial values are the ones computed afresh: on every board size, near the
+    /// edges and in the corners (where the offsets leave the board), for both colours, after
+    /// many positions have filled the cache, and when the search turns to another model.
+    #[test]
+    fn cached_spatial_values_are_the_computed_ones() {
+        let shipped: &'static Model = Box::leak(Box::new(
+            Model::parse(include_str!("../../../data/go-spatial.txt")).unwrap(),
+        ));
+        // a second model that knows a few of the first one's patterns, with other values
+        let mut few = Dict::new();
+        for (i, (&k, _)) in shipped.dict.iter().take(2000).enumerate() {
+            few.insert(k, 1 + i as u32 % 7);
+        }
+        let other: &'static Model = Box::leak(Box::new(Model {
+            gamma: shipped.gamma.clone(),
+            dict: few,
+        }));
+        let mut rng = crate::rng::FastRng::new(7);
+        let mut boards = Vec::new();
+        for size in [9u8, 13, 19] {
+            for game in 0..6 {
+                let mut g = Go::new(size, 7.5).unwrap();
+                let mut moves = Vec::new();
+                for ply in 0..(size as usize * size as usize / 2) {
+                    if ply % 7 == game % 7 {
+                        boards.push(Board::from_go(&g, PASS));
+                    }
+                    g.legal_moves(&mut moves);
+                    moves.retain(|&m| m != PASS);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    g.make(moves[rng.below(moves.len() as u32) as usize]);
+                }
+            }
+        }
+        let (mut known, mut checked) = (0, 0);
+        // the cache is kept while one model is asked, and emptied when the other one is
+        for m in [shipped, other, shipped] {
+            for b in &boards {
+                for &p in b.empties() {
+                    let p = p as usize;
+                    for me in [1, 2] {
+                        let fresh = spatial_value(b, p, me, &m.dict);
+                        let cached = spatial_value_cached(b, p, me, &m.dict);
+                        assert_eq!(cached, fresh, "{}×{}, point {p}, {me}", b.size, b.size);
+                        known += (fresh != 0) as usize;
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        // the check saw patterns the models know, not only unknown ones
+        assert!(known > checked / 4, "{known} known of {checked}");
+    }
 
     #[test]
     fn playout_weights_follow_the_shape_whatever_its_turn_and_colour() {

@@ -102,7 +102,7 @@ pub(crate) fn gamma(b: &Board, p: usize, me: u8, ctx: &Context) -> (f32, f32, f3
     let mut f = facts(b, p, me, ctx.tactical);
     let (g, bad_n, bad_w) = hand_gamma(b, p, &f, ctx);
     match Model::shipped(b.size).filter(|_| ctx.model) {
-        Some(m) => (m.weight_at(b, p, me, &mut f), bad_n, bad_w),
+        Some(m) => (m.weight_at_cached(b, p, me, &mut f), bad_n, bad_w),
         None => (g, bad_n, bad_w),
     }
 }
