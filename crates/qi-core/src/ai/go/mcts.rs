@@ -692,6 +692,37 @@ mod tests {
             .collect()
     }
 
+    /// An atari that the ladder reader finds working weighs like the capture it is in the
+    /// learnt model's priors too (13×13): after these 82 moves of a game lost to Pachi by 74
+    /// points, Black's J12 puts White's chain of 14 stones (H5 to K12) in atari, and the
+    /// chain is caught. The model alone ranked it 16th (`QI_GO_MODEL_LADDER=0`: checked to
+    /// fail), and White's search had not met it under its own M5.
+    #[test]
+    fn a_working_ladder_on_a_big_chain_is_among_the_first_priors() {
+        use crate::game::Game;
+        const MOVES: &str = "D10 K4 C4 K10 H11 H10 G10 H9 G9 J11 G11 H8 G8 G7 F7 F6 G6 H7 F5 E6 \
+            G5 D4 D5 E5 E4 D3 C3 E3 F4 G3 F3 F2 G2 E2 H3 H2 G4 C2 B2 B1 C5 B3 B4 J2 E7 A2 L11 \
+            K12 M9 L10 M10 M12 M11 M7 L12 L13 M13 N13 L6 L8 J6 H6 J5 H5 L9 K8 K9 K11 H4 J4 J8 \
+            J7 J9 J10 K7 K6 L7 M6 L5 M8 K5 M5";
+        let mut g = crate::go::Go::new(13, 7.0).unwrap();
+        let mut last = PASS;
+        for m in MOVES.split_whitespace() {
+            last = g.parse_move(m).unwrap();
+            g.make(last);
+        }
+        let root = Board::from_go(&g, last);
+        let mut t = Tree::new(7, 100_000);
+        assert!(!t.hand_priors, "13×13 searches with the learnt model");
+        t.set_root(&g);
+        t.expand(0, &root, true);
+        let r = t.nodes[0];
+        let mut kids: Vec<Node> =
+            t.nodes[r.first as usize..(r.first + r.n_children as u32) as usize].to_vec();
+        kids.sort_by(|a, b| (b.w / b.n).total_cmp(&(a.w / a.n)));
+        let top: Vec<String> = kids[..3].iter().map(|c| g.move_to_text(c.mv)).collect();
+        assert!(top.iter().any(|m| m == "J12"), "{top:?}");
+    }
+
     #[test]
     fn the_tree_leaves_out_an_escape_into_a_caught_ladder() {
         use crate::game::Game;
