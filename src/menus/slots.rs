@@ -101,11 +101,7 @@ pub fn slots_ui(
                     why_unreadable = Some(crate::saves::slot_reason(why));
                 }
                 SlotState::Ok(sum) => {
-                    draw_small_board(
-                        ui,
-                        &sum.position,
-                        (36.0 / sum.position.dimensions().0 as f32).max(2.0),
-                    );
+                    draw_small_board(ui, &sum.position, thumbnail_cell(&sum.position));
                     if !saving && ui.small_button(t!("slot-delete")).clicked() {
                         action = Some(SlotAction::Delete(info.slot));
                     }
@@ -155,6 +151,13 @@ pub fn slots_ui(
         action = Some(SlotAction::Back);
     }
     action
+}
+
+/// Every slot's picture is the same size (44 pixels square), whatever the board: a cell of
+/// 2.3 pixels on 19×19, 6.3 on Ataxx's 7×7.
+fn thumbnail_cell(pos: &qi_core::any::AnyPosition) -> f32 {
+    const SIDE: f32 = 44.0;
+    SIDE / pos.dimensions().0.max(pos.dimensions().1) as f32
 }
 
 #[allow(clippy::too_many_arguments)]

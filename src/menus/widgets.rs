@@ -48,28 +48,58 @@ pub fn format_time(secs: f32) -> String {
 /// A small picture of a position, drawn with egui's painter: stones on the crossings of lined
 /// boards (Go, Gomoku), pieces in the squares of the others, as the big board draws them.
 pub fn draw_small_board(ui: &mut egui::Ui, pos: &AnyPosition, cell: f32) {
-    let game = ui_of(pos.kind());
-    let style = game.board_style();
     let (w, h) = pos.dimensions();
     let size = egui::vec2(w as f32 * cell, h as f32 * cell);
     let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
-    let painter = ui.painter_at(rect);
+    ui.painter_at(rect)
+        .extend(small_board_shapes(pos, rect, cell));
+}
+
+/// Cells narrower than this (pixels) leave out a lined board's inner lines and draw its
+/// stones as dots that fill the cell: at 2 pixels a cell, a 19×19 thumbnail's 1-pixel lines
+/// covered half of it and its stones, 1.7 pixels across with a half-pixel outline, could not
+/// be told from the lines.
+const FINE_CELL: f32 = 4.0;
+
+/// The shapes of [`draw_small_board`] for a board in `rect` with cells of `cell` pixels.
+pub fn small_board_shapes(pos: &AnyPosition, rect: egui::Rect, cell: f32) -> Vec<egui::Shape> {
+    let game = ui_of(pos.kind());
+    let style = game.board_style();
+    let (w, h) = pos.dimensions();
     let colors = style.colors;
+    let fine = cell < FINE_CELL;
+    let mut out = Vec::new();
     let center = |x: u8, y: u8| {
         let row = if style.rank_one_on_top { y } else { h - 1 - y };
         rect.min + egui::vec2((x as f32 + 0.5) * cell, (row as f32 + 0.5) * cell)
     };
     if style.lined {
-        painter.rect_filled(rect, 2.0, colors.cell);
+        out.push(egui::Shape::rect_filled(rect, 2.0, colors.cell));
         let stroke = egui::Stroke::new(1.0, colors.frame);
-        for x in 0..w {
-            painter.line_segment([center(x, 0), center(x, h - 1)], stroke);
-        }
-        for y in 0..h {
-            painter.line_segment([center(0, y), center(w - 1, y)], stroke);
+        if fine {
+            // the outer lines only: the board's edge
+            out.push(egui::Shape::rect_stroke(
+                egui::Rect::from_two_pos(center(0, 0), center(w - 1, h - 1)),
+                0.0,
+                stroke,
+                egui::StrokeKind::Middle,
+            ));
+        } else {
+            for x in 0..w {
+                out.push(egui::Shape::line_segment(
+                    [center(x, 0), center(x, h - 1)],
+                    stroke,
+                ));
+            }
+            for y in 0..h {
+                out.push(egui::Shape::line_segment(
+                    [center(0, y), center(w - 1, y)],
+                    stroke,
+                ));
+            }
         }
     } else {
-        painter.rect_filled(rect, 2.0, colors.frame);
+        out.push(egui::Shape::rect_filled(rect, 2.0, colors.frame));
     }
     for y in 0..h {
         for x in 0..w {
@@ -83,16 +113,82 @@ pub fn draw_small_board(ui: &mut egui::Ui, pos: &AnyPosition, cell: f32) {
                 } else {
                     colors.cell
                 };
-                painter.rect_filled(r, 1.0, fill);
+                out.push(egui::Shape::rect_filled(r, 1.0, fill));
             }
             if let qi_core::Cell::Piece(side) = c {
-                painter.circle_filled(p, cell * 0.42, game.piece_color(side));
-                painter.circle_stroke(
-                    p,
-                    cell * 0.42,
-                    egui::Stroke::new(0.5, palette::ui().outline),
-                );
+                if fine {
+                    out.push(egui::Shape::circle_filled(
+                        p,
+                        cell * 0.5 + 0.3,
+                        game.piece_color(side),
+                    ));
+                } else {
+                    out.push(egui::Shape::circle_filled(
+                        p,
+                        cell * 0.42,
+                        game.piece_color(side),
+                    ));
+                    out.push(egui::Shape::circle_stroke(
+                        p,
+                        cell * 0.42,
+                        egui::Stroke::new(0.5, palette::ui().outline),
+                    ));
+                }
             }
         }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qi_core::GameKind;
+
+    /// The stones of a 19×19 save show in the slot list's 44-pixel picture: each is a dot of
+    /// nearly 3 pixels across, and no grid line crosses it (the 1-pixel lines of a 2-pixel
+    /// grid had hidden stones 1.7 pixels across). Larger cells keep the grid and outlined
+    /// stones.
+    #[test]
+    fn stones_show_on_a_small_picture_of_a_large_board() {
+        let mut go = qi_core::go::Go::new(19, 7.5).unwrap();
+        for m in ["D4", "Q16", "D16", "Q4"] {
+            let mv = qi_core::Game::parse_move(&go, m).unwrap();
+            qi_core::Game::make(&mut go, mv);
+        }
+        let pos = AnyPosition::from_text(GameKind::Go, &qi_core::Game::to_text(&go)).unwrap();
+        let cell = 44.0 / 19.0;
+        let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(44.0, 44.0));
+        let shapes = small_board_shapes(&pos, rect, cell);
+        let stones: Vec<(egui::Pos2, f32)> = shapes
+            .iter()
+            .filter_map(|s| match s {
+                egui::Shape::Circle(c) if c.fill != egui::Color32::TRANSPARENT => {
+                    Some((c.center, c.radius))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(stones.len(), 4, "{shapes:?}");
+        for &(_, r) in &stones {
+            assert!(r * 2.0 >= 2.6, "a stone {:.1} pixels across", r * 2.0);
+        }
+        for s in &shapes {
+            if let egui::Shape::LineSegment { points, .. } = s {
+                panic!("a grid line {points:?} at {cell:.1} pixels a cell");
+            }
+        }
+        // 9×9 at the openings menu's size: the grid and the outlined stones
+        let nine = {
+            let mut rows = vec![".........".to_string(); 9];
+            rows[4] = "....X....".to_string();
+            AnyPosition::from_text(GameKind::Go, &format!("9 7 b {}", rows.join("/"))).unwrap()
+        };
+        let shapes = small_board_shapes(&nine, rect, 26.0);
+        let lines = shapes
+            .iter()
+            .filter(|s| matches!(s, egui::Shape::LineSegment { .. }))
+            .count();
+        assert_eq!(lines, 18);
     }
 }
