@@ -102,6 +102,36 @@ fn every_level_wins_in_one() {
     }
 }
 
+/// The second stone of a game goes next to the first, under every rule and at every level:
+/// in renju the search had answered h8 with f10, two points away, which the renju opening
+/// rules do not allow and the theory counts as bad for White. A first stone off the centre
+/// or on the edge is answered next to it too.
+#[test]
+fn the_second_stone_goes_next_to_the_first() {
+    for rule in GomokuRule::ALL {
+        for first in ["h8", "c3", "a1", "o8"] {
+            let mut pos = Gomoku::new(15, rule);
+            let m = pos.parse_move(first).unwrap();
+            pos.make(m);
+            let a = qi_core::gomoku::move_square(m);
+            for level in [1, 3, 6] {
+                let r = choose(&pos, level);
+                let b = qi_core::gomoku::move_square(r);
+                let far = (a.x as i32 - b.x as i32)
+                    .abs()
+                    .max((a.y as i32 - b.y as i32).abs());
+                assert_eq!(
+                    far,
+                    1,
+                    "{} level {level}: {first} answered with {}",
+                    rule.name(),
+                    text(&pos, r)
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn every_level_blocks_a_four() {
     for rule in GomokuRule::ALL {

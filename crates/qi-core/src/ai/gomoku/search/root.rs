@@ -3,6 +3,35 @@
 
 use super::*;
 
+/// The moves for the second stone of a game: the points next to the first stone (the eight
+/// around it, as the renju opening rules put the second stone in the central 3×3 around the
+/// first, and as every studied opening, direct or indirect, has it). `None` unless exactly one
+/// stone is on the board. The search had answered h8 in renju with a stone two points away
+/// diagonally, an opening the theory counts as bad for White.
+fn second_stones(pos: &Gomoku, e: &Engine) -> Option<Vec<Move>> {
+    if pos.stone_count() != 1 {
+        return None;
+    }
+    let n = pos.size();
+    let first = (0..n)
+        .flat_map(|y| (0..n).map(move |x| Square::new(x, y)))
+        .find(|&sq| pos.cell(sq) != Cell::Empty)?;
+    let mut out = Vec::new();
+    for dy in -1i32..=1 {
+        for dx in -1i32..=1 {
+            let (x, y) = (first.x as i32 + dx, first.y as i32 + dy);
+            if (dx, dy) == (0, 0) || !(0..n as i32).contains(&x) || !(0..n as i32).contains(&y) {
+                continue;
+            }
+            let m = move_at(Square::new(x as u8, y as u8));
+            if pos.is_legal(m) && e.allowed(m) {
+                out.push(m);
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 impl Search {
     /// Whether the opponent of the side to move has a VCF if the side to move passed.
     fn opponent_vcf(&mut self, pos: &Gomoku) -> bool {
@@ -107,6 +136,9 @@ impl Search {
         // root moves
         let mut root = Vec::new();
         self.node_moves(&e, 0, None, self.cfg.width * 2, &mut root);
+        if let Some(next_to_first) = second_stones(pos, &e) {
+            root = next_to_first;
+        }
         if self.cfg.vcf_defend > 0 && self.opponent_vcf(pos) {
             // keep only the moves after which the opponent has no VCF
             let mut all = Vec::new();
