@@ -216,7 +216,9 @@
 //! `QI_GO_ROOT_PRIOR=<f>` to give the root's children in the opening of 13×13 and 19×19 the
 //! model's virtual wins `f` times more (2 by default, 0 turns it off; [`mcts::Tree::boost_root`]),
 //! `QI_GO_PRIOR=learned` for the 9×9 priors of the model learnt from GNU Go games and the
-//! spatial model from 13×13 up, 19×19 included ([`features`]; with `QI_GO_MODEL=<file>` the model in that file, on any board size), `QI_GO_OWNER=1` to weigh
+//! spatial model from 13×13 up, 19×19 included ([`features`]; with `QI_GO_MODEL=<file>` the model in that file, on any board size), `QI_GO_MODEL_LADDER=0` to
+//! leave the learnt model's weights without the ladder reader's factor for an atari that starts a
+//! working ladder ([`prior::model_reads_ladders`]), `QI_GO_OWNER=1` to weigh
 //! the tree priors by who owns each point at the end of 300 playouts run before the search
 //! ([`prior::owner_factor`]), `QI_GO_DRAVE=<k>` to weigh the AMAF update of a move played at
 //! once after its node `1 + k` times, falling to once at the end of the playout (Pachi's
