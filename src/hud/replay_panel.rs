@@ -27,8 +27,8 @@ pub struct ReplayView {
     pub progress: Option<(usize, usize)>,
     /// The named opening reached at the move shown.
     pub opening: Option<String>,
-    /// The game's lines of the in-game side panel ([`crate::games::GameUi::info_line`]: Go's
-    /// komi, captures and area count, Gomoku's rule), at the move shown.
+    /// The game's lines of the in-game side panel ([`crate::games::GameUi::info_line`]), at
+    /// the move shown.
     pub info_line: Option<String>,
 }
 
@@ -46,7 +46,7 @@ pub fn replay_panel_ui(ui: &mut egui::Ui, r: &ReplayView) -> Option<HudAction> {
     if let Some(o) = &r.opening {
         ui.label(egui::RichText::new(o).strong());
     }
-    // Go's komi and captures, Gomoku's rule: small, and only where the panel has the height
+    // the game's own lines: small, and only where the panel has the height
     // (at 800×600 the move list below needs it all)
     if let Some(line) = r
         .info_line

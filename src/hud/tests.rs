@@ -261,7 +261,7 @@ fn the_bar_hides_noisy_scores_and_uses_the_games_scale() {
 
 /// The 1846 game at move 127 of 325, as the replay panel sees it (no opening, no side-panel
 /// line).
-fn long_go_replay() -> ReplayView {
+fn long_replay() -> ReplayView {
     ReplayView {
         source: "go-1846-shusaku-gennan-ear-reddening.sgf".into(),
         ply: 127,
@@ -284,8 +284,8 @@ fn long_go_replay() -> ReplayView {
 fn the_replay_panel_fits_the_narrowest_side_panel() {
     let view = ReplayView {
         opening: Some("Joseki: One-space low pincer, 3-3 invasion: joseki".into()),
-        info_line: Some("Komi 6.5\nCaptures: Black 3, White 5 · Area now B+4.5".into()),
-        ..long_go_replay()
+        info_line: Some("Setting 6.5\nCounts: Black 3, White 5 · Area now B+4.5".into()),
+        ..long_replay()
     };
     let width = 250.0;
     let mut h = Harness::builder()
@@ -314,14 +314,14 @@ fn the_replay_panel_fits_the_narrowest_side_panel() {
     );
 }
 
-/// Session 36: the replay panel says the game's side-panel lines (Go's komi and captures,
-/// Gomoku's rule) on one small line where the panel has room for them (a window of 800 rows),
-/// and leaves them out at 800×600, where the move list needs the height.
+/// Session 36: the replay panel says the game's side-panel lines (`GameUi::info_line`) on one
+/// small line where the panel has room for them (a window of 800 rows), and leaves them out at
+/// 800×600, where the move list needs the height.
 #[test]
-fn the_replay_panel_says_komi_and_captures_where_it_has_room() {
+fn the_replay_panel_says_the_side_panel_lines_where_it_has_room() {
     let view = ReplayView {
-        info_line: Some("Komi 6.5\nCaptures: Black 3, White 5".into()),
-        ..long_go_replay()
+        info_line: Some("Setting 6.5\nCounts: Black 3, White 5".into()),
+        ..long_replay()
     };
     let shown = |height: f32| {
         let mut h = Harness::builder()
@@ -334,10 +334,10 @@ fn the_replay_panel_says_komi_and_captures_where_it_has_room() {
                 view.clone(),
             );
         h.run();
-        h.query_by_label("Komi 6.5 · Captures: Black 3, White 5")
+        h.query_by_label("Setting 6.5 · Counts: Black 3, White 5")
             .is_some()
     };
-    assert!(shown(700.0), "a tall panel says the komi and captures");
+    assert!(shown(700.0), "a tall panel says the side panel's lines");
     assert!(!shown(500.0), "a short one leaves them to the move list");
 }
 

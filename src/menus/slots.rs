@@ -8,7 +8,7 @@ use qi_core::saves::{SlotInfo, SlotState};
 
 use super::confirm::PendingSlot;
 use super::nav::NavKeys;
-use super::widgets::draw_small_board;
+use super::widgets::{draw_small_board, thumbnail_cell};
 use super::{InGame, Menu, back_from_page, menu_area};
 use crate::saves::{FileOutcome, FileRequest, SlotList};
 use crate::screens::Screen;
@@ -151,13 +151,6 @@ pub fn slots_ui(
         action = Some(SlotAction::Back);
     }
     action
-}
-
-/// Every slot's picture is the same size (44 pixels square), whatever the board: a cell of
-/// 2.3 pixels on 19×19, 6.3 on Ataxx's 7×7.
-fn thumbnail_cell(pos: &qi_core::any::AnyPosition) -> f32 {
-    const SIDE: f32 = 44.0;
-    SIDE / pos.dimensions().0.max(pos.dimensions().1) as f32
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -140,55 +140,60 @@ pub fn small_board_shapes(pos: &AnyPosition, rect: egui::Rect, cell: f32) -> Vec
     out
 }
 
+/// The cell size of a position's picture in the save slots: every picture is the same size
+/// (44 pixels square) whatever the board, a cell of 2.3 pixels on 19×19, 6.3 on 7×7.
+pub fn thumbnail_cell(pos: &AnyPosition) -> f32 {
+    const SIDE: f32 = 44.0;
+    let (w, h) = pos.dimensions();
+    SIDE / w.max(h) as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use qi_core::GameKind;
 
-    /// The stones of a 19×19 save show in the slot list's 44-pixel picture: each is a dot of
-    /// nearly 3 pixels across, and no grid line crosses it (the 1-pixel lines of a 2-pixel
-    /// grid had hidden stones 1.7 pixels across). Larger cells keep the grid and outlined
-    /// stones.
+    /// Every game's pieces show on a save slot's picture: each is at least 2.6 pixels across,
+    /// and on cells under 4 pixels (the 15×15 and 19×19 boards) no grid line is drawn, where the
+    /// 1-pixel lines of a 2-pixel grid had hidden stones 1.7 pixels across. Checked at each
+    /// game's own picture size and at a 19-line board's, for every game's example position.
     #[test]
-    fn stones_show_on_a_small_picture_of_a_large_board() {
-        let mut go = qi_core::go::Go::new(19, 7.5).unwrap();
-        for m in ["D4", "Q16", "D16", "Q4"] {
-            let mv = qi_core::Game::parse_move(&go, m).unwrap();
-            qi_core::Game::make(&mut go, mv);
-        }
-        let pos = AnyPosition::from_text(GameKind::Go, &qi_core::Game::to_text(&go)).unwrap();
-        let cell = 44.0 / 19.0;
-        let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(44.0, 44.0));
-        let shapes = small_board_shapes(&pos, rect, cell);
-        let stones: Vec<(egui::Pos2, f32)> = shapes
-            .iter()
-            .filter_map(|s| match s {
-                egui::Shape::Circle(c) if c.fill != egui::Color32::TRANSPARENT => {
-                    Some((c.center, c.radius))
+    fn pieces_show_on_the_small_pictures_of_the_save_slots() {
+        let mut fine_seen = false;
+        for kind in GameKind::ALL {
+            let pos = ui_of(kind).example_position().unwrap();
+            let pieces = pos.piece_counts().iter().sum::<u32>() as usize;
+            assert!(pieces > 0, "{kind:?}: an example with pieces");
+            for cell in [thumbnail_cell(&pos), 44.0 / 19.0] {
+                let (w, h) = pos.dimensions();
+                let rect = egui::Rect::from_min_size(
+                    egui::pos2(0.0, 0.0),
+                    egui::vec2(w as f32 * cell, h as f32 * cell),
+                );
+                let shapes = small_board_shapes(&pos, rect, cell);
+                let stones: Vec<f32> = shapes
+                    .iter()
+                    .filter_map(|s| match s {
+                        egui::Shape::Circle(c) if c.fill != egui::Color32::TRANSPARENT => {
+                            Some(c.radius * 2.0)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(stones.len(), pieces, "{kind:?} at {cell:.1} pixels a cell");
+                for d in &stones {
+                    assert!(*d >= 2.6, "{kind:?}: a piece {d:.1} pixels across");
                 }
-                _ => None,
-            })
-            .collect();
-        assert_eq!(stones.len(), 4, "{shapes:?}");
-        for &(_, r) in &stones {
-            assert!(r * 2.0 >= 2.6, "a stone {:.1} pixels across", r * 2.0);
-        }
-        for s in &shapes {
-            if let egui::Shape::LineSegment { points, .. } = s {
-                panic!("a grid line {points:?} at {cell:.1} pixels a cell");
+                if cell < 4.0 {
+                    fine_seen = true;
+                    let lines = shapes
+                        .iter()
+                        .filter(|s| matches!(s, egui::Shape::LineSegment { .. }))
+                        .count();
+                    assert_eq!(lines, 0, "{kind:?}: grid lines at {cell:.1} pixels a cell");
+                }
             }
         }
-        // 9×9 at the openings menu's size: the grid and the outlined stones
-        let nine = {
-            let mut rows = vec![".........".to_string(); 9];
-            rows[4] = "....X....".to_string();
-            AnyPosition::from_text(GameKind::Go, &format!("9 7 b {}", rows.join("/"))).unwrap()
-        };
-        let shapes = small_board_shapes(&nine, rect, 26.0);
-        let lines = shapes
-            .iter()
-            .filter(|s| matches!(s, egui::Shape::LineSegment { .. }))
-            .count();
-        assert_eq!(lines, 18);
+        assert!(fine_seen);
     }
 }
