@@ -69,8 +69,10 @@ pub(crate) struct Tree {
     /// Whether the tree leaves out escapes into a ladder that catches them
     /// ([`ladder::tree_prunes_caught_escapes`]).
     prune_ladders: bool,
-    /// The UCB exploration constant of [`Tree::select`] ([`exploration`]).
+    /// The UCB exploration constants of [`Tree::select`] below the root and at the root
+    /// ([`exploration`]).
     explore: f32,
+    explore_root: f32,
 }
 
 /// What one search thread carries through its iterations: the move sequence and tree path of
@@ -142,7 +144,8 @@ impl Tree {
             root_boosted: false,
             hand_priors: false,
             prune_ladders: ladder::tree_prunes_caught_escapes(),
-            explore: exploration(),
+            explore: exploration().0,
+            explore_root: exploration().1,
         }
     }
 
@@ -414,7 +417,11 @@ impl Tree {
         let nd = &self.nodes[i];
         let mut best = nd.first as usize;
         let mut top = f32::MIN;
-        let explore = self.explore;
+        let explore = if i == 0 {
+            self.explore_root
+        } else {
+            self.explore
+        };
         let ln_n = (nd.visits as f32 + 1.0).ln();
         for c in nd.first as usize..(nd.first + nd.n_children as u32) as usize {
             let ch = &self.nodes[c];
@@ -660,16 +667,24 @@ fn crit_rave() -> f32 {
     *K.get_or_init(|| env_number("QI_GO_CRIT"))
 }
 
-/// The UCB exploration term's constant `c`: a child's value gains `c·√(ln(N + 1) / (n + 1))`
-/// for a node of `N` real playouts and a child of `n` (`QI_GO_EXPLORE=<c>`, an experiment; 0,
-/// none, by default). Without it a child that its AMAF value underrates is never played: in a
+/// The UCB exploration term's constants `c` below the root and at the root: a child's value
+/// gains `c·√(ln(N + 1) / (n + 1))` for a node of `N` real playouts and a child of `n`
+/// (`QI_GO_EXPLORE=<c>` everywhere, `QI_GO_EXPLORE_ROOT=<c>` at the root, over the first;
+/// experiments, 0, none, by default). Without it a child that its AMAF value underrates is never played: in a
 /// 13×13 game lost to Pachi (session 37, seed 3581, game 1) White's killing A10 at the edge of a
 /// 12-stone group had 22,000 AMAF games at 41% (the light playouts let the group live three
 /// times in four even after it) and no real playout in a 4 s search, though after it the search
 /// gives White 84% where its own L11 had 44%.
-fn exploration() -> f32 {
-    static K: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
-    *K.get_or_init(|| env_number("QI_GO_EXPLORE"))
+fn exploration() -> (f32, f32) {
+    static K: std::sync::OnceLock<(f32, f32)> = std::sync::OnceLock::new();
+    *K.get_or_init(|| {
+        let all = env_number("QI_GO_EXPLORE");
+        let root = std::env::var("QI_GO_EXPLORE_ROOT")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(all);
+        (all, root)
+    })
 }
 
 /// The number the environment variable `name` holds, 0 when it is unset or not a number.
@@ -794,7 +809,7 @@ mod tests {
         let a10 = g.parse_move("A10").unwrap();
         let visits = |explore: f32| {
             let mut t = Tree::new(5, 4_000_000);
-            t.explore = explore;
+            t.explore_root = explore;
             t.set_root(&g);
             let root = Board::from_go(&g, last);
             for _ in 0..20_000 {

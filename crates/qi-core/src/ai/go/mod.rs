@@ -232,8 +232,9 @@
 //! proportion to its weight, [`playout::gammas`]; the weights of the group `pattern` of the
 //! model file `QI_GO_PLAYOUT_MODEL`, such as `go_features --sgf DIR --max-games 1500` writes
 //! without `--spatial`, or else of the shipped spatial model), `QI_GO_EXPLORE=<c>` to add the
-//! UCB exploration term `c·√(ln(N + 1) / (n + 1))` to the tree's values (none by default;
-//! [`mcts`]'s `exploration`), `QI_GO_NODES=<n>` to
+//! UCB exploration term `c·√(ln(N + 1) / (n + 1))` to the tree's values and
+//! `QI_GO_EXPLORE_ROOT=<c>` to add it at the root only (none by default; [`mcts`]'s
+//! `exploration`), `QI_GO_NODES=<n>` to
 //! set the node limit of a tree (4,000,000), and
 //! `QI_GO_DEBUG=1` to print the tree sizes, playouts, time and the most visited root moves of
 //! each search on stderr.
