@@ -237,7 +237,8 @@
 //! `exploration`), `QI_GO_NODES=<n>` to
 //! set the node limit of a tree (4,000,000), and
 //! `QI_GO_DEBUG=1` to print the tree sizes, playouts, time and the most visited root moves of
-//! each search on stderr.
+//! each search on stderr (with `QI_GO_DEBUG_MOVES=A10,K13` also the statistics of those root
+//! moves: real playouts, games and wins with the priors, AMAF games and wins).
 //!
 //! ```no_run
 //! use std::sync::{Arc, atomic::AtomicBool};
@@ -596,6 +597,16 @@ impl GoCpu {
                     m.1,
                     m.2
                 );
+            }
+            // the root children named in QI_GO_DEBUG_MOVES (e.g. `A10,K13`), with their
+            // prior-included games and AMAF statistics
+            if let Ok(list) = std::env::var("QI_GO_DEBUG_MOVES") {
+                for c in self.trees[0].root_children() {
+                    let name = pos.move_to_text(c.mv);
+                    if list.split(',').any(|t| t.eq_ignore_ascii_case(&name)) {
+                        eprintln!("  watch {name} {c:?}");
+                    }
+                }
             }
             for c in self.trees[0].root_children() {
                 if pos.capture_count(c.mv as usize) > 0 {
