@@ -846,8 +846,9 @@ fn settings_are_written_and_read_back_and_a_bad_file_is_kept() {
 }
 
 /// New game opened on Ataxx whatever was played, and at level 3 whatever the settings said: it
-/// opens on the game played last (after a restart too), at that game's level, and the level
-/// chosen there is the one offered next time.
+/// opens on the game played last (after a restart too), at the level of that game's CPU last
+/// started, and the options chosen there are the ones offered next time. A game started
+/// without New game (`qi --game go --level 2`) had left New game at the settings' level.
 #[test]
 fn new_game_opens_on_the_last_game_and_its_level() {
     let mut app = headless();
@@ -856,11 +857,12 @@ fn new_game_opens_on_the_last_game_and_its_level() {
         .resource_mut::<Settings>()
         .game_mut(GameKind::Go)
         .level = 5;
+    // as `qi --game go --mode cpu --level 2` starts it
     start(
         &mut app,
         GameKind::Go,
         None,
-        [Player::Human, Player::Cpu { level: 5 }],
+        [Player::Human, Player::Cpu { level: 2 }],
     );
     let open_new_game = |app: &mut App| {
         app.world_mut()
@@ -876,7 +878,7 @@ fn new_game_opens_on_the_last_game_and_its_level() {
         let m = app.world().resource::<qi::menus::new_game::NewGameModel>();
         (m.kind, m.level)
     };
-    assert_eq!(open_new_game(&mut app), (GameKind::Go, 5));
+    assert_eq!(open_new_game(&mut app), (GameKind::Go, 2));
     // a 9×9 game started from New game: its options are kept for next time
     let mut model = app
         .world()
@@ -896,7 +898,7 @@ fn new_game_opens_on_the_last_game_and_its_level() {
         again.world().resource::<Settings>().last_game(),
         Some(GameKind::Go)
     );
-    assert_eq!(open_new_game(&mut again), (GameKind::Go, 5));
+    assert_eq!(open_new_game(&mut again), (GameKind::Go, 2));
     let go = again
         .world()
         .resource::<qi::menus::new_game::NewGameModel>()

@@ -120,6 +120,7 @@ fn start_matches(
     settings: Option<ResMut<crate::settings::Settings>>,
     main_menu: Option<ResMut<main_menu::MainMenuModel>>,
 ) {
+    let started = loads.is_empty();
     let new = if let Some(LoadMatch(m)) = loads.read().last() {
         info!(
             "qi: new game {} (loaded at ply {})",
@@ -168,11 +169,22 @@ fn start_matches(
         None
     };
     let Some(m) = new else { return };
-    // New game opens on the game played last, after a restart too
-    if let Some(mut settings) = settings
-        && settings.last_game() != Some(m.kind())
-    {
-        settings.last_game = Some(m.kind().name().to_string());
+    if let Some(mut settings) = settings {
+        // New game opens on the game played last, after a restart too
+        if settings.last_game() != Some(m.kind()) {
+            settings.last_game = Some(m.kind().name().to_string());
+        }
+        // and at the CPU level of the game last started, however it was started (New game,
+        // Play again, or `qi --level 2` on the command line, which New game had ignored)
+        if started
+            && let Some(level) = m.setup.players.iter().find_map(|p| match p {
+                crate::game::Player::Cpu { level } => Some(*level),
+                _ => None,
+            })
+            && settings.level(m.kind()) != level
+        {
+            settings.game_mut(m.kind()).level = level;
+        }
     }
     commands.insert_resource(m);
     if *screen.get() == Screen::Playing {

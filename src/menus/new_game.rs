@@ -52,28 +52,16 @@ fn open_on_the_last_game(
     }
 }
 
-/// What New game keeps for next time when a game starts: the CPU's level and the options, for
-/// that game.
+/// What New game keeps for next time when a game starts from it: the options, for that game
+/// (the CPU's level is kept for every game started, by `super::start_matches`).
 pub fn remember_choices(
     settings: &mut crate::settings::Settings,
     model: &NewGameModel,
     setup: &MatchSetup,
 ) {
-    let kind = setup.kind;
-    let level = setup.players.iter().find_map(|p| match p {
-        crate::game::Player::Cpu { level } => Some(*level),
-        _ => None,
-    });
-    let options = model.options.get(&kind).copied();
-    let now = settings.game(kind);
-    if level.is_some_and(|l| l != now.level) || (options.is_some() && options != now.options) {
-        let g = settings.game_mut(kind);
-        if let Some(l) = level {
-            g.level = l;
-        }
-        if options.is_some() {
-            g.options = options;
-        }
+    let options = model.options.get(&setup.kind).copied();
+    if options.is_some() && options != settings.game(setup.kind).options {
+        settings.game_mut(setup.kind).options = options;
     }
 }
 
@@ -498,7 +486,8 @@ fn draw_new_game(
             model.level = settings.level(model.kind);
         }
         if let Some(NewGameAction::Start(setup)) = &action {
-            // the level and options chosen here are the ones New game offers next time
+            // the options chosen here are the ones New game offers next time (the level too:
+            // `super::start_matches` keeps it)
             remember_choices(&mut settings, &model, setup);
         }
     }
