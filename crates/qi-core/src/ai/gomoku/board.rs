@@ -766,6 +766,24 @@ impl Board {
                 as i32
     }
 
+    /// [`Board::pattern_score`] with the point sum averaged over this position and the one
+    /// before its last stone ([`super::search::Config::avg2`]); the plain score where that
+    /// one is not known (no stone placed since the point total was kept).
+    pub fn pattern_score_avg2(&self, side: Side) -> i32 {
+        let now = self.pattern_score(side);
+        match self.undo_len.checked_sub(1).map(|i| &self.undo[i]) {
+            Some(u) if self.keep_points && u.kept & 2 != 0 => {
+                let before = if side == Side::Black {
+                    u.point_total
+                } else {
+                    -u.point_total
+                };
+                now - (self.point_score(side) - before) / 2
+            }
+            _ => now,
+        }
+    }
+
     /// [`Board::line_score`] for Black counted from the stones.
     pub(super) fn count_line_total(&self) -> i32 {
         let n = self.n as i32;

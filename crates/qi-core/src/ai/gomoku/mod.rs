@@ -173,6 +173,9 @@ pub struct GomokuEval {
     /// [`Config::razor`]).
     pub razor: bool,
     pub razor_margin: i32,
+    /// With the learned pattern evaluation, the point sum averaged over the position and the
+    /// one before its last stone (match setting `avg2=1`; see [`Config::avg2`]).
+    pub avg2: bool,
 }
 
 impl GomokuEval {
@@ -231,6 +234,7 @@ impl GomokuEval {
             futility_depth: 3,
             razor: false,
             razor_margin: search::RAZOR_MARGIN,
+            avg2: false,
         }
     }
 
@@ -273,6 +277,7 @@ impl GomokuEval {
             futility_depth: self.futility_depth,
             razor: self.razor,
             razor_margin: self.razor_margin,
+            avg2: self.avg2,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -413,9 +418,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "futdepth" => eval.futility_depth = v,
             "razor" => eval.razor = v > 0,
             "razm" => eval.razor_margin = v,
+            "avg2" => eval.avg2 = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, futility, futm, futdepth, razor, razm)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, futility, futm, futdepth, razor, razm, avg2)"
                 ));
             }
         }

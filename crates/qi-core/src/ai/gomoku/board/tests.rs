@@ -614,3 +614,52 @@ fn point_key_is_the_shapes_in_base_ten() {
         assert_eq!(PointShape { lines }.key(), k, "{lines:?}");
     }
 }
+
+#[test]
+fn the_two_ply_average_takes_the_point_sum_before_the_last_stone() {
+    // `pattern_score_avg2` is the threat weight plus the mean of the point sums after and
+    // before the last stone, for both sides; before a stone placed while the sum was kept it
+    // is the plain score
+    let mut rng = Rng::new(77);
+    let mut b = Board::new(15, GomokuRule::Freestyle);
+    b.pat = random_tables(9);
+    let mut stones = 0;
+    let mut checked = 0;
+    for i in 0..200 {
+        let p = (rng.below(15) * STRIDE as u64 + rng.below(15)) as Move;
+        if !b.is_empty(p) {
+            continue;
+        }
+        let side = if stones % 2 == 0 {
+            Side::Black
+        } else {
+            Side::White
+        };
+        if i == 6 {
+            // stones placed so far were placed without the sum
+            b.keep_points(true);
+            for s in [Side::Black, Side::White] {
+                assert_eq!(b.pattern_score_avg2(s), b.pattern_score(s));
+            }
+        }
+        let before = [b.point_score(Side::Black), b.point_score(Side::White)];
+        b.place(p, side);
+        stones += 1;
+        if b.threats[0].five.count() + b.threats[1].five.count() > 0 && stones > 40 {
+            break;
+        }
+        for (s, was) in [Side::Black, Side::White].into_iter().zip(before) {
+            let threat = b.pattern_score(s) - b.point_score(s);
+            let want = if i >= 6 {
+                threat + b.point_score(s) - (b.point_score(s) - was) / 2
+            } else {
+                b.pattern_score(s)
+            };
+            assert_eq!(b.pattern_score_avg2(s), want, "stone {stones}");
+            if i >= 6 && b.point_score(s) != was {
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "{checked}");
+}
