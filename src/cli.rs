@@ -26,9 +26,10 @@ pub struct Args {
     /// Who plays: vs the CPU, two players on this machine, or CPU against CPU.
     #[arg(long, value_enum, default_value_t = ModeArg::Cpu)]
     pub mode: ModeArg,
-    /// CPU level, 1 (easiest) to 6 (strongest).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
-    pub level: u8,
+    /// CPU level, 1 (easiest) to 6 (strongest); without it, the level this game was last
+    /// started with (3 the first time).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub level: Option<u8>,
     /// Your colour against the CPU: black (moves first), white, or random.
     #[arg(long, value_enum, default_value_t = ColorArg::Black)]
     pub color: ColorArg,

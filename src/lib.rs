@@ -153,7 +153,8 @@ fn start_from_args(app: &mut App) {
         |args: Option<Res<Args>>,
          mut start: MessageWriter<menus::StartMatch>,
          mut load: MessageWriter<menus::LoadMatch>,
-         mut main_menu: ResMut<menus::main_menu::MainMenuModel>| {
+         mut main_menu: ResMut<menus::main_menu::MainMenuModel>,
+         settings: Option<Res<settings::Settings>>| {
             let Some(args) = args else { return };
             if let Some(path) = &args.record {
                 let label = path.file_name().map_or_else(
@@ -182,10 +183,16 @@ fn start_from_args(app: &mut App) {
                 return;
             }
             let Some(kind) = args.game else { return };
+            // no `--level`: the game's own, as New game would offer it (a plain `qi --game go`
+            // had set the level New game keeps back to 3)
+            let level = args
+                .level
+                .or(settings.as_ref().map(|s| s.level(kind)))
+                .unwrap_or(3);
             let mut model = menus::new_game::NewGameModel {
                 kind,
-                level: args.level,
-                second_level: args.level,
+                level,
+                second_level: level,
                 ..Default::default()
             };
             model.mode = match args.mode {

@@ -1572,6 +1572,49 @@ fn title_notice(args: Args, frames: usize) -> String {
         .expect("the player is told")
 }
 
+/// `qi --game go` without `--level` plays at the level Go was last started with (it played
+/// level 3 and made that New game's level), and `--level 2` at 2, which New game then offers.
+#[test]
+fn the_command_line_level_defaults_to_the_games_own() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = fresh_dir();
+    let mut first = new_app_in(dir.clone());
+    first
+        .world_mut()
+        .resource_mut::<Settings>()
+        .game_mut(GameKind::Go)
+        .level = 5;
+    // the settings file is written
+    first.update();
+    drop(first);
+    let cpu_level = |level: Option<u8>| {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
+        app.insert_resource(Args {
+            save_dir: Some(dir.clone()),
+            lang: Some(qi::i18n::Lang::EnUs),
+            game: Some(GameKind::Go),
+            level,
+            ..Args::default()
+        });
+        app.add_plugins(qi::plugin);
+        for _ in 0..4 {
+            app.update();
+        }
+        let players = app.world().resource::<Match>().setup.players.clone();
+        let kept = app.world().resource::<Settings>().level(GameKind::Go);
+        (players, kept)
+    };
+    assert_eq!(
+        cpu_level(None),
+        ([Player::Human, Player::Cpu { level: 5 }], 5)
+    );
+    assert_eq!(
+        cpu_level(Some(2)),
+        ([Player::Human, Player::Cpu { level: 2 }], 2)
+    );
+}
+
 /// `qi --game go --fen` with a position that cannot be read: the main menu opens and says
 /// why (it was only logged, and the title came up without a word).
 #[test]
