@@ -176,6 +176,8 @@ pub struct GomokuEval {
     /// With the learned pattern evaluation, the point sum averaged over the position and the
     /// one before its last stone (match setting `avg2=1`; see [`Config::avg2`]).
     pub avg2: bool,
+    /// The learned move ordering (match setting `order=1`; see [`Config::order`]).
+    pub order: bool,
 }
 
 impl GomokuEval {
@@ -235,6 +237,7 @@ impl GomokuEval {
             razor: false,
             razor_margin: search::RAZOR_MARGIN,
             avg2: false,
+            order: false,
         }
     }
 
@@ -278,6 +281,7 @@ impl GomokuEval {
             razor: self.razor,
             razor_margin: self.razor_margin,
             avg2: self.avg2,
+            order: self.order,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -419,9 +423,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "razor" => eval.razor = v > 0,
             "razm" => eval.razor_margin = v,
             "avg2" => eval.avg2 = v > 0,
+            "order" => eval.order = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, futility, futm, futdepth, razor, razm, avg2)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, futility, futm, futdepth, razor, razm, avg2, order)"
                 ));
             }
         }

@@ -250,6 +250,129 @@ impl Tables {
     }
 }
 
+/// Learned move-ordering weights ([`super::search::Config::order`]): per rule (freestyle, also
+/// for the standard rule, and renju) and colour to move, a weight for the combination of the
+/// shapes the side to move would make on the point (`me`), one for the opponent's (`op`) and
+/// one for a point next to a stone (`near`), the logits of a softmax over the candidate points
+/// times 100, fitted to the moves of another engine's games (`examples/gomoku_patterns.rs
+/// policy`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderWeights {
+    pub rules: [[OrderSide; 2]; 2],
+}
+
+/// [`OrderWeights`] of one rule and colour to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderSide {
+    pub me: Vec<i16>,
+    pub op: Vec<i16>,
+    pub near: i16,
+}
+
+const ORDER_MAGIC: &[u8; 4] = b"QGOW";
+const ORDER_VERSION: u8 = 1;
+
+impl OrderSide {
+    pub fn zero() -> OrderSide {
+        OrderSide {
+            me: vec![0; COMBOS],
+            op: vec![0; COMBOS],
+            near: 0,
+        }
+    }
+}
+
+impl OrderWeights {
+    pub fn zero() -> OrderWeights {
+        let r = || [OrderSide::zero(), OrderSide::zero()];
+        OrderWeights { rules: [r(), r()] }
+    }
+
+    /// The file form: `QGOW`, a version byte, then per rule and colour the `me` and `op`
+    /// tables and `near`, little-endian `i16`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = ORDER_MAGIC.to_vec();
+        out.push(ORDER_VERSION);
+        for side in self.rules.iter().flatten() {
+            for &w in side.me.iter().chain(side.op.iter()) {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+            out.extend_from_slice(&side.near.to_le_bytes());
+        }
+        out
+    }
+
+    pub fn from_bytes(b: &[u8]) -> Result<OrderWeights, String> {
+        let size = 5 + 2 * 2 * 2 * (2 * COMBOS + 1);
+        if b.len() != size || &b[..4] != ORDER_MAGIC || b[4] != ORDER_VERSION {
+            return Err(format!(
+                "not a Gomoku ordering weights file of version {ORDER_VERSION} ({} bytes, {size} expected)",
+                b.len()
+            ));
+        }
+        let mut at = 5;
+        let mut read = |n: usize| -> Vec<i16> {
+            let v = b[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let mut side = || OrderSide {
+            me: read(COMBOS),
+            op: read(COMBOS),
+            near: read(1)[0],
+        };
+        let rules = [[side(), side()], [side(), side()]];
+        Ok(OrderWeights { rules })
+    }
+
+    /// The shipped ordering weights.
+    pub fn embedded() -> &'static OrderWeights {
+        static W: OnceLock<OrderWeights> = OnceLock::new();
+        W.get_or_init(|| {
+            OrderWeights::from_bytes(include_bytes!("../../../data/gomoku-order.bin"))
+                .expect("the embedded Gomoku ordering weights")
+        })
+    }
+}
+
+/// [`OrderWeights`] expanded to every point key ([`super::board::PointShape::key`]), per
+/// colour to move: what the search reads.
+pub struct OrderTables {
+    pub me: [Box<[i16; KEYS]>; 2],
+    pub op: [Box<[i16; KEYS]>; 2],
+    pub near: [i16; 2],
+}
+
+impl OrderTables {
+    pub fn new(w: &[OrderSide; 2]) -> OrderTables {
+        let expand = |t: &[i16]| -> Box<[i16; KEYS]> {
+            let mut e = Box::new([0i16; KEYS]);
+            for (k, v) in e.iter_mut().take(10_000).enumerate() {
+                *v = t[combo_of(k)];
+            }
+            e
+        };
+        OrderTables {
+            me: [expand(&w[0].me), expand(&w[1].me)],
+            op: [expand(&w[0].op), expand(&w[1].op)],
+            near: [w[0].near, w[1].near],
+        }
+    }
+
+    /// The shipped tables of `rule` (renju has its own; standard reads freestyle's).
+    pub fn for_rule(rule: GomokuRule) -> &'static OrderTables {
+        static T: OnceLock<[OrderTables; 2]> = OnceLock::new();
+        let t = T.get_or_init(|| {
+            let w = OrderWeights::embedded();
+            [OrderTables::new(&w.rules[0]), OrderTables::new(&w.rules[1])]
+        });
+        &t[(rule == GomokuRule::Renju) as usize]
+    }
+}
+
 /// Line keys: the eight cells around an empty point on one line (four each way), each empty,
 /// own stone, or the other side's stone or off the board: 3^8.
 pub const LINE_KEYS: usize = 6561;
@@ -435,6 +558,27 @@ mod tests {
         assert!(Weights::from_bytes(&b[..b.len() - 1]).is_err());
         // the shipped file reads
         let _ = Weights::embedded();
+    }
+
+    #[test]
+    fn ordering_weights_round_trip_and_reject_bad_files() {
+        let mut w = OrderWeights::zero();
+        w.rules[1][1].me[714] = -77;
+        w.rules[0][0].op[3] = 1234;
+        w.rules[1][0].near = 9;
+        let b = w.to_bytes();
+        assert_eq!(OrderWeights::from_bytes(&b).unwrap(), w);
+        assert!(OrderWeights::from_bytes(&b[..b.len() - 1]).is_err());
+        assert!(OrderWeights::from_bytes(&[b.as_slice(), &[0]].concat()).is_err());
+        assert!(OrderWeights::from_bytes(&[]).is_err());
+        let mut bad = b.clone();
+        bad[0] = b'X';
+        assert!(OrderWeights::from_bytes(&bad).is_err());
+        // the shipped file reads, and its tables give a combination's weight at each of its keys
+        let t = OrderTables::for_rule(GomokuRule::Freestyle);
+        let w = &OrderWeights::embedded().rules[0][0];
+        assert_eq!(t.me[0][1234], w.me[combo_of(1234)]);
+        assert_eq!(t.op[0][4321], w.op[combo_of(1234)]);
     }
 
     #[test]

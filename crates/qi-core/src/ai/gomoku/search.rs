@@ -148,6 +148,38 @@
 //! freestyle openings file, `--seed 3911`, **14-0-26 (35%)** (two 19×19 Go matches beside it,
 //! load 3-3.8). The threat weights were fitted with the tempo of the plain sum in them, so the
 //! average would need weights fitted to it (the training program reads the plain sum); off.
+//!
+//! Session 40: a learned ordering score ([`Config::order`], match setting `order=1`): per
+//! candidate a weight for the combination of the side to move's shapes on the point, one for
+//! the opponent's and one for a point next to a stone ([`super::patterns::OrderWeights`]),
+//! fitted as a softmax over the candidates to the moves of Rapfi's classical evaluation
+//! playing itself at 100 ms a move from random 3-stone openings (1,648 freestyle games, 703
+//! renju; `examples/gomoku_patterns.rs policy`). On the held-out tenth of the games Rapfi's
+//! move is among the first 6 candidates in 77.3% of the freestyle positions (the shape values
+//! 74.1%) and among the first 10 in 86.5% (83.4%); renju 80.6% (76.0%) and 89.0% (86.1%).
+//! Measured with `gomocup --set order=1` against the same build without it (self-play) or
+//! against Rapfi (the openings files, 40 games), with Rapfi self-play games or a second match
+//! beside each (load 1-2.7):
+//!
+//! | test | W-D-L with `order=1` | the same build without it |
+//! |---|---|---|
+//! | self-play, freestyle, 200 ms, the openings file, `--seed 4001` | 26-0-14 | |
+//! | self-play, freestyle, 200 ms, 100 random 3-stone openings, `--seed 4002` | 59-3-38 | |
+//! | self-play, renju, 200 ms, the openings file, `--seed 4031` | 21-0-19 | |
+//! | Rapfi, freestyle, 1 s, `--seed 4011` | 4-0-36 | 8-0-32 (right after) |
+//! | Rapfi, freestyle, 1 s, `--seed 4012` (the two side by side) | 4-0-36 | 2-0-38 |
+//! | Rapfi, renju, 1 s, `--seed 4032` | 7-0-33 | |
+//! | Rapfi, freestyle, 200 ms (Qi used 0.09 s a move, Rapfi 0.14 s), `--seed 4021` | 6-1-33 | 4-0-36 |
+//!
+//! So it is stronger against Qi's own search in freestyle (85-3-52 in 140 games) but no
+//! stronger against Rapfi (8 of 80 against 10 of 80 in the same hours): off by default.
+//!
+//! Two uses of the learned score in the selectivity, not in the code, each against Rapfi at
+//! 200 ms (`--seed 4021`, the freestyle openings file, the two side by side, load about 2):
+//! each late move's reduction one ply less when its score is within 1 logit of the node's
+//! best candidate, one more from 3 logits below, two from 5 (Rapfi's "policy based
+//! reduction"), 3-0-37; with that, also no move searched more than 6 logits below the best
+//! off the principal variation at depth 4 or less, 2-0-38.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -483,6 +515,10 @@ pub struct Config {
     /// three-three (the answers pruned by count and reduced like other moves; match setting
     /// `seldefend`).
     pub select_defend: bool,
+    /// The ordering score of a candidate from the learned ordering weights
+    /// ([`super::patterns::OrderWeights`], fitted to another engine's moves) instead of the
+    /// shape values (match setting `order=1`).
+    pub order: bool,
 }
 
 /// The moves searched at a node off the principal variation with `depth` plies to go under
@@ -540,6 +576,7 @@ impl Default for Config {
             select: false,
             select_k: 100,
             select_defend: true,
+            order: false,
         }
     }
 }
@@ -659,6 +696,8 @@ pub struct Search {
     history_max: [i32; 2],
     /// The quiet threats ([`Config::vct_quiet`]) the VCT line being searched may still use.
     quiet_left: u32,
+    /// [`Config::order`]: the learned ordering tables of the position's rule (set at the root).
+    order_tab: Option<&'static super::patterns::OrderTables>,
 }
 
 /// Slots of the history table: more than the largest move (19 rows of 32).
@@ -745,6 +784,7 @@ impl Search {
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
             history_max: [0; 2],
             quiet_left: 0,
+            order_tab: None,
         }
     }
 
@@ -838,9 +878,12 @@ impl Search {
             len = 1;
         }
         let adjacent = e.b.adjacent_set();
+        let tab = self.order_tab;
+        let c = me.index() & 1;
         e.b.cands().for_each_with(&adjacent, |p, near| {
             // one look-up a side for all the flags and the value
-            let (mi, oi) = (e.b.shape(me, p).info(), e.b.shape(op, p).info());
+            let (sm, so) = (e.b.shape(me, p), e.b.shape(op, p));
+            let (mi, oi) = (sm.info(), so.info());
             if STATS {
                 if mi.flags & FIVE_FLAG != 0 && sc.my_five.is_none() {
                     sc.my_five = Some(p);
@@ -859,12 +902,19 @@ impl Search {
                     sc.opp_double += 1;
                 }
             }
-            let near_bonus = if near { 2 } else { 0 };
+            let order = match tab {
+                Some(t) => {
+                    t.me[c][sm.key() & (super::patterns::KEYS - 1)] as i32
+                        + t.op[c][so.key() & (super::patterns::KEYS - 1)] as i32
+                        + if near { t.near[c] as i32 } else { 0 }
+                }
+                None => mi.value + oi.value * 7 / 8 + if near { 2 } else { 0 },
+            };
             out[len & (CAND_SLOTS - 1)] = Cand {
                 mv: p,
                 me: mi.flags,
                 op: oi.flags,
-                order: mi.value + oi.value * 7 / 8 + near_bonus,
+                order,
             };
             ops |= oi.flags;
             len += 1;
@@ -1294,6 +1344,44 @@ mod tests {
                 .collect();
             if rule == GomokuRule::Freestyle {
                 assert!(nodes[1] < nodes[0], "{nodes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn learned_ordering_puts_the_open_four_first_and_keeps_the_answer_to_an_open_three() {
+        // `gomocup`'s search with the learned ordering still answers the open three on its row
+        for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+            let cfg = Config {
+                patterns: rule != GomokuRule::Renju,
+                lmr: true,
+                prune: true,
+                select: true,
+                order: true,
+                depth: Some(7),
+                ..Config::default()
+            };
+            answers_the_open_three(&open_three(rule), cfg, &format!("{rule:?} order"));
+            // Black to move with the open three: the learned score ranks a point of the open
+            // four (e9 or i9) first among the candidates, where the shape values of the plain
+            // ordering would too
+            let mut g = open_three(rule);
+            g.make(g.parse_move("a15").unwrap());
+            let e = Engine::new(&g);
+            let mut s = Search::new(Config::default(), 1);
+            for tab in [
+                None,
+                Some(super::super::patterns::OrderTables::for_rule(rule)),
+            ] {
+                s.order_tab = tab;
+                s.scan(&e, 0);
+                let best = s.cands(0).iter().max_by_key(|c| c.order).unwrap().mv;
+                let name = g.move_to_text(best);
+                assert!(
+                    name == "e9" || name == "i9",
+                    "{rule:?} learned {}: {name}",
+                    tab.is_some()
+                );
             }
         }
     }

@@ -81,6 +81,10 @@ impl Search {
             super::super::patterns::Tables::for_rule(pos.rule())
         });
         e.b.keep_points(self.cfg.patterns);
+        self.order_tab = self
+            .cfg
+            .order
+            .then(|| super::super::patterns::OrderTables::for_rule(pos.rule()));
         let sc = self.scan(&e, 0);
         let me = e.side();
         // immediate decisions: a five, the block of the opponent's four, an open four, a VCF
