@@ -111,6 +111,48 @@ pub fn combo_of(key: usize) -> usize {
     })[key] as usize
 }
 
+/// The reader of a weights file's little-endian `i16` tables, its header checked (the magic,
+/// the version byte and the whole size).
+struct I16s<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl<'a> I16s<'a> {
+    fn open(
+        b: &'a [u8],
+        magic: &[u8; 4],
+        version: u8,
+        size: usize,
+        what: &str,
+    ) -> Result<I16s<'a>, String> {
+        if b.len() != size || &b[..4] != magic || b[4] != version {
+            return Err(format!(
+                "not a Gomoku {what} weights file of version {version} ({} bytes, {size} expected)",
+                b.len()
+            ));
+        }
+        Ok(I16s { b, at: 5 })
+    }
+
+    /// The next `n` values (the size was checked when the file was opened).
+    fn take(&mut self, n: usize) -> Vec<i16> {
+        let v = self.b[self.at..self.at + 2 * n]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        self.at += 2 * n;
+        v
+    }
+}
+
+/// `w` as little-endian `i16` onto `out`.
+fn put_i16s(out: &mut Vec<u8>, w: &[i16]) {
+    for &v in w {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
 /// The weights of one rule: `point[colour][combo]` and `threat[colour to move][mask]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuleWeights {
@@ -141,9 +183,7 @@ impl Weights {
         out.push(VERSION);
         for r in &self.rules {
             for t in r.point.iter().chain(r.threat.iter()) {
-                for &w in t {
-                    out.extend_from_slice(&w.to_le_bytes());
-                }
+                put_i16s(&mut out, t);
             }
         }
         out
@@ -151,21 +191,8 @@ impl Weights {
 
     pub fn from_bytes(b: &[u8]) -> Result<Weights, String> {
         let size = 5 + 2 * 2 * (2 * COMBOS + 2 * THREATS);
-        if b.len() != size || &b[..4] != MAGIC || b[4] != VERSION {
-            return Err(format!(
-                "not a Gomoku pattern weights file of version {VERSION} ({} bytes, {size} expected)",
-                b.len()
-            ));
-        }
-        let mut at = 5;
-        let mut read = |n: usize| -> Vec<i16> {
-            let v = b[at..at + 2 * n]
-                .chunks_exact(2)
-                .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                .collect();
-            at += 2 * n;
-            v
-        };
+        let mut f = I16s::open(b, MAGIC, VERSION, size, "pattern")?;
+        let mut read = |n: usize| f.take(n);
         let mut rule = || RuleWeights {
             point: [read(COMBOS), read(COMBOS)],
             threat: [read(THREATS), read(THREATS)],
@@ -294,31 +321,17 @@ impl OrderWeights {
         let mut out = ORDER_MAGIC.to_vec();
         out.push(ORDER_VERSION);
         for side in self.rules.iter().flatten() {
-            for &w in side.me.iter().chain(side.op.iter()) {
-                out.extend_from_slice(&w.to_le_bytes());
-            }
-            out.extend_from_slice(&side.near.to_le_bytes());
+            put_i16s(&mut out, &side.me);
+            put_i16s(&mut out, &side.op);
+            put_i16s(&mut out, &[side.near]);
         }
         out
     }
 
     pub fn from_bytes(b: &[u8]) -> Result<OrderWeights, String> {
         let size = 5 + 2 * 2 * 2 * (2 * COMBOS + 1);
-        if b.len() != size || &b[..4] != ORDER_MAGIC || b[4] != ORDER_VERSION {
-            return Err(format!(
-                "not a Gomoku ordering weights file of version {ORDER_VERSION} ({} bytes, {size} expected)",
-                b.len()
-            ));
-        }
-        let mut at = 5;
-        let mut read = |n: usize| -> Vec<i16> {
-            let v = b[at..at + 2 * n]
-                .chunks_exact(2)
-                .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                .collect();
-            at += 2 * n;
-            v
-        };
+        let mut f = I16s::open(b, ORDER_MAGIC, ORDER_VERSION, size, "ordering")?;
+        let mut read = |n: usize| f.take(n);
         let mut side = || OrderSide {
             me: read(COMBOS),
             op: read(COMBOS),
@@ -425,12 +438,8 @@ impl LineWeights {
         let mut out = LINE_MAGIC.to_vec();
         out.push(LINE_VERSION);
         out.extend_from_slice(&self.base.to_bytes());
-        for r in &self.line {
-            for t in r {
-                for &w in t {
-                    out.extend_from_slice(&w.to_le_bytes());
-                }
-            }
+        for t in self.line.iter().flatten() {
+            put_i16s(&mut out, t);
         }
         out
     }
@@ -438,23 +447,10 @@ impl LineWeights {
     pub fn from_bytes(b: &[u8]) -> Result<LineWeights, String> {
         let base_size = 5 + 2 * 2 * (2 * COMBOS + 2 * THREATS);
         let size = 5 + base_size + 2 * 2 * 2 * LINE_KEYS;
-        if b.len() != size || &b[..4] != LINE_MAGIC || b[4] != LINE_VERSION {
-            return Err(format!(
-                "not a Gomoku line weights file of version {LINE_VERSION} ({} bytes, {size} expected)",
-                b.len()
-            ));
-        }
+        let mut f = I16s::open(b, LINE_MAGIC, LINE_VERSION, size, "line")?;
         let base = Weights::from_bytes(&b[5..5 + base_size])?;
-        let mut at = 5 + base_size;
-        let mut read = || -> Vec<i16> {
-            let v = b[at..at + 2 * LINE_KEYS]
-                .chunks_exact(2)
-                .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                .collect();
-            at += 2 * LINE_KEYS;
-            v
-        };
-        let mut rule = || [read(), read()];
+        f.at += base_size;
+        let mut rule = || [f.take(LINE_KEYS), f.take(LINE_KEYS)];
         let line = [rule(), rule()];
         Ok(LineWeights { base, line })
     }
