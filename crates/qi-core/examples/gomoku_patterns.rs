@@ -563,12 +563,9 @@ fn train(args: &[String]) {
         );
         return;
     }
-    let mut weights = std::fs::read(&out)
-        .ok()
-        .and_then(|b| Weights::from_bytes(&b).ok())
-        .unwrap_or(Weights {
-            rules: [RuleWeights::zero(), RuleWeights::zero()],
-        });
+    let mut weights = read_existing(&out, Weights::from_bytes).unwrap_or(Weights {
+        rules: [RuleWeights::zero(), RuleWeights::zero()],
+    });
     weights.rules[rule_index(rule)] = rw;
     let tmp = format!("{out}.tmp");
     if let Err(e) =
@@ -802,10 +799,7 @@ fn policy(args: &[String]) {
     }
     // the logits times 100, into the ordering weights file (the other rule's kept)
     let q = |v: f64| (100.0 * v).round().clamp(-32_000.0, 32_000.0) as i16;
-    let mut ow = std::fs::read(&out)
-        .ok()
-        .and_then(|b| OrderWeights::from_bytes(&b).ok())
-        .unwrap_or_else(OrderWeights::zero);
+    let mut ow = read_existing(&out, OrderWeights::from_bytes).unwrap_or_else(OrderWeights::zero);
     for c in 0..2 {
         let b = if rule == GomokuRule::Renju {
             c * SIDE_PARAMS
@@ -825,6 +819,22 @@ fn policy(args: &[String]) {
         std::process::exit(2);
     }
     eprintln!("wrote {out} ({} rule)", rule.name());
+}
+
+/// The weights already in `path`, whose other rule a fit keeps: `None` if there is no such
+/// file; a file that does not read stops the program (it is not overwritten).
+fn read_existing<T>(path: &str, parse: impl Fn(&[u8]) -> Result<T, String>) -> Option<T> {
+    match std::fs::read(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            std::process::exit(2);
+        }
+        Ok(b) => Some(parse(&b).unwrap_or_else(|e| {
+            eprintln!("{path}: {e}; not overwritten");
+            std::process::exit(2);
+        })),
+    }
 }
 
 /// `policy`'s parameters of one colour: the two combination tables, `near`, the relations.
