@@ -42,6 +42,28 @@
 //! (seed 55, load 3.2-3.6) and against Rapfi at 1 s a move 4-0-36 (10%, the freestyle file,
 //! load 3.7-4.0): no better, so not shipped.
 //!
+//! Session 41 tried that again on the positions where Qi actually loses: the labels were
+//! Rapfi's search evaluation at 120 ms a position, turned into a winning chance with its own
+//! scale (250 units a logit; a mate 0.98 or 0.02). The positions were every position from the
+//! fourth stone of 555 distinct Qi-against-Rapfi match games, and every third of 1,648 games of
+//! Rapfi against itself: 33,742 positions, 15,665 of them mates. Held-out log loss against
+//! those labels:
+//!
+//! | weights | all positions | the 18,077 without a mate |
+//! |---|---|---|
+//! | these (shipped) | 0.653 (66% of the signs right) | 0.779 (59%: worse than a coin) |
+//! | refit from these, all positions | 0.509 (80%) | — |
+//! | refit from these, without the mates | — | 0.577 (82%) |
+//!
+//! Against Rapfi at 1 s a move (freestyle openings file) both refits played worse than these
+//! weights usually do:
+//! - the first: 3-1-41 in 45 games (seeds 4111 and 4112, stopped early);
+//! - the second: 1-0-22 in 23 games (seed 4111, stopped early);
+//! - these weights usually score 5-20% in such matches (load about 2).
+//!
+//! So an evaluation that agrees much better with Rapfi's does not help Qi's search. Neither
+//! refit is shipped.
+//!
 //! Line weights (session 21, [`LineWeights`], `data/gomoku-lines.bin`; `qi-engine gomocup
 //! --lines`, match setting `lines=1`): for every empty point, direction and colour, the eight
 //! cells around the point on that line (four each way: empty, own stone, or the other side's

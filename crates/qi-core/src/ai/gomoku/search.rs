@@ -180,6 +180,38 @@
 //! best candidate, one more from 3 logits below, two from 5 (Rapfi's "policy based
 //! reduction"), 3-0-37; with that, also no move searched more than 6 logits below the best
 //! off the principal variation at depth 4 or less, 2-0-38.
+//!
+//! Session 41 tried more search changes, none of them in the code. Each was played against
+//! Rapfi at 1 s a move on the freestyle openings file, `--seed 4113`, two matches side by
+//! side, load about 2.
+//!
+//! **The leaf VCF.** A profile of a crowded 8-stone position, 1 s: the leaf VCF ([`Config::vcf_leaf`],
+//! 40 nodes wherever the side to move has a four point) took about half the time. Its
+//! makes and unmakes took most of the rest.
+//! - Without it, that search reached depth 11 instead of 6.
+//! - In three 23-stone positions of Rapfi's games it reached depths 11, 9 and 12 instead of
+//!   5, 8 and 6 (two matches running beside it).
+//! - Against Rapfi, `leaf=0` and `leaf=10` each scored 3-0-37, no better than main (see the
+//!   table in the README).
+//!
+//! **Other changes, screened on ten positions first.** The positions came from games main
+//! lost to Rapfi: each is one where a single move of Qi's took Rapfi's evaluation from -300
+//! or better to -500 or worse. A variant passes a position if it plays something else that
+//! Rapfi rates -400 or better.
+//! - Main passed 1 of the 10 and played the same lost move in 7.
+//! - Most variants passed 0-2 of the 10 (`--set`):
+//!   - `selk=70`, `selk=140`;
+//!   - `vct=400000,vctdefend=40000`, `leaf=400`;
+//!   - `order=1`, `seldefend=1`;
+//!   - a move making a three or more of the side to move never reduced;
+//!   - the answers to an opponent's threat using up no depth where there are at most two
+//!     (with no limit: depth 4 instead of 13 at 1 s).
+//! - So did 3 times the move time.
+//! - The refits of the evaluation to Rapfi's passed 4, but played worse in matches.
+//!
+//! **Rapfi's trivial-move pruning.** Below 4 plies, once a move does not lose, moves that
+//! make no two or more for either side are skipped. It scored 1-0-20, main 1-0-22 beside it
+//! (both stopped early).
 
 use std::collections::HashMap;
 use std::sync::Arc;
