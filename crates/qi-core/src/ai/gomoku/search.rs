@@ -191,8 +191,11 @@
 //! - Without it, that search reached depth 11 instead of 6.
 //! - In three 23-stone positions of Rapfi's games it reached depths 11, 9 and 12 instead of
 //!   5, 8 and 6 (two matches running beside it).
-//! - Against Rapfi, `leaf=0` and `leaf=10` each scored 3-0-37, no better than main (see the
+//! - Against Rapfi, `leaf=0` and `leaf=10` each scored 3-0-37, the same as main (see the
 //!   table in the README).
+//! - The leaf VCF only where the side to move has two four points or more: 5-1-34 and
+//!   5-0-35 (`--seed 4113` and `4114`), against main's 3-0-37 and 4-0-36 beside it. That
+//!   is 10-1-69 against 7-0-73, within the noise, so it is not kept.
 //!
 //! **Other changes, screened on ten positions first.** The positions came from games main
 //! lost to Rapfi: each is one where a single move of Qi's took Rapfi's evaluation from -300
