@@ -18,8 +18,10 @@
 //! times finite; it starts new depths until 75% of the move's time is gone (level 6 in the app:
 //! 40%), searches only the exact answers where the opponent threatens (pruning by threat
 //! type), searches with the selectivity by remaining depth ([`SELECT`], with its own
-//! reductions) instead of level 6's fixed beam and late-move reductions, and, except under
-//! renju, evaluates
+//! reductions) instead of level 6's fixed beam and late-move reductions, ends its lines in
+//! a quiescence of fours near the side's own last stone instead of level 6's leaf VCF, counts a
+//! four-three point as a win where the opponent has no four ([`WIN43`], [`QVCF`]), and,
+//! except under renju, evaluates
 //! with the learned pattern evaluation ([`crate::ai::gomoku::patterns`]) instead of level 6's
 //! line score. Its
 //! transposition table (16 MB) is kept from move to move within a game, also when the manager
@@ -65,6 +67,14 @@ pub const FAST_FIRST: bool = false;
 /// otherwise (`--set select=0`): session 24's measurements are in the search's module doc.
 pub const SELECT: bool = true;
 
+/// Whether `qi-engine gomocup` counts a four-three point as a win where the opponent has no
+/// four ([`crate::ai::gomoku::search::Config::win43`]) and searches the quiescence of fours
+/// at the leaves instead of the leaf VCF ([`crate::ai::gomoku::search::Config::qvcf`])
+/// unless told otherwise (`--set w43=0,qvcf=0`): session 42's measurements are in the
+/// search's module doc.
+pub const WIN43: bool = true;
+/// See [`WIN43`].
+pub const QVCF: bool = true;
 /// The node budget a millisecond of the move's time: above the speed of the search (about
 /// 1.8 M nodes a second on a quiet machine), so that the clock binds, not the budget.
 const NODES_PER_MS: u64 = 5_000;
@@ -365,6 +375,8 @@ impl Session {
         eval.fast_first = self.fast_first;
         eval.select = SELECT;
         eval.select_k = 100;
+        eval.win43 = WIN43;
+        eval.qvcf = QVCF;
         // the learned pattern evaluation (`crate::ai::gomoku::patterns`) instead of the line
         // score, except under renju, where it only drew even with it in self-play
         if self.rule != GomokuRule::Renju {
@@ -661,6 +673,11 @@ mod tests {
         s.settings = parse_settings("select=0,selk=70,width=12").unwrap();
         let c = s.config();
         assert!(!c.select && c.select_k == 70 && c.width == 12);
+        // the quiescence and the four-three win on by default, off when told
+        s.settings.clear();
+        assert_eq!((s.config().qvcf, s.config().win43), (QVCF, WIN43));
+        s.settings = parse_settings("qvcf=0,w43=0").unwrap();
+        assert!(!s.config().qvcf && !s.config().win43);
     }
 
     #[test]

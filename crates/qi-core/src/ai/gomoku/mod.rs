@@ -178,6 +178,11 @@ pub struct GomokuEval {
     pub avg2: bool,
     /// The learned move ordering (match setting `order=1`; see [`Config::order`]).
     pub order: bool,
+    /// A four-three point a win where the opponent has no four (match setting `w43`; see
+    /// [`Config::win43`]).
+    pub win43: bool,
+    /// The quiescence search at the leaves (match setting `qvcf`; see [`Config::qvcf`]).
+    pub qvcf: bool,
 }
 
 impl GomokuEval {
@@ -238,6 +243,8 @@ impl GomokuEval {
             razor_margin: search::RAZOR_MARGIN,
             avg2: false,
             order: false,
+            win43: false,
+            qvcf: false,
         }
     }
 
@@ -282,6 +289,8 @@ impl GomokuEval {
             razor_margin: self.razor_margin,
             avg2: self.avg2,
             order: self.order,
+            win43: self.win43,
+            qvcf: self.qvcf,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -424,6 +433,8 @@ impl crate::engine::matches::Tunable for Gomoku {
             "razm" => eval.razor_margin = v,
             "avg2" => eval.avg2 = v > 0,
             "order" => eval.order = v > 0,
+            "w43" => eval.win43 = v > 0,
+            "qvcf" => eval.qvcf = v > 0,
             other => {
                 return Err(format!(
                     "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, futility, futm, futdepth, razor, razm, avg2, order)"

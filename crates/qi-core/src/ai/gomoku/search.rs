@@ -215,6 +215,36 @@
 //! **Rapfi's trivial-move pruning.** Below 4 plies, once a move does not lose, moves that
 //! make no two or more for either side are skipped. It scored 1-0-20, main 1-0-22 beside it
 //! (both stopped early).
+//!
+//! Session 42 measured how often the search finds the wins Rapfi finds. For every game main
+//! lost to Rapfi in session 41's matches (four logs, 93 positions after the forced ones are
+//! left out), the first position with Rapfi to move where Rapfi at 300 ms reported a mate;
+//! `qi-engine gomocup` at 500 ms a position, counted where it reported a win (scripts
+//! outside the repo; load 1-2, the figures move by 3-5 from run to run):
+//!
+//! | `gomocup --set` | wins found of 93 |
+//! |---|---|
+//! | (main) | 34 |
+//! | `w43=1` ([`Config::win43`]: a four-three point a win in five plies where the opponent has no point for a four, as Rapfi's quick win check) | 37 |
+//! | `w43=1,leaf=0` (no leaf VCF) | 51, 52 |
+//! | `w43=1,qvcf=1` ([`Config::qvcf`]: the quiescence of the `quiesce` module instead of the leaf VCF) | 54, 49 |
+//! | `w43=1,selk=200` | 40 |
+//!
+//! At 1 s a position main found 15 of the first 24 and `w43=1` 17; at 5 s a position `w43=1`
+//! found 5 of the 9 it had missed at 1 s, where Rapfi needed 300 ms. Both are on in
+//! `qi-engine gomocup` since (`qvcf=0,w43=0` turns them off; the levels keep the leaf VCF,
+//! so their ladder and `bench gomoku`, 687,311 nodes, are unchanged). In `gomocup` self-play
+//! against the same build without them, 200 ms a move: freestyle 24-1-15 (the openings file,
+//! `--seed 4202`) and 60-3-37 (3 random plies, 100 games, `--seed 4203`), 84-4-52 in all
+//! (61%); renju 52-0-48 (`--seed 4208`). Against Rapfi at 1 s a move (the freestyle
+//! openings file) 5-0-35 and 3-0-37 (`--seed 4201` and `4206`): 8-0-72, where main had
+//! scored 7-0-73 in session 41. Stronger, but not against Rapfi.
+//!
+//! Not kept (each in self-play against the build with both, 200 ms a move, 3 random plies,
+//! 100 games): 2 plies more of reduction for late moves that make or block no three at an
+//! expected cut node (Rapfi's non-killer cut-node reduction), 50-1-49; a leaf where the
+//! opponent has an open-four, four-three or three-three point searched one ply more, at most
+//! once a line, 50-4-46 (and it found fewer of the wins above, 41 and 46).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -232,6 +262,7 @@ use crate::search::{
 };
 
 mod defence;
+mod quiesce;
 mod root;
 mod threats;
 
@@ -554,6 +585,13 @@ pub struct Config {
     /// ([`super::patterns::OrderWeights`], fitted to another engine's moves) instead of the
     /// shape values (match setting `order=1`).
     pub order: bool,
+    /// A four-three point of the side to move is a win in five plies where the opponent has
+    /// no point for a four (match setting `w43`; never for Black under renju).
+    pub win43: bool,
+    /// The quiescence search of the `quiesce` module at the leaves (fours near the side's own
+    /// last stone and their blocks, standing on the evaluation) instead of the leaf VCF
+    /// (match setting `qvcf`).
+    pub qvcf: bool,
 }
 
 /// The moves searched at a node off the principal variation with `depth` plies to go under
@@ -612,6 +650,8 @@ impl Default for Config {
             select_k: 100,
             select_defend: true,
             order: false,
+            win43: false,
+            qvcf: false,
         }
     }
 }
@@ -733,6 +773,8 @@ pub struct Search {
     quiet_left: u32,
     /// [`Config::order`]: the learned ordering tables of the position's rule (set at the root).
     order_tab: Option<&'static super::patterns::OrderTables>,
+    /// The move played at each ply of the line being searched (the root's at 0).
+    path: [Option<Move>; MAX_PLY],
 }
 
 /// Slots of the history table: more than the largest move (19 rows of 32).
@@ -820,6 +862,7 @@ impl Search {
             history_max: [0; 2],
             quiet_left: 0,
             order_tab: None,
+            path: [None; MAX_PLY],
         }
     }
 
@@ -1118,15 +1161,11 @@ impl Search {
         if forced && !e.allowed(sc.opp_five) {
             return -(MATE - (ply as i32 + 2));
         }
-        if !forced && self.cfg.threats {
-            let me = e.side();
-            let win = e.b.threats[me.index()]
-                .open
-                .iter()
-                .any(|p| e.allowed_for(me, p));
-            if win {
-                return MATE - (ply as i32 + 3);
-            }
+        if !forced
+            && self.cfg.threats
+            && let Some(w) = self.quick_win(e, ply)
+        {
+            return w;
         }
         // at a leaf the shape evaluation reads the counts of a full scan; the simple evaluation
         // reads none (the quick scan's stand)
@@ -1138,6 +1177,9 @@ impl Search {
             return self.evaluate(e, &sc);
         }
         if !forced && depth <= 0 {
+            if self.cfg.qvcf {
+                return self.qsearch(e, ply, alpha, beta, 0);
+            }
             return self.leaf(e, &sc, ply);
         }
         let key = e.hash();
@@ -1179,6 +1221,9 @@ impl Search {
                     self.cfg.razor_margin * 8 / 5
                 };
                 if razor && mask & (1 | 1 << 3 | 1 << 4) == 0 && v + margin < alpha {
+                    if self.cfg.qvcf {
+                        return self.qsearch(e, ply, alpha, alpha + 1, 0);
+                    }
                     return self.leaf(e, &sc, ply);
                 }
             }
@@ -1255,6 +1300,7 @@ impl Search {
             } else {
                 0
             };
+            self.path[ply] = Some(m);
             let u = e.make(m);
             let score = if i == 0 {
                 -self.pvs(e, child_depth, ply + 1, -beta, -alpha, is_pv)

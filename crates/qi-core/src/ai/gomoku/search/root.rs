@@ -314,6 +314,7 @@ impl Search {
             } else {
                 0
             };
+            self.path[0] = Some(m);
             let u = e.make(m);
             let score = if i == 0 {
                 -self.pvs(e, depth - 1, 1, -beta, -alpha, true)
