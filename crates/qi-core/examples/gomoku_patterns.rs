@@ -49,6 +49,12 @@
 //! ```
 
 //!
+//! The freestyle weights shipped since session 42 are such a refit (`train --rule freestyle
+//! <labels…> --base embedded --epochs 200 --lr 2`) on Rapfi's evaluation of positions from the
+//! principal variations of `qi-engine gomocup` in positions of its games against Rapfi, and of
+//! positions of those games and of Rapfi's own (the data and its scripts stay outside the repo;
+//! the module doc of `qi_core::ai::gomoku::patterns` has the figures).
+//!
 //! Line weights (session 21, [`qi_core::ai::gomoku::patterns::LineWeights`], `qi-engine gomocup
 //! --lines`): `label` searches every position of `gen`'s games with `--nodes` nodes (the
 //! shipped pattern evaluation, or with `--lines 1` the line weights too) and writes it as a

@@ -18,7 +18,8 @@
 //! estimated winning chance of the side to move is `1 / (1 + exp(-v / SCALE))`), by the
 //! training program `examples/gomoku_patterns.rs` (which gives the data recipe), one set for
 //! freestyle (also used for the standard rule; both colours share it) and one for renju
-//! (Black's and White's apart). They ship in `data/gomoku-patterns.bin` (22 kB), fitted on:
+//! (Black's and White's apart). They ship in `data/gomoku-patterns.bin` (22 kB); the
+//! freestyle set was refitted in session 42 (below); before that both were fitted on:
 //!
 //! ```text
 //! gomoku_patterns gen --rule freestyle --games 1200 --seed 1 --nodes 30000 --out gf1.txt
@@ -63,6 +64,31 @@
 //!
 //! So an evaluation that agrees much better with Rapfi's does not help Qi's search. Neither
 //! refit is shipped.
+//!
+//! Session 42 added the positions Qi's search believes in: for every position with Qi to move
+//! from the 4th to the 24th stone of the distinct games of the Qi-against-Rapfi match logs,
+//! `qi-engine gomocup` searched to depth 8 and to depth 11; every second position along each
+//! principal variation, from the one after its first move, and the one before its last move
+//! were labelled by Rapfi as above (120 ms a position, scale 250). Where Qi loses, these leaves are where the evaluation errs in Qi's
+//! favour (in one opening Qi's depth-11 score was +1,068 for itself where Rapfi found it lost
+//! by 750). The freestyle weights shipped since are a refit from the weights before on those
+//! and session 41's positions (`train --base embedded --epochs 200 --lr 2`; scripts and
+//! labels outside the repo, like Rapfi):
+//!
+//! | refit | positions (labelled / kept by `train`) | held-out log loss, the weights before | refit |
+//! |---|---|---|---|
+//! | round one: session 41's and 3,994 from PVs of main's `gomocup` | 37,736 / 29,917 | 0.661 (64.9% of the signs right) | 0.552 (73.8%) |
+//! | round two (shipped): and 8,697 more from PVs of round one's `gomocup` | 46,433 / 36,680 | 0.664 (65.0%) | 0.553 (74.2%) |
+//!
+//! Measured with `qi-engine gomocup` (the quiescence of session 42 on), 200 ms a move in
+//! self-play (3 random plies, 100 games) and 1 s a move against Rapfi (the freestyle openings
+//! file, 40 games a match; load about 2, two matches or labelling beside each):
+//!
+//! | weights | self-play | against Rapfi |
+//! |---|---|---|
+//! | before (session 21's round one) | | 5-0-35, 3-0-37 |
+//! | round one | 56-3-41 against the weights before | 6-0-34, 8-0-32, 9-0-31 |
+//! | round two | 49-2-49 against round one | 10-0-30, 5-0-35 |
 //!
 //! Line weights (session 21, [`LineWeights`], `data/gomoku-lines.bin`; `qi-engine gomocup
 //! --lines`, match setting `lines=1`): for every empty point, direction and colour, the eight
