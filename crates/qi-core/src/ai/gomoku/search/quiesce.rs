@@ -4,7 +4,7 @@
 //! may be any four, later ones only fours that make a two or more on another line as well.
 
 use super::super::board::F2;
-use super::{Engine, MATE, MAX_PLY, Search};
+use super::{Engine, MATE, MAX_PLY, Scan, Search};
 use crate::game::Side;
 use crate::gomoku::Move;
 
@@ -38,18 +38,10 @@ impl Search {
         if self.stopped {
             return 0;
         }
-        // (the shape evaluation reads the counts of a full scan)
-        let sc = if self.cfg.simple_eval || self.cfg.patterns {
-            Self::quick_scan(e)
-        } else {
-            self.scan(e, ply)
+        let sc = match self.qscan(e, ply) {
+            Ok(sc) => sc,
+            Err(v) => return v,
         };
-        if sc.my_five.is_some() {
-            return MATE - (ply as i32 + 1);
-        }
-        if sc.opp_fives >= 2 {
-            return -(MATE - (ply as i32 + 2));
-        }
         let me = e.side();
         if sc.opp_fives == 1 {
             // the block is the only move; the opponent goes on only if it blocked with a four
@@ -114,17 +106,10 @@ impl Search {
     /// else the evaluation.
     fn qdefend(&mut self, e: &mut Engine, ply: usize, alpha: i32, beta: i32, qd: u32) -> i32 {
         self.nodes += 1;
-        let sc = if self.cfg.simple_eval || self.cfg.patterns {
-            Self::quick_scan(e)
-        } else {
-            self.scan(e, ply)
+        let sc = match self.qscan(e, ply) {
+            Ok(sc) => sc,
+            Err(v) => return v,
         };
-        if sc.my_five.is_some() {
-            return MATE - (ply as i32 + 1);
-        }
-        if sc.opp_fives >= 2 {
-            return -(MATE - (ply as i32 + 2));
-        }
         if sc.opp_fives == 0 || ply >= MAX_PLY - 2 {
             return self.evaluate(e, &sc);
         }
@@ -137,6 +122,24 @@ impl Search {
         let v = -self.qsearch(e, ply + 1, -beta, -alpha, qd);
         e.unmake(m, u);
         v
+    }
+
+    /// The scan of a quiescence node (a full one for the shape evaluation, which reads its
+    /// counts), or its score where a five decides it: the side to move's own, or two of the
+    /// opponent's.
+    fn qscan(&mut self, e: &Engine, ply: usize) -> Result<Scan, i32> {
+        let sc = if self.cfg.simple_eval || self.cfg.patterns {
+            Self::quick_scan(e)
+        } else {
+            self.scan(e, ply)
+        };
+        if sc.my_five.is_some() {
+            return Err(MATE - (ply as i32 + 1));
+        }
+        if sc.opp_fives >= 2 {
+            return Err(-(MATE - (ply as i32 + 2)));
+        }
+        Ok(sc)
     }
 
     /// The wins the threat point sets show without a search, for the side to move (which
