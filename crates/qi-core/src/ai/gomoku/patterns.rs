@@ -69,9 +69,9 @@
 //! from the 4th to the 24th stone of the distinct games of the Qi-against-Rapfi match logs,
 //! `qi-engine gomocup` searched to depth 8 and to depth 11; every second position along each
 //! principal variation, from the one after its first move, and the one before its last move
-//! were labelled by Rapfi as above (120 ms a position, scale 250). Where Qi loses, these leaves are where the evaluation errs in Qi's
-//! favour (in one opening Qi's depth-11 score was +1,068 for itself where Rapfi found it lost
-//! by 750). The freestyle weights shipped since are a refit from the weights before on those
+//! were labelled by Rapfi as above (120 ms a position, scale 250). Where Qi loses, these
+//! leaves are where the evaluation errs in Qi's favour (in one opening Qi's depth-11 score was +1,068 for itself where Rapfi rated it
+//! -756). The freestyle weights shipped since are a refit from the weights before on those
 //! and session 41's positions (`train --base embedded --epochs 200 --lr 2`; scripts and
 //! labels outside the repo, like Rapfi):
 //!
