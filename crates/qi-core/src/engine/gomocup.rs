@@ -668,6 +668,16 @@ mod tests {
         for bad in ["select", "select=x", "nosuch=1"] {
             assert!(parse_settings(bad).is_err(), "{bad}");
         }
+        // the message for an unknown key lists the keys, each of which is taken
+        let mut eval = GomokuEval::for_level(6, 0);
+        let msg =
+            <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, "nosuch", 1).unwrap_err();
+        let list = &msg[msg.find('(').unwrap() + 1..msg.rfind(')').unwrap()];
+        let keys: Vec<&str> = list.split(", ").collect();
+        assert!(keys.contains(&"w43") && keys.contains(&"qvcf"), "{msg}");
+        for k in keys {
+            assert!(parse_settings(&format!("{k}=1")).is_ok(), "{k}");
+        }
         let mut s = Session::new();
         assert_eq!((s.config().select, s.config().select_k), (SELECT, 100));
         s.settings = parse_settings("select=0,selk=70,width=12").unwrap();

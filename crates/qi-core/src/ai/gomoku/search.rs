@@ -884,6 +884,17 @@ impl Search {
         *max = (*max).max(*h);
     }
 
+    /// Counts a node of the main search or the quiescence, checks the limits every 1,024 of
+    /// them, and tells whether the search has stopped.
+    #[inline]
+    fn enter_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        self.stopped
+    }
+
     /// Whether the transposition table holds an entry for `pos`.
     pub fn knows(&self, pos: &Gomoku) -> bool {
         self.tt.probe(pos.hash()).is_some()
@@ -1142,11 +1153,7 @@ impl Search {
         beta: i32,
         is_pv: bool,
     ) -> i32 {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.check_limits();
-        }
-        if self.stopped {
+        if self.enter_node() {
             return 0;
         }
         // the threats from the kept point sets; the candidate list only where it is needed

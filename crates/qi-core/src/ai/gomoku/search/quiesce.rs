@@ -31,11 +31,7 @@ impl Search {
         beta: i32,
         qd: u32,
     ) -> i32 {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.check_limits();
-        }
-        if self.stopped {
+        if self.enter_node() {
             return 0;
         }
         let sc = match self.qscan(e, ply) {
