@@ -8,6 +8,9 @@ mod common;
 
 use common::Driven;
 use qi_core::engine::gomocup::Session;
+use qi_core::game::{Game, Side};
+use qi_core::gomoku::{Gomoku, GomokuRule, move_at};
+use qi_core::search::Rng;
 
 /// Every read waits at most this long (a move takes well under a second here).
 const LONG: Duration = Duration::from_secs(30);
@@ -287,4 +290,57 @@ proptest::proptest! {
             );
         }
     }
+}
+
+/// Under renju `gomocup` searches with the learned renju weights (session 43): in random
+/// crowded positions where Black to move has forbidden points, every answer is a legal move,
+/// never one of those points.
+#[test]
+fn renju_answers_are_never_forbidden() {
+    let mut rng = Rng::new(4343);
+    let mut checked = 0;
+    for _ in 0..3000 {
+        if checked == 25 {
+            break;
+        }
+        let mut pos = Gomoku::new(15, GomokuRule::Renju);
+        let mut played = Vec::new();
+        for _ in 0..16 + rng.below(20) {
+            let m = move_at(qi_core::Square::new(
+                4 + rng.below(7) as u8,
+                4 + rng.below(7) as u8,
+            ));
+            if pos.outcome().is_none() && pos.is_legal(m) {
+                pos.make(m);
+                played.push(m);
+            }
+        }
+        if pos.outcome().is_some()
+            || pos.side_to_move() != Side::Black
+            || pos.forbidden_points().is_empty()
+        {
+            continue;
+        }
+        let mut s = Session::new();
+        assert_eq!(handle(&mut s, "START 15"), ["OK"]);
+        handle(&mut s, "INFO rule 4");
+        handle(&mut s, "INFO timeout_turn 100");
+        handle(&mut s, "BOARD");
+        for (i, &m) in played.iter().enumerate() {
+            // Black (to move) is "own" (1): Black played the even plies
+            let who = if i % 2 == 0 { 1 } else { 2 };
+            assert!(handle(&mut s, &format!("{},{who}", pos.to_gomocup(m))).is_empty());
+        }
+        let r = handle(&mut s, "DONE");
+        assert_eq!(r.len(), 1, "{r:?}");
+        let m = pos.parse_gomocup(&r[0]).expect("an x,y answer");
+        assert!(
+            pos.is_legal(m),
+            "{} is not legal for Black in {}",
+            r[0],
+            pos.to_text()
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 25, "too few positions with forbidden points");
 }

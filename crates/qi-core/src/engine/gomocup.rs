@@ -20,10 +20,9 @@
 //! type), searches with the selectivity by remaining depth ([`SELECT`], with its own
 //! reductions) instead of level 6's fixed beam and late-move reductions, ends its lines in
 //! a quiescence of fours near the side's own last stone instead of level 6's leaf VCF, counts a
-//! four-three point as a win where the opponent has no four ([`WIN43`], [`QVCF`]), and,
-//! except under renju, evaluates
-//! with the learned pattern evaluation ([`crate::ai::gomoku::patterns`]) instead of level 6's
-//! line score. Its
+//! four-three point as a win where the opponent has no four ([`WIN43`], [`QVCF`]), and
+//! evaluates with the learned pattern evaluation ([`crate::ai::gomoku::patterns`]) instead of
+//! level 6's line score (under renju too since session 43). Its
 //! transposition table (16 MB) is kept from move to move within a game, also when the manager
 //! sends the whole board with `BOARD` every move (as `qi-engine match` does): the table is
 //! only emptied when the new board is not the old one with stones added, or the rule changes.
@@ -96,7 +95,7 @@ pub struct Session {
     /// Inside `BOARD` … `DONE`.
     reading_board: bool,
     /// The learned evaluation reads the line pattern weights too (`qi-engine gomocup
-    /// --lines`; not under renju, where the learned evaluation is not used).
+    /// --lines`; not under renju, which has no line weights).
     pub lines: bool,
     /// Against the opponent's faster threats, answer only those first
     /// ([`crate::ai::gomoku::search::Config::fast_first`]; `qi-engine gomocup --fast-first`).
@@ -378,9 +377,10 @@ impl Session {
         eval.win43 = WIN43;
         eval.qvcf = QVCF;
         // the learned pattern evaluation (`crate::ai::gomoku::patterns`) instead of the line
-        // score, except under renju, where it only drew even with it in self-play
+        // score; under renju since session 43's refit of its renju weights (against Rapfi at
+        // 1 s a move, see the patterns module doc). The line weights are freestyle's only.
+        eval.eval_kind = 2;
         if self.rule != GomokuRule::Renju {
-            eval.eval_kind = 2;
             eval.lines = self.lines;
         }
         // (`Config::futility` and `Config::razor`, pruning by the static evaluation, are left
@@ -691,14 +691,17 @@ mod tests {
     }
 
     #[test]
-    fn the_learned_evaluation_except_under_renju() {
+    fn the_learned_evaluation_under_every_rule_the_line_weights_not_under_renju() {
         let mut s = Session::new();
+        s.lines = true;
         let mut out = Vec::new();
         assert!(s.config().patterns && !s.config().simple_eval);
+        assert!(s.config().lines);
         s.handle("INFO rule 4", &mut out);
-        assert!(!s.config().patterns && s.config().simple_eval);
+        assert!(s.config().patterns && !s.config().simple_eval);
+        assert!(!s.config().lines);
         s.handle("INFO rule 1", &mut out);
-        assert!(s.config().patterns);
+        assert!(s.config().patterns && s.config().lines);
     }
 
     #[test]
