@@ -53,7 +53,10 @@
 //! <labels…> --base embedded --epochs 200 --lr 2`) on Rapfi's evaluation of positions from the
 //! principal variations of `qi-engine gomocup` in positions of its games against Rapfi, and of
 //! positions of those games and of Rapfi's own (the data and its scripts stay outside the repo;
-//! the module doc of `qi_core::ai::gomoku::patterns` has the figures).
+//! the module doc of `qi_core::ai::gomoku::patterns` has the figures). The renju weights
+//! shipped since session 43 are the same kind of refit (`train --rule renju <labels…> --base
+//! embedded --epochs 200 --lr 2`), with `gomocup --set patterns=1`'s principal variations
+//! (renju's `gomocup` was on the line score then).
 //!
 //! Line weights (session 21, [`qi_core::ai::gomoku::patterns::LineWeights`], `qi-engine gomocup
 //! --lines`): `label` searches every position of `gen`'s games with `--nodes` nodes (the

@@ -19,7 +19,8 @@
 //! training program `examples/gomoku_patterns.rs` (which gives the data recipe), one set for
 //! freestyle (also used for the standard rule; both colours share it) and one for renju
 //! (Black's and White's apart). They ship in `data/gomoku-patterns.bin` (22 kB); the
-//! freestyle set was refitted in session 42 (below); before that both were fitted on:
+//! freestyle set was refitted in session 42 and the renju set in session 43 (below); before
+//! that both were fitted on:
 //!
 //! ```text
 //! gomoku_patterns gen --rule freestyle --games 1200 --seed 1 --nodes 30000 --out gf1.txt
@@ -30,9 +31,9 @@
 //!
 //! In use: `qi-engine gomocup` in freestyle and the standard rule (in self-play at 200 ms a
 //! move it won 65% against the line score, 40 games; against Rapfi's classical evaluation at
-//! 1 s a move 13 of 80 games, where the line score had won 0-10%); in renju the patterns only
-//! drew even (20-0-20) and the line score stays there; the levels with the match setting
-//! `patterns=1`. A second round (1,200 more freestyle games played on these weights, a refit
+//! 1 s a move 13 of 80 games, where the line score had won 0-10%); in renju, where these
+//! weights only drew even (20-0-20), since session 43's refit of the renju weights (below);
+//! the levels with the match setting `patterns=1`. A second round (1,200 more freestyle games played on these weights, a refit
 //! on both sets) won 56 of 100 self-play games against them but only 3 of 40 against Rapfi,
 //! and is not shipped; a second renju round lost in self-play (45%). Session 20 refitted the
 //! freestyle weights from these ones to Rapfi's own evaluation (50 ms a position) of the
@@ -89,6 +90,35 @@
 //! | before (session 21's round one) | | 5-0-35, 3-0-37 |
 //! | round one | 56-3-41 against the weights before | 6-0-34, 8-0-32, 9-0-31 |
 //! | round two | 49-2-49 against round one | 10-0-30, 5-0-35 |
+//!
+//! Session 43 did the same for renju, whose `gomocup` had kept the line score. The roots were
+//! the positions with Qi to move, from the 4th to the 24th stone, of 80 renju games against
+//! Rapfi at 1 s a move (40 of main's line score, 40 of the pattern evaluation with the renju
+//! weights before); `gomocup --set patterns=1` searched each to depth 8 and to depth 11, and
+//! the positions along the PVs were taken as in session 42. Rapfi labelled them (120 ms, scale
+//! 250), with every position from the 4th stone of those games and every second position of
+//! 199 games of Rapfi against itself (100 ms a move, random 3-stone openings within 3 of the
+//! centre). The renju weights shipped since are round one, a refit from the weights before
+//! (`train --rule renju <labels…> --base embedded --epochs 200 --lr 2`):
+//!
+//! | refit | positions labelled / kept by `train` | held-out log loss, the weights before | refit |
+//! |---|---|---|---|
+//! | round one (shipped): 6,171 PV positions and 5,308 game positions | 11,479 / 8,699 | 0.804 (58.7% of the signs right) | 0.630 (66.1%) |
+//! | round two: and 6,257 along round one's PVs on the same roots, 4,424 along its PVs in its own 80 games against Rapfi and 1,549 positions of those games | 23,711 / 17,777 | 0.778 (61.9%) | 0.648 (65.6%) |
+//!
+//! Against Rapfi at 1 s a move (the renju openings file, 40 games a match, load about 2, two
+//! matches side by side):
+//!
+//! | `gomocup` under renju | against Rapfi |
+//! |---|---|
+//! | the line score (main until then) | 5-0-35, 5-0-35 (12.5%) |
+//! | the pattern evaluation, the renju weights before | 9-0-31 |
+//! | round one (shipped) | 9-0-31, 10-0-30, 12-0-28, 11-0-29 (42-0-118, 26.3%) |
+//! | round two | 8-0-32, 6-0-34 (17.5%) |
+//!
+//! Self-play again disagreed with the matches against Rapfi: in renju at 200 ms a move (3
+//! random plies, 100 games, seed 4301) the weights before scored 43-1-56 against the line
+//! score, and round one 42-0-58.
 //!
 //! Line weights (session 21, [`LineWeights`], `data/gomoku-lines.bin`; `qi-engine gomocup
 //! --lines`, match setting `lines=1`): for every empty point, direction and colour, the eight
