@@ -115,6 +115,11 @@
 //! | the pattern evaluation, the renju weights before | 9-0-31 |
 //! | round one (shipped) | 9-0-31, 10-0-30, 12-0-28, 11-0-29 (42-0-118, 26.3%) |
 //! | round two | 8-0-32, 6-0-34 (17.5%) |
+//! | round one as `gomocup`'s default (the final build, no `--set`) | 7-0-33 (load 3-4, a CI build beside it), 11-0-29 |
+//! | the line score, side by side with the last row | 7-0-33 |
+//!
+//! Over all 240 games round one scored 60-0-180 (25.0%), the line score 17-0-103 (14.2%) in
+//! 120.
 //!
 //! Self-play again disagreed with the matches against Rapfi: in renju at 200 ms a move (3
 //! random plies, 100 games, seed 4301) the weights before scored 43-1-56 against the line
