@@ -4,15 +4,16 @@
 //! gomoku_diag threats "<game line>" [--vct N] [--depth D]
 //! gomoku_diag forbidden "<game line>"
 //! gomoku_diag solve "<game line>" <stones> [--vct N] [--depth D]
-//! gomoku_diag think "<game line>" <stones> [--ms T] [--prune 0|1] [--lmr 0|1] [--width W]
+//! gomoku_diag think "<game line>" <stones> [--turn T] [--prune 0|1] [--lmr 0|1] [--width W]
 //!     [--leaf N] [--depth D] [--then <moves…>]
 //! ```
 //!
 //! The game line is `qi-engine match -v`'s second line of a game (`<position> moves <m1> … |
 //! <m…>`). `threats`: for every position of the game, the side to move's VCF (1,000,000
 //! nodes) and VCT (Qi's solvers, `--vct` nodes, 200,000 by default, `--depth` threats, 8) and
-//! the opponent's if the side to move passed. `think`: `qi-engine gomocup`'s freestyle search
-//! (level 6 without its caps, the learned evaluation, 850 ms) on the position with `<stones>`
+//! the opponent's if the side to move passed. `think`: `qi-engine gomocup`'s search with its own
+//! settings for the game's rule (`Session::config`; `--turn`: the turn time in ms that
+//! `INFO timeout_turn` would give, 1000 by default) on the position with `<stones>`
 //! stones (the opening's included), and `--then` moves after them, with its reports; the
 //! other options change its settings (`--depth`: a fixed depth instead of the clock).
 //! `solve`: the side to move's VCF and VCT (as `threats`) in the one position with `<stones>`
@@ -36,14 +37,13 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use qi_core::ai::gomoku::search::{Config, Search};
-use qi_core::ai::gomoku::{GomokuEval, threat_search};
+use qi_core::ai::gomoku::threat_search;
+use qi_core::engine::gomocup::Session;
 use qi_core::game::Game;
-use qi_core::gomoku::Gomoku;
 use qi_core::gomoku::move_at;
-use qi_core::search::Limits;
+use qi_core::gomoku::{Gomoku, GomokuRule};
 
 fn parse_game(line: &str) -> (Gomoku, Vec<String>) {
     let line = line.trim();
@@ -91,20 +91,26 @@ fn show(r: Option<(String, u32, u64)>) -> String {
     }
 }
 
-fn gomocup_config(ms: u64) -> Config {
-    let t = Duration::from_millis(ms);
-    let mut eval = GomokuEval::for_level(6, 2);
-    eval.depth = 0;
-    eval.nodes = (ms * 5000).clamp(300_000, 100_000_000);
-    eval.spend = 75;
-    eval.lmr = true;
-    eval.prune = true;
-    eval.eval_kind = 2;
-    eval.config(&Limits {
-        time: Some(t),
-        depth: None,
-        nodes: None,
-    })
+/// `qi-engine gomocup`'s own settings for a move of a game under `rule` with `turn_ms` a
+/// turn (`INFO timeout_turn`): the session's [`Session::config`], so that this tool searches as
+/// the engine plays (the learned evaluation under every rule, the selectivity, the quiescence
+/// of fours…).
+fn gomocup_config(rule: GomokuRule, turn_ms: u64) -> Config {
+    let code = match rule {
+        GomokuRule::Freestyle => 0,
+        GomokuRule::Standard => 1,
+        GomokuRule::Renju => 4,
+    };
+    let mut session = Session::new();
+    let mut sink = Vec::new();
+    for line in [
+        "START 15".to_string(),
+        format!("INFO rule {code}"),
+        format!("INFO timeout_turn {turn_ms}"),
+    ] {
+        session.handle(&line, &mut sink);
+    }
+    session.config()
 }
 
 fn arg(args: &[String], name: &str, default: u64) -> u64 {
@@ -144,14 +150,14 @@ fn main() {
         }
         "think" => {
             let ply: usize = args[3].parse().unwrap();
-            let ms = arg(&args, "--ms", 850);
+            let turn = arg(&args, "--turn", 1000);
             let mut g = g0.clone();
             let start = g.piece_counts().iter().sum::<u32>() as usize;
             for t in &moves[..ply - start] {
                 let m = g.parse_move(t).unwrap();
                 g.make(m);
             }
-            let mut cfg = gomocup_config(ms);
+            let mut cfg = gomocup_config(g.rule(), turn);
             cfg.prune = arg(&args, "--prune", 1) > 0;
             cfg.lmr = arg(&args, "--lmr", 1) > 0;
             cfg.width = arg(&args, "--width", cfg.width as u64) as usize;
