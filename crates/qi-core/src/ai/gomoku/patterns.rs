@@ -125,6 +125,23 @@
 //! random plies, 100 games, seed 4301) the weights before scored 43-1-56 against the line
 //! score, and round one 42-0-58.
 //!
+//! Session 44 tried a third renju round and a third freestyle round, neither shipped. Renju:
+//! the roots were the 1,800 positions with Qi to move (stones 4-24) of the 240 games rounds one
+//! and two had played against Rapfi; the shipped `gomocup` searched each to depths 8 and 11,
+//! and 10,465 new positions along the PVs were labelled as before. Freestyle: 747 roots of 80
+//! games of the shipped `gomocup` against Rapfi, 5,738 PV positions and the games' 2,746
+//! positions (7,656 labelled). Against Rapfi at 1 s a move (40 games a match, load about 2):
+//!
+//! | refit | held-out log loss, base → refit | against Rapfi |
+//! |---|---|---|
+//! | renju A: session 43's round-one data and the new PVs, from the weights before round one | 0.856 → 0.656 | 7-0-33 |
+//! | renju D: the same data, from round one | 0.694 → 0.626 | 8-0-32 (round one on the same openings beside it: 11-0-29) |
+//! | freestyle F: the new data, from the shipped weights | 0.645 → 0.605 | 9-1-30, 9-1-30, 6-0-34 (24-2-94, 20.8%; the shipped weights 9-0-31 the same day) |
+//!
+//! In every renju match Qi won almost only as White (rounds one to three: 0-1 wins of 20 as
+//! Black a match, about half as White): the renju gap is Black's play, which these refits did
+//! not move.
+//!
 //! Line weights (session 21, [`LineWeights`], `data/gomoku-lines.bin`; `qi-engine gomocup
 //! --lines`, match setting `lines=1`): for every empty point, direction and colour, the eight
 //! cells around the point on that line (four each way: empty, own stone, or the other side's
