@@ -338,23 +338,41 @@ mod tests {
         }
     }
 
+    /// 40,000 random crowded positions under renju (every third of `random_position`'s),
+    /// those with `side` to move and the game going on.
+    fn renju_positions(seed: u64, side: crate::game::Side) -> Vec<Gomoku> {
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut rnd = move |k: u64| rng.below(k);
+        let mut out = Vec::new();
+        for i in 0..40000 {
+            let stones = 10 + rnd(30);
+            let g = super::super::random_position(&mut rnd, 3 * i + 2, stones, 3, 9);
+            if g.outcome().is_none() && g.side_to_move() == side {
+                out.push(g);
+            }
+        }
+        out
+    }
+
+    /// Whether the VCF solver (which plays the forbidden points exactly) finds a win for the
+    /// side to move.
+    fn vcf_wins(e: &mut Engine) -> bool {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        let mut s = Search::new(Config::default(), 1);
+        s.cfg.time = None;
+        s.begin(&Arc::new(AtomicBool::new(false)));
+        let mut budget = 1_000_000;
+        s.vcf(e, &mut budget, 60).is_some()
+    }
+
     #[test]
     fn blacks_four_three_wins_under_renju_are_vcf_wins() {
         // random crowded renju positions with Black to move and no point for a four of
         // White's: wherever the four-three check claims a win, the VCF solver (which plays
         // the forbidden points exactly) finds one too; and the check finds some
-        use std::sync::Arc;
-        use std::sync::atomic::AtomicBool;
-        let mut rng = crate::rng::Rng::new(4401);
-        let mut rnd = move |k: u64| rng.below(k);
         let (mut claimed, mut tried) = (0, 0);
-        for i in 0..40000 {
-            let stones = 10 + rnd(30);
-            // every third random position is a renju one
-            let g = super::super::random_position(&mut rnd, 3 * i + 2, stones, 3, 9);
-            if g.outcome().is_some() || g.side_to_move() != crate::game::Side::Black {
-                continue;
-            }
+        for g in renju_positions(4401, crate::game::Side::Black) {
             let mut e = Engine::new(&g);
             let (b, w) = (&e.b.threats[0], &e.b.threats[1]);
             if !b.five.is_empty() || !w.five.is_empty() || !w.four.is_empty() {
@@ -369,26 +387,14 @@ mod tests {
                 continue;
             }
             claimed += 1;
-            let mut s = Search::new(Config::default(), 1);
-            s.cfg.time = None;
-            s.begin(&Arc::new(AtomicBool::new(false)));
-            let mut budget = 1_000_000;
-            assert!(s.vcf(&mut e, &mut budget, 60).is_some(), "{}", g.to_text());
+            assert!(vcf_wins(&mut e), "{}", g.to_text());
         }
         assert!(claimed >= 5 && claimed < tried, "{claimed} of {tried}");
     }
 
     #[test]
     fn whites_four_on_a_forbidden_block_wins_under_renju() {
-        use std::sync::Arc;
-        use std::sync::atomic::AtomicBool;
-        let vcf = |e: &mut Engine| {
-            let mut s = Search::new(Config::default(), 1);
-            s.cfg.time = None;
-            s.begin(&Arc::new(AtomicBool::new(false)));
-            let mut budget = 1_000_000;
-            s.vcf(e, &mut budget, 60).is_some()
-        };
+        let vcf = vcf_wins;
         // White to move: l12 makes a four on the diagonal i9 j10 k11 (g7 and m13 Black)
         // whose one five point h8 is a three-three point of Black's (f8 g8, h9 h10)
         let moves = "f8 i9 g8 j10 h9 k11 h10 a1 g7 o1 m13";
@@ -410,15 +416,8 @@ mod tests {
         }
         // random crowded renju positions with White to move: wherever the check claims a
         // win, the VCF solver finds one too; and the check finds some
-        let mut rng = crate::rng::Rng::new(4402);
-        let mut rnd = move |k: u64| rng.below(k);
         let (mut claimed, mut tried) = (0, 0);
-        for i in 0..40000 {
-            let stones = 10 + rnd(30);
-            let g = super::super::random_position(&mut rnd, 3 * i + 2, stones, 3, 9);
-            if g.outcome().is_some() || g.side_to_move() != crate::game::Side::White {
-                continue;
-            }
+        for g in renju_positions(4402, crate::game::Side::White) {
             let mut e = Engine::new(&g);
             let (b, w) = (&e.b.threats[0], &e.b.threats[1]);
             if !b.five.is_empty() || !w.five.is_empty() || !w.open.is_empty() || w.four.is_empty() {
