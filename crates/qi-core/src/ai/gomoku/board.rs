@@ -545,6 +545,20 @@ impl Board {
         (x0, x1, y0, y1)
     }
 
+    /// Whether a Black stone on the empty point `p` might be forbidden under renju, from the
+    /// board's own shapes (no look at the position): every forbidden point has two lines with
+    /// a three or more (a three-three, a four-four), one line with two points for a five (two
+    /// fours on one line) or a line of six or more. `false` means surely allowed; `true` that
+    /// the exact check ([`crate::gomoku::Gomoku::is_forbidden`]) must decide.
+    #[inline]
+    pub fn black_may_be_forbidden(&self, p: Move) -> bool {
+        let pt = &self.pts[p as usize & MASK];
+        let s = pt.shapes[0];
+        s.count(F3) >= 2
+            || s.lines.contains(&F4)
+            || pt.codes.iter().any(|&c| overline(c as usize & 0xFFFF))
+    }
+
     /// The shapes a stone of `side` on the empty point `p` would make.
     #[inline]
     pub fn shape(&self, side: Side, p: Move) -> PointShape {

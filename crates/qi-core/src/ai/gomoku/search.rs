@@ -449,7 +449,10 @@ impl Engine {
     #[inline]
     pub fn allowed_for(&self, side: Side, m: Move) -> bool {
         self.b.is_empty(m)
-            && !(self.renju && side == Side::Black && self.g.is_forbidden(move_square(m)).is_some())
+            && !(self.renju
+                && side == Side::Black
+                && self.b.black_may_be_forbidden(m)
+                && self.g.is_forbidden(move_square(m)).is_some())
     }
 
     #[inline]
@@ -1662,6 +1665,41 @@ mod tests {
             }
             assert!(e.g == start && e.hash() == start.hash() && e.side() == start.side_to_move());
         }
+    }
+
+    #[test]
+    fn only_points_the_shapes_flag_can_be_forbidden() {
+        // random crowded renju positions: every point forbidden for Black is one the board's
+        // cheap filter flags (so the search, which asks the exact check only there, never
+        // plays a forbidden point), and the filter spares the exact check at most points
+        let mut rng = crate::rng::Rng::new(4501);
+        let mut rnd = move |k: u64| rng.below(k);
+        let (mut forbidden, mut flagged, mut empty) = (0, 0, 0);
+        let mut kinds = std::collections::HashSet::new();
+        for i in 0..3000 {
+            let stones = 20 + rnd(60);
+            let g = random_position(&mut rnd, 3 * i + 2, stones, 1, 13);
+            let e = Engine::new(&g);
+            for y in 0..15 {
+                for x in 0..15 {
+                    let sq = Square::new(x, y);
+                    let m = move_at(sq);
+                    if !e.b.is_empty(m) {
+                        continue;
+                    }
+                    empty += 1;
+                    let may = e.b.black_may_be_forbidden(m);
+                    flagged += may as u32;
+                    if let Some(f) = g.is_forbidden(sq) {
+                        forbidden += 1;
+                        kinds.insert(format!("{f:?}"));
+                        assert!(may, "{f:?} at {} in {}", g.move_to_text(m), g.to_text());
+                    }
+                }
+            }
+        }
+        assert!(forbidden > 300 && kinds.len() == 3, "{forbidden} {kinds:?}");
+        assert!(flagged * 5 < empty, "{flagged} of {empty} flagged");
     }
 
     #[test]

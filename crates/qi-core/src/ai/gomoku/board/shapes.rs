@@ -128,6 +128,31 @@ pub(super) fn table(which: usize) -> &'static Table {
     T[which & 1].get_or_init(|| build_table(which & 1 == 0))
 }
 
+/// Whether a stone of the code's side on its point would stand in a line of six or more of
+/// its stones (the code of [`super::Board`]'s ten cells around the point), from a table built
+/// at its first use.
+#[inline]
+pub(super) fn overline(code: usize) -> bool {
+    static T: OnceLock<Box<[u64; (1 << 16) / 64]>> = OnceLock::new();
+    let t = T.get_or_init(|| {
+        let mut t = Box::new([0u64; (1 << 16) / 64]);
+        for code in 0..CODES {
+            let mut line = [0u8; 11];
+            let mut c = code;
+            for i in 0..10 {
+                line[if i < 5 { i } else { i + 1 }] = (c % 3) as u8;
+                c /= 3;
+            }
+            line[5] = 1;
+            if run(&line) > 5 {
+                t[code / 64] |= 1 << (code % 64);
+            }
+        }
+        t
+    });
+    t[(code >> 6) & 1023] >> (code & 63) & 1 != 0
+}
+
 /// Both tables ([`table`] 0 and 1).
 #[cfg(test)]
 pub(super) fn tables() -> [&'static Table; 2] {
