@@ -3,9 +3,10 @@
 //! ```text
 //! gomoku_diag threats "<game line>" [--vct N] [--depth D]
 //! gomoku_diag forbidden "<game line>"
+//! gomoku_diag defend "<game line>" <stones> [--vct N] [--depth D]
 //! gomoku_diag solve "<game line>" <stones> [--vct N] [--depth D]
 //! gomoku_diag think "<game line>" <stones> [--turn T] [--prune 0|1] [--lmr 0|1] [--width W]
-//!     [--leaf N] [--depth D] [--then <moves…>]
+//!     [--leaf N] [--verify N] [--depth D] [--then <moves…>]
 //! ```
 //!
 //! The game line is `qi-engine match -v`'s second line of a game (`<position> moves <m1> … |
@@ -17,7 +18,9 @@
 //! stones (the opening's included), and `--then` moves after them, with its reports; the
 //! other options change its settings (`--depth`: a fixed depth instead of the clock).
 //! `solve`: the side to move's VCF and VCT (as `threats`) in the one position with `<stones>`
-//! stones. The VCT may use `QI_VCTQ` quiet threats (the environment variable; 0 by default,
+//! stones. `defend`: the moves near the stones in that position after which the opponent
+//! has neither a VCF nor a VCT (`--vct` nodes each), those after which it has one, and the
+//! opponent's VCT were the side to move to pass. The VCT may use `QI_VCTQ` quiet threats (the environment variable; 0 by default,
 //! see `Config::vct_quiet`). `forbidden` (renju): at every Black move, the points where White would make five next and
 //! Black's forbidden points, the fives on forbidden points marked.
 //!
@@ -162,6 +165,7 @@ fn main() {
             cfg.lmr = arg(&args, "--lmr", 1) > 0;
             cfg.width = arg(&args, "--width", cfg.width as u64) as usize;
             cfg.vcf_leaf = arg(&args, "--leaf", cfg.vcf_leaf);
+            cfg.verify = arg(&args, "--verify", cfg.verify);
             if let Some(d) = args.iter().position(|a| a == "--depth") {
                 cfg.depth = Some(args[d + 1].parse().unwrap());
                 cfg.time = None;
@@ -199,6 +203,60 @@ fn main() {
                 "{stones} stones: VCF {} VCT {}",
                 show(solve(&g, false, 1_000_000, 60)),
                 show(solve(&g, true, budget, depth))
+            );
+        }
+        "defend" => {
+            // The side to move's moves near the stones after which the opponent has neither
+            // a VCF nor a VCT (the solvers with `--vct` nodes each, `--depth` threats): the
+            // moves a root defence with that budget would keep.
+            let stones: usize = args[3].parse().unwrap();
+            let mut g = g0.clone();
+            let start = g.piece_counts().iter().sum::<u32>() as usize;
+            for t in &moves[..stones - start] {
+                let m = g.parse_move(t).unwrap();
+                g.make(m);
+            }
+            let budget = arg(&args, "--vct", 200_000);
+            let depth = arg(&args, "--depth", 8) as u32;
+            let played = moves.get(stones - start).cloned().unwrap_or_default();
+            let pass = solve(&passed(&g), true, budget, depth);
+            let n = g.size() as i32;
+            let near = |x: i32, y: i32| {
+                (-2..=2).any(|dy| {
+                    (-2..=2).any(|dx| {
+                        let (a, b) = (x + dx, y + dy);
+                        (0..n).contains(&a)
+                            && (0..n).contains(&b)
+                            && g.cell(qi_core::game::Square::new(a as u8, b as u8))
+                                != qi_core::game::Cell::Empty
+                    })
+                })
+            };
+            let (mut safe, mut lost) = (Vec::new(), Vec::new());
+            for y in 0..n {
+                for x in 0..n {
+                    let m = move_at(qi_core::game::Square::new(x as u8, y as u8));
+                    if !g.is_legal(m) || !near(x, y) {
+                        continue;
+                    }
+                    let mut q = g.clone();
+                    q.make(m);
+                    let name = g.move_to_text(m);
+                    let r =
+                        solve(&q, false, 1_000_000, 60).or_else(|| solve(&q, true, budget, depth));
+                    match r {
+                        None => safe.push(name),
+                        Some((_, k, used)) => lost.push(format!("{name}({k}p/{used}n)")),
+                    }
+                }
+            }
+            println!(
+                "{stones} stones, plays {played}: opponent's VCT on a pass {} | safe {}: {} | lost {}: {}",
+                show(pass),
+                safe.len(),
+                safe.join(" "),
+                lost.len(),
+                lost.join(" ")
             );
         }
         "forbidden" => {

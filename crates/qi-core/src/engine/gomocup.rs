@@ -75,6 +75,9 @@ pub const SELECT: bool = true;
 pub const WIN43: bool = true;
 /// See [`WIN43`].
 pub const QVCF: bool = true;
+/// The node budget of the check of a new best root move for the opponent's VCF and VCT
+/// ([`crate::ai::gomoku::search::Config::verify`]; session 45).
+pub const VERIFY: u64 = 60_000;
 /// The node budget a millisecond of the move's time: above the speed of the search (about
 /// 1.8 M nodes a second on a quiet machine), so that the clock binds, not the budget.
 const NODES_PER_MS: u64 = 5_000;
@@ -377,6 +380,7 @@ impl Session {
         eval.select_k = 100;
         eval.win43 = WIN43;
         eval.qvcf = QVCF;
+        eval.verify = VERIFY;
         // the learned pattern evaluation (`crate::ai::gomoku::patterns`) instead of the line
         // score; under renju since session 43's refit of its renju weights (against Rapfi at
         // 1 s a move, see the patterns module doc). The line weights are freestyle's only.

@@ -130,6 +130,9 @@ pub struct GomokuEval {
     /// VCT node budgets: at the root, per defence check at the root.
     pub vct_root: u64,
     pub vct_defend: u64,
+    /// Node budget of the check of a new best root move ([`Config::verify`], match setting
+    /// `verify`; 0 in every level).
+    pub verify: u64,
     /// Quiet threats a VCT line may use ([`Config::vct_quiet`], match setting `vctq`).
     pub vct_quiet: u32,
     /// Threat logic in the search (open fours as wins, only defences against threats, forced
@@ -222,6 +225,7 @@ impl GomokuEval {
             vcf_leaf: vcf.2,
             vct_root: vct.0,
             vct_defend: vct.1,
+            verify: 0,
             vct_quiet: 0,
             threats: level >= 4,
             noise,
@@ -275,6 +279,7 @@ impl GomokuEval {
             vcf_leaf: self.vcf_leaf,
             vct_root: self.vct_root,
             vct_defend: self.vct_defend,
+            verify: self.verify,
             vct_quiet: self.vct_quiet,
             nodes,
             noise: self.noise,
@@ -410,6 +415,7 @@ impl crate::engine::matches::Tunable for Gomoku {
             "leaf" => eval.vcf_leaf = v as u64,
             "vct" => eval.vct_root = v as u64,
             "vctdefend" => eval.vct_defend = v as u64,
+            "verify" => eval.verify = v as u64,
             "vctq" => eval.vct_quiet = v as u32,
             "depth" => eval.depth = v as u32,
             "nodes" => eval.nodes = v as u64,

@@ -512,6 +512,9 @@ pub struct Config {
     pub vct_root: u64,
     /// Node budget of each check for the opponent's VCT at the root (0: none).
     pub vct_defend: u64,
+    /// Node budget of the check of a root move that becomes the best (match setting
+    /// `verify`; 0: none): the opponent's VCF and VCT after it ([`Search::verified`]).
+    pub verify: u64,
     /// Quiet threats a VCT line may use (match setting `vctq`; 0: none): moves that are no
     /// four or open three but after which the attacker, were the defender to pass, would win
     /// by a VCF ([`Search::vct`]).
@@ -633,6 +636,7 @@ impl Default for Config {
             vcf_leaf: 40,
             vct_root: 0,
             vct_defend: 0,
+            verify: 0,
             vct_quiet: 0,
             nodes: None,
             noise: 0,
@@ -778,6 +782,11 @@ pub struct Search {
     order_tab: Option<&'static super::patterns::OrderTables>,
     /// The move played at each ply of the line being searched (the root's at 0).
     path: [Option<Move>; MAX_PLY],
+    /// [`Config::verify`]: the root moves checked this search, each with the opponent's
+    /// winning score after it if the check found a win.
+    verified: Vec<(Move, Option<i32>)>,
+    /// [`Config::verify`] is on in this search (the opponent threatens a VCF or a VCT).
+    verify_on: bool,
 }
 
 /// Slots of the history table: more than the largest move (19 rows of 32).
@@ -866,6 +875,8 @@ impl Search {
             quiet_left: 0,
             order_tab: None,
             path: [None; MAX_PLY],
+            verified: Vec::new(),
+            verify_on: false,
         }
     }
 
@@ -915,6 +926,8 @@ impl Search {
         self.vcf_fail.clear();
         self.vct_fail.clear();
         self.node_limit = u64::MAX;
+        self.verified.clear();
+        self.verify_on = false;
         // the history of earlier moves counts half
         for h in self.history.iter_mut() {
             for v in h.iter_mut() {
@@ -1700,6 +1713,47 @@ mod tests {
         }
         assert!(forbidden > 300 && kinds.len() == 3, "{forbidden} {kinds:?}");
         assert!(flagged * 5 < empty, "{flagged} of {empty} flagged");
+    }
+
+    #[test]
+    fn the_verified_best_move_leaves_the_opponent_no_vct() {
+        // game 14 of session 45's freestyle match against Rapfi (seed 4511), White to move
+        // after 11 stones: at depth 10 `gomocup`'s search without the check chose g10, after
+        // which Black wins by a VCT (Qi's solver, 7,859 nodes); the check of each new best
+        // root move (`Config::verify`) rejects it for a move after which the solvers find no
+        // win of Black's
+        let g = pos("15 freestyle 15/15/15/15/7ox6/7x7/6oxo6/5o2x6/5oxx7/15/15/15/15/15/15 o");
+        let mut session = crate::engine::gomocup::Session::new();
+        let mut sink = Vec::new();
+        for line in ["START 15", "INFO rule 0", "INFO timeout_turn 1000"] {
+            session.handle(line, &mut sink);
+        }
+        let base = session.config();
+        assert!(base.verify > 0, "gomocup checks its best moves");
+        for (verify, lost) in [(0, true), (base.verify, false)] {
+            let cfg = Config {
+                time: None,
+                depth: Some(10),
+                verify,
+                ..base.clone()
+            };
+            let mut s = Search::new(cfg, 16);
+            let best = s
+                .think(&g, &Arc::new(AtomicBool::new(false)), &mut |_| {})
+                .best
+                .unwrap();
+            let mut after = g.clone();
+            after.make(best);
+            let (vcf, _) =
+                super::super::threat_search(&after, 1_000_000, |s, e, b| s.vcf(e, b, 60));
+            let (vct, _) = super::super::threat_search(&after, 300_000, |s, e, b| s.vct(e, b, 8));
+            assert_eq!(
+                vcf.is_some() || vct.is_some(),
+                lost,
+                "verify {verify}: {}",
+                g.move_to_text(best)
+            );
+        }
     }
 
     #[test]

@@ -187,6 +187,16 @@ impl Search {
                 root = keep;
             }
         }
+        // (Config::verify) only where the opponent, were the side to move to pass, would win
+        // by a VCF or a VCT within the check's budget
+        self.verify_on = self.cfg.verify > 0 && root.len() > 1 && {
+            let mut e2 = Engine::new(&passed(pos).unwrap_or_else(|| pos.clone()));
+            e2.b.keep_line_score(false);
+            let mut budget = self.cfg.verify.min(self.cfg.vcf_defend.max(1));
+            let mut b2 = self.cfg.verify;
+            self.vcf(&mut e2, &mut budget, 30).is_some()
+                || (!self.stopped && self.vct(&mut e2, &mut b2, VCT_DEPTH).is_some())
+        };
         self.deadline = full_deadline;
         self.stopped = false;
         if let Some(n) = self.cfg.nodes {
@@ -291,6 +301,32 @@ impl Search {
         }
     }
 
+    /// [`Config::verify`]: whether the opponent wins by a VCF or a VCT after the root move
+    /// `m` (the solvers within `verify` nodes each), as the score of `m` for the side to move
+    /// (a loss), once a search per move. `None` where none was found (or the clock ran out).
+    fn verified(&mut self, e: &mut Engine, m: Move) -> Option<i32> {
+        if let Some(&(_, r)) = self.verified.iter().find(|(v, _)| *v == m) {
+            return r;
+        }
+        let u = e.make(m);
+        let kept = e.b.pause_line_score();
+        let mut budget = self.cfg.verify.min(self.cfg.vcf_defend.max(1));
+        let mut r = self.vcf(e, &mut budget, 30);
+        if r.is_none() && !self.stopped {
+            let mut budget = self.cfg.verify;
+            r = self.vct(e, &mut budget, VCT_DEPTH);
+        }
+        e.b.resume_line_score(kept);
+        e.unmake(m, u);
+        if self.stopped {
+            return None;
+        }
+        // the opponent's five k plies after its first threat: k + 1 after the root
+        let lost = r.map(|(_, k)| -(MATE - 1 - k as i32));
+        self.verified.push((m, lost));
+        lost
+    }
+
     fn root_search(
         &mut self,
         e: &mut Engine,
@@ -330,6 +366,19 @@ impl Search {
                 }
             };
             e.unmake(m, u);
+            if self.stopped {
+                return (best, alpha, false);
+            }
+            // (Config::verify) a move about to become the best is checked for the opponent's
+            // VCF and VCT after it first
+            let score = if score > alpha && self.verify_on && score.abs() < MATE_BOUND {
+                match self.verified(e, m) {
+                    Some(lost) => lost,
+                    None => score,
+                }
+            } else {
+                score
+            };
             if self.stopped {
                 return (best, alpha, false);
             }
