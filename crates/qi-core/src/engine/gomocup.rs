@@ -23,7 +23,9 @@
 //! a quiescence of fours near the side's own last stone instead of level 6's leaf VCF, counts a
 //! four-three point as a win where the opponent has no four ([`WIN43`], [`QVCF`]), and
 //! evaluates with the learned pattern evaluation ([`crate::ai::gomoku::patterns`]) instead of
-//! level 6's line score (under renju too since session 43). Its
+//! level 6's line score (under renju too since session 43), and where the opponent would win
+//! by a VCF or a VCT were it to pass, checks every root move that is about to become the best
+//! for such a win after it ([`VERIFY`] nodes; session 45). Its
 //! transposition table (16 MB) is kept from move to move within a game, also when the manager
 //! sends the whole board with `BOARD` every move (as `qi-engine match` does): the table is
 //! only emptied when the new board is not the old one with stones added, or the rule changes.

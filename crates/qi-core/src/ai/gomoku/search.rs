@@ -245,6 +245,31 @@
 //! expected cut node (Rapfi's non-killer cut-node reduction), 50-1-49; a leaf where the
 //! opponent has an open-four, four-three or three-three point searched one ply more, at most
 //! once a line, 50-4-46 (and it found fewer of the wins above, 41 and 46).
+//!
+//! Session 45, three changes to `qi-engine gomocup`, each measured against Rapfi at 1 s a
+//! move (the openings files, 40 games a match, two matches side by side, load about 2):
+//! - Under renju the exact forbidden check ([`Gomoku::is_forbidden`], which copies the
+//!   position's 3 kB board) had taken about a fifth of the search (perf); [`Engine::allowed_for`]
+//!   now asks it only where [`Board::black_may_be_forbidden`] says a forbidden point is
+//!   possible. In game positions: 10-20% more nodes in the same time.
+//! - A move gets 900 ms of a 1 s turn instead of 820 (`qi-engine gomocup`'s module doc).
+//! - [`Config::verify`]: where the opponent would win by a VCF or a VCT were the side to move
+//!   to pass, each root move about to become the best is checked for such a win after it
+//!   (60,000 nodes each, once a search). In the freestyle match with seed 4511, at the move
+//!   where Qi first let Rapfi have a VCT its own solver finds (300,000 nodes), 8 of the 22
+//!   lost games still had moves after which the solver found none; the root's defence filter
+//!   (10,000 nodes a move) had missed them.
+//!
+//! | build | rule | against Rapfi |
+//! |---|---|---|
+//! | main before (session 44's) | renju | 11-0-29 (`--seed 4503`, beside the next row) |
+//! | the forbidden filter and the time | renju | 13-0-27, 11-0-29, 11-0-29 (35-0-85, 29.2%) |
+//! | and the check of the best moves (main's since) | renju | 14-0-26, 11-0-29 (25-0-55, 31.3%; 2 wins as Black) |
+//! | the forbidden filter and the time | freestyle | 8-0-32, 9-0-31 (17-0-63, 21.3%) |
+//! | and the check of the best moves | freestyle | 9-1-30, 9-2-29 (18-3-59, 24.4%) |
+//!
+//! Rapfi against itself on the renju openings file (1 s a move) gave White 26 of 29 games:
+//! those openings, chosen by Rapfi's evaluation as the closest to even, favour White in play.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -513,7 +538,9 @@ pub struct Config {
     /// Node budget of each check for the opponent's VCT at the root (0: none).
     pub vct_defend: u64,
     /// Node budget of the check of a root move that becomes the best (match setting
-    /// `verify`; 0: none): the opponent's VCF and VCT after it ([`Search::verified`]).
+    /// `verify`; 0: none): where the opponent would win by a VCF or a VCT were the side to
+    /// move to pass, its VCF and VCT after each root move about to become the best, which
+    /// scores as the loss found (once a search a move).
     pub verify: u64,
     /// Quiet threats a VCT line may use (match setting `vctq`; 0: none): moves that are no
     /// four or open three but after which the attacker, were the defender to pass, would win
