@@ -60,6 +60,17 @@ fn parse_game(line: &str) -> (Gomoku, Vec<String>) {
     (g, moves)
 }
 
+/// The game's position with `stones` stones (the opening's included).
+fn position_at(g0: &Gomoku, moves: &[String], stones: usize) -> Gomoku {
+    let mut g = g0.clone();
+    let start = g.piece_counts().iter().sum::<u32>() as usize;
+    for t in &moves[..stones - start] {
+        let m = g.parse_move(t).unwrap();
+        g.make(m);
+    }
+    g
+}
+
 fn passed(pos: &Gomoku) -> Gomoku {
     let text = pos.to_text();
     let (head, side) = text.rsplit_once(' ').unwrap();
@@ -154,12 +165,7 @@ fn main() {
         "think" => {
             let ply: usize = args[3].parse().unwrap();
             let turn = arg(&args, "--turn", 1000);
-            let mut g = g0.clone();
-            let start = g.piece_counts().iter().sum::<u32>() as usize;
-            for t in &moves[..ply - start] {
-                let m = g.parse_move(t).unwrap();
-                g.make(m);
-            }
+            let mut g = position_at(&g0, &moves, ply);
             let mut cfg = gomocup_config(g.rule(), turn);
             cfg.prune = arg(&args, "--prune", 1) > 0;
             cfg.lmr = arg(&args, "--lmr", 1) > 0;
@@ -191,12 +197,7 @@ fn main() {
         }
         "solve" => {
             let stones: usize = args[3].parse().unwrap();
-            let mut g = g0.clone();
-            let start = g.piece_counts().iter().sum::<u32>() as usize;
-            for t in &moves[..stones - start] {
-                let m = g.parse_move(t).unwrap();
-                g.make(m);
-            }
+            let g = position_at(&g0, &moves, stones);
             let budget = arg(&args, "--vct", 200_000);
             let depth = arg(&args, "--depth", 8) as u32;
             println!(
@@ -210,14 +211,10 @@ fn main() {
             // a VCF nor a VCT (the solvers with `--vct` nodes each, `--depth` threats): the
             // moves a root defence with that budget would keep.
             let stones: usize = args[3].parse().unwrap();
-            let mut g = g0.clone();
-            let start = g.piece_counts().iter().sum::<u32>() as usize;
-            for t in &moves[..stones - start] {
-                let m = g.parse_move(t).unwrap();
-                g.make(m);
-            }
+            let g = position_at(&g0, &moves, stones);
             let budget = arg(&args, "--vct", 200_000);
             let depth = arg(&args, "--depth", 8) as u32;
+            let start = g0.piece_counts().iter().sum::<u32>() as usize;
             let played = moves.get(stones - start).cloned().unwrap_or_default();
             let pass = solve(&passed(&g), true, budget, depth);
             let n = g.size() as i32;
