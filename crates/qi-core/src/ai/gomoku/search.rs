@@ -264,9 +264,9 @@
 //! |---|---|---|
 //! | main before (session 44's) | renju | 11-0-29 (`--seed 4503`, beside the next row) |
 //! | the forbidden filter and the time | renju | 13-0-27, 11-0-29, 11-0-29 (35-0-85, 29.2%) |
-//! | and the check of the best moves (main's since) | renju | 14-0-26, 11-0-29 (25-0-55, 31.3%; 2 wins as Black) |
+//! | and the check of the best moves (main's since) | renju | 14-0-26, 11-0-29, 11-0-29, 10-0-30 (46-0-114, 28.8%; 3 wins as Black) |
 //! | the forbidden filter and the time | freestyle | 8-0-32, 9-0-31 (17-0-63, 21.3%) |
-//! | and the check of the best moves | freestyle | 9-1-30, 9-2-29 (18-3-59, 24.4%) |
+//! | and the check of the best moves | freestyle | 9-1-30, 9-2-29, 7-1-32, 9-1-30 (34-5-121, 22.8%) |
 //!
 //! Rapfi against itself on the renju openings file (1 s a move) gave White 26 of 29 games:
 //! those openings, chosen by Rapfi's evaluation as the closest to even, favour White in play.
