@@ -256,7 +256,7 @@
 //! - [`Config::verify`]: where the opponent would win by a VCF or a VCT were the side to move
 //!   to pass, each root move about to become the best is checked for such a win after it
 //!   (60,000 nodes each, once a search). In the freestyle match with seed 4511, at the move
-//!   where Qi first let Rapfi have a VCT its own solver finds (300,000 nodes), 8 of the 22
+//!   where Qi first let Rapfi have a VCT its own solver finds (300,000 nodes), 7 of the 22
 //!   lost games still had moves after which the solver found none; the root's defence filter
 //!   (10,000 nodes a move) had missed them.
 //!
