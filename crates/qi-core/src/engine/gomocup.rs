@@ -681,7 +681,10 @@ mod tests {
             <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, "nosuch", 1).unwrap_err();
         let list = &msg[msg.find('(').unwrap() + 1..msg.rfind(')').unwrap()];
         let keys: Vec<&str> = list.split(", ").collect();
-        assert!(keys.contains(&"w43") && keys.contains(&"qvcf"), "{msg}");
+        assert!(
+            keys.contains(&"w43") && keys.contains(&"qvcf") && keys.contains(&"verify"),
+            "{msg}"
+        );
         for k in keys {
             assert!(parse_settings(&format!("{k}=1")).is_ok(), "{k}");
         }
@@ -695,6 +698,13 @@ mod tests {
         assert_eq!((s.config().qvcf, s.config().win43), (QVCF, WIN43));
         s.settings = parse_settings("qvcf=0,w43=0").unwrap();
         assert!(!s.config().qvcf && !s.config().win43);
+        // the check of the best root moves: on by default, its budget set or turned off
+        s.settings.clear();
+        assert_eq!(s.config().verify, VERIFY);
+        s.settings = parse_settings("verify=150000").unwrap();
+        assert_eq!(s.config().verify, 150_000);
+        s.settings = parse_settings("verify=0").unwrap();
+        assert_eq!(s.config().verify, 0);
     }
 
     #[test]

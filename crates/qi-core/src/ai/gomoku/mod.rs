@@ -443,7 +443,7 @@ impl crate::engine::matches::Tunable for Gomoku {
             "qvcf" => eval.qvcf = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf)"
                 ));
             }
         }

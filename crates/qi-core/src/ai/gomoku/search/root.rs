@@ -33,25 +33,27 @@ fn second_stones(pos: &Gomoku, e: &Engine) -> Option<Vec<Move>> {
 }
 
 impl Search {
-    /// Whether the opponent of the side to move has a VCF if the side to move passed.
-    fn opponent_vcf(&mut self, pos: &Gomoku) -> bool {
+    /// Whether the opponent of the side to move has a VCF within `budget` nodes if the side
+    /// to move passed.
+    fn opponent_vcf(&mut self, pos: &Gomoku, budget: u64) -> bool {
         let Some(g) = passed(pos) else {
             return false;
         };
         let mut e = Engine::new(&g);
         e.b.keep_line_score(false);
-        let mut budget = self.cfg.vcf_defend;
+        let mut budget = budget;
         self.vcf(&mut e, &mut budget, 30).is_some()
     }
 
-    /// Whether the opponent of the side to move has a VCT if the side to move passed.
-    fn opponent_vct(&mut self, pos: &Gomoku) -> bool {
+    /// Whether the opponent of the side to move has a VCT within `budget` nodes if the side
+    /// to move passed.
+    fn opponent_vct(&mut self, pos: &Gomoku, budget: u64) -> bool {
         let Some(g) = passed(pos) else {
             return false;
         };
         let mut e = Engine::new(&g);
         e.b.keep_line_score(false);
-        let mut budget = self.cfg.vct_defend;
+        let mut budget = budget;
         self.vct(&mut e, &mut budget, VCT_DEPTH).is_some()
     }
 
@@ -143,7 +145,7 @@ impl Search {
         if let Some(next_to_first) = second_stones(pos, &e) {
             root = next_to_first;
         }
-        if self.cfg.vcf_defend > 0 && self.opponent_vcf(pos) {
+        if self.cfg.vcf_defend > 0 && self.opponent_vcf(pos, self.cfg.vcf_defend) {
             // keep only the moves after which the opponent has no VCF
             let mut all = Vec::new();
             self.node_moves(&e, 0, None, 60, &mut all);
@@ -166,7 +168,8 @@ impl Search {
                 root = keep;
             }
         }
-        if self.cfg.vct_defend > 0 && root.len() > 1 && self.opponent_vct(pos) {
+        if self.cfg.vct_defend > 0 && root.len() > 1 && self.opponent_vct(pos, self.cfg.vct_defend)
+        {
             // keep only the moves after which the opponent has no VCT, if there are any
             let mut keep = Vec::new();
             for &m in &root {
@@ -189,14 +192,10 @@ impl Search {
         }
         // (Config::verify) only where the opponent, were the side to move to pass, would win
         // by a VCF or a VCT within the check's budget
-        self.verify_on = self.cfg.verify > 0 && root.len() > 1 && {
-            let mut e2 = Engine::new(&passed(pos).unwrap_or_else(|| pos.clone()));
-            e2.b.keep_line_score(false);
-            let mut budget = self.cfg.verify.min(self.cfg.vcf_defend.max(1));
-            let mut b2 = self.cfg.verify;
-            self.vcf(&mut e2, &mut budget, 30).is_some()
-                || (!self.stopped && self.vct(&mut e2, &mut b2, VCT_DEPTH).is_some())
-        };
+        self.verify_on = self.cfg.verify > 0
+            && root.len() > 1
+            && (self.opponent_vcf(pos, self.cfg.verify.min(self.cfg.vcf_defend.max(1)))
+                || (!self.stopped && self.opponent_vct(pos, self.cfg.verify)));
         self.deadline = full_deadline;
         self.stopped = false;
         if let Some(n) = self.cfg.nodes {
