@@ -6,7 +6,8 @@
 //! gomoku_diag defend "<game line>" <stones> [--vct N] [--depth D]
 //! gomoku_diag solve "<game line>" <stones> [--vct N] [--depth D]
 //! gomoku_diag think "<game line>" <stones> [--turn T] [--prune 0|1] [--lmr 0|1] [--width W]
-//!     [--leaf N] [--verify N] [--depth D] [--then <moves…>]
+//!     [--leaf N] [--verify N] [--depth D] [--hash MB] [--p33 0|1]
+//!     [--then <moves…>]
 //! ```
 //!
 //! The game line is `qi-engine match -v`'s second line of a game (`<position> moves <m1> … |
@@ -168,6 +169,7 @@ fn main() {
             let mut g = position_at(&g0, &moves, ply);
             let mut cfg = gomocup_config(g.rule(), turn);
             cfg.prune = arg(&args, "--prune", 1) > 0;
+            cfg.prune33 = arg(&args, "--p33", 1) > 0;
             cfg.lmr = arg(&args, "--lmr", 1) > 0;
             cfg.width = arg(&args, "--width", cfg.width as u64) as usize;
             cfg.vcf_leaf = arg(&args, "--leaf", cfg.vcf_leaf);
@@ -181,7 +183,7 @@ fn main() {
                 g.make(m);
             }
             println!("{}", g.to_text());
-            let mut s = Search::new(cfg, 16);
+            let mut s = Search::new(cfg, arg(&args, "--hash", 16) as usize);
             let stop = Arc::new(AtomicBool::new(false));
             let r = s.think(&g, &stop, &mut |i| {
                 println!(

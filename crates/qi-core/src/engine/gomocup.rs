@@ -26,12 +26,14 @@
 //! level 6's line score (under renju too since session 43), and where the opponent would win
 //! by a VCF or a VCT were it to pass, checks every root move that is about to become the best
 //! for such a win after it ([`VERIFY`] nodes; session 45). Its
-//! transposition table (16 MB) is kept from move to move within a game, also when the manager
+//! transposition table ([`HASH_MB`], 64 MB, or half of `max_memory` where that is less; 16 MB
+//! until session 46) is kept from move to move within a game, also when the manager
 //! sends the whole board with `BOARD` every move (as `qi-engine match` does): the table is
 //! only emptied when the new board is not the old one with stones added, or the rule changes.
 //!
 //! `qi-engine gomocup --set key=value,...` changes search settings for experiments (the keys
-//! of `qi-engine match`'s Gomoku settings, e.g. `select=0` for session 23's search).
+//! of `qi-engine match`'s Gomoku settings, e.g. `select=0` for session 23's search, and
+//! `hash`, the table's megabytes).
 //!
 //! Piskvork starts engines as `pbrain-<name>` with no arguments: `qi-engine` copied or linked
 //! under such a name speaks this protocol straight away.
@@ -45,6 +47,7 @@ use crate::ai::gomoku::GomokuEval;
 use crate::ai::gomoku::search::{Config, Search};
 use crate::game::{Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, MAX_SIZE, MIN_SIZE, move_square};
+use crate::search::tt::MAX_HASH_MB;
 use crate::search::{Limits, MATE_BOUND, SearchInfo};
 
 /// The share of the move time (percent) after which no new depth starts
@@ -77,6 +80,13 @@ pub const SELECT: bool = true;
 pub const WIN43: bool = true;
 /// See [`WIN43`].
 pub const QVCF: bool = true;
+/// The transposition table's size in megabytes unless told otherwise (`--set hash=N`), or
+/// half of the manager's `max_memory` where that is smaller (at least 1). It was 16 MB until
+/// session 46, when a 1 s move filled such a table: on positions of games against Rapfi,
+/// searches of 3 s with 128 MB reached a depth more than with 16 MB in 4 of 10 and never
+/// one less. Rapfi's default is 32 MB.
+pub const HASH_MB: usize = 64;
+
 /// The node budget of the check of a new best root move for the opponent's VCF and VCT
 /// ([`crate::ai::gomoku::search::Config::verify`]; session 45).
 pub const VERIFY: u64 = 60_000;
@@ -130,7 +140,7 @@ impl Session {
             timeout_match: 0,
             time_left: None,
             max_memory: 0,
-            search: Search::new(Config::default(), 16),
+            search: Search::new(Config::default(), HASH_MB),
             seed: 1,
             reading_board: false,
             lines: false,
@@ -365,6 +375,21 @@ impl Session {
         Duration::from_millis(ms.saturating_sub(20).max(5))
     }
 
+    /// The transposition table's size in megabytes: [`HASH_MB`] or the `hash` setting, at
+    /// most half of `max_memory` (bytes; 0: no limit), at least 1.
+    pub fn hash_mb(&self) -> usize {
+        let mut mb = self
+            .settings
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "hash")
+            .map_or(HASH_MB, |&(_, v)| v.max(1) as usize);
+        if self.max_memory > 0 {
+            mb = mb.min(((self.max_memory / 2) >> 20) as usize);
+        }
+        mb.max(1)
+    }
+
     /// The search settings of the next move: level 6's, bound by the clock (see the module
     /// doc).
     pub fn config(&self) -> Config {
@@ -400,8 +425,10 @@ impl Session {
         // VCT's quiet threats, `Config::vct_quiet`: 37-0-43 in self-play over both rules and
         // 5-0-35 against Rapfi in renju where main won 8-0-32, though the VCT finds more)
         for (k, v) in &self.settings {
-            // (checked when the session starts)
-            let _ = <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k, *v);
+            // (checked when the session starts; the table's size is the session's own)
+            if k != "hash" {
+                let _ = <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k, *v);
+            }
         }
         eval.config(&Limits {
             time: Some(t),
@@ -426,6 +453,7 @@ impl Session {
         self.seed = self.seed.wrapping_add(1);
         let mut last: Option<SearchInfo> = None;
         self.search.cfg = self.config();
+        self.search.set_table_size(self.hash_mb());
         let r = self
             .search
             .think(&pos, &stop, &mut |i| last = Some(i.clone()));
@@ -531,8 +559,17 @@ pub fn parse_settings(text: &str) -> Result<Vec<(String, i32)>, String> {
             .trim()
             .parse()
             .map_err(|_| format!("setting '{item}': not a number"))?;
-        let mut eval = GomokuEval::for_level(6, 0);
-        <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k.trim(), v)?;
+        if k.trim() == "hash" {
+            // the transposition table's megabytes ([`Session::hash_mb`])
+            if !(1..=MAX_HASH_MB as i32).contains(&v) {
+                return Err(format!(
+                    "setting '{item}': the table takes 1 to {MAX_HASH_MB} MB"
+                ));
+            }
+        } else {
+            let mut eval = GomokuEval::for_level(6, 0);
+            <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k.trim(), v)?;
+        }
         out.push((k.trim().to_string(), v));
     }
     Ok(out)
@@ -705,6 +742,37 @@ mod tests {
         assert_eq!(s.config().verify, 150_000);
         s.settings = parse_settings("verify=0").unwrap();
         assert_eq!(s.config().verify, 0);
+    }
+
+    #[test]
+    fn the_table_takes_its_megabytes_from_the_setting_and_max_memory() {
+        let mut s = Session::new();
+        assert_eq!(s.hash_mb(), HASH_MB);
+        assert!(parse_settings("hash=0").is_err() && parse_settings("hash=5000").is_err());
+        s.settings = parse_settings("hash=8,select=0").unwrap();
+        assert_eq!(s.hash_mb(), 8);
+        // the setting is the session's own, not the search's: the others still apply
+        assert!(!s.config().select);
+        // half of max_memory at most, at least one megabyte
+        s.settings.clear();
+        let mut out = Vec::new();
+        s.handle("INFO max_memory 41943040", &mut out);
+        assert_eq!(s.hash_mb(), 20);
+        s.handle("INFO max_memory 1000", &mut out);
+        assert_eq!(s.hash_mb(), 1);
+        s.handle("INFO max_memory 0", &mut out);
+        assert_eq!(s.hash_mb(), HASH_MB);
+        // the search gets a table of that size with the next move
+        s.settings = parse_settings("hash=2").unwrap();
+        let out = {
+            let mut out = Vec::new();
+            for l in ["START 15", "INFO timeout_turn 50", "BEGIN"] {
+                s.handle(l, &mut out);
+            }
+            String::from_utf8(out).unwrap()
+        };
+        assert!(out.lines().any(|l| l.contains(',')), "{out}");
+        assert!(s.search.table_has_size(2) && !s.search.table_has_size(HASH_MB));
     }
 
     #[test]

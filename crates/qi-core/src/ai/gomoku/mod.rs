@@ -167,6 +167,8 @@ pub struct GomokuEval {
     pub select_k: u32,
     /// [`Config::select_defend`] (match setting `seldefend`).
     pub select_defend: bool,
+    /// [`Config::prune33`] (match setting `p33`).
+    pub prune33: bool,
     /// Futility pruning of the node (match setting `futility=1`, its margin a ply `futm`,
     /// its largest depth `futdepth`; see [`Config::futility`]).
     pub futility: bool,
@@ -240,6 +242,7 @@ impl GomokuEval {
             select: false,
             select_k: 100,
             select_defend: true,
+            prune33: true,
             futility: false,
             futility_margin: search::FUTILITY_MARGIN,
             futility_depth: 3,
@@ -302,6 +305,7 @@ impl GomokuEval {
             select: self.select,
             select_k: self.select_k,
             select_defend: self.select_defend,
+            prune33: self.prune33,
         }
     }
 }
@@ -432,6 +436,7 @@ impl crate::engine::matches::Tunable for Gomoku {
             "select" => eval.select = v > 0,
             "selk" => eval.select_k = v as u32,
             "seldefend" => eval.select_defend = v > 0,
+            "p33" => eval.prune33 = v > 0,
             "futility" => eval.futility = v > 0,
             "futm" => eval.futility_margin = v,
             "futdepth" => eval.futility_depth = v,
@@ -443,7 +448,7 @@ impl crate::engine::matches::Tunable for Gomoku {
             "qvcf" => eval.qvcf = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf)"
                 ));
             }
         }

@@ -608,6 +608,13 @@ pub struct Config {
     /// searched [`select_reduction`] plies shallower (less for threats and on the principal
     /// variation), again in full if it beats alpha. Replaces [`Config::lmr`].
     pub select: bool,
+    /// The opponent's three-three points count as threats that only the exact answers (or
+    /// the side's own fours and open threes) meet, as its open-four and four-three points do
+    /// (match setting `p33`; 0: only those faster points narrow a node's moves, and a
+    /// three-three is met in the next plies, when it is an open four to stop). A quiet move
+    /// can hold against a three-three where no exact answer does, by a VCF of its own once
+    /// the opponent plays it: session 46 found Qi's search counting such a position lost.
+    pub prune33: bool,
     /// [`Config::select`]'s reduction factor in percent (match setting `selk`).
     pub select_k: u32,
     /// [`Config::select`] also where the opponent threatens an open four, a four-three or a
@@ -683,6 +690,7 @@ impl Default for Config {
             select: false,
             select_k: 100,
             select_defend: true,
+            prune33: true,
             order: false,
             win43: false,
             qvcf: false,
@@ -730,18 +738,6 @@ impl Cand {
     #[inline]
     fn op_threat(&self) -> bool {
         self.op & THREAT != 0
-    }
-
-    /// An open four, two fours, a four-three or a three-three of the opponent.
-    #[inline]
-    fn op_double(&self) -> bool {
-        Self::op_double_flags(self.op)
-    }
-
-    /// [`Cand::op_double`] of the opponent's flags `op`.
-    #[inline]
-    fn op_double_flags(op: u8) -> bool {
-        op & (UNSTOPPABLE | FOUR_THREE | DOUBLE_THREE) != 0
     }
 
     /// An open four, two fours or a four-three of the opponent.
@@ -905,6 +901,19 @@ impl Search {
             verified: Vec::new(),
             verify_on: false,
         }
+    }
+
+    /// Gives the search a transposition table of `mb` megabytes: a new, empty one if the
+    /// table has another size, else the table as it is.
+    pub fn set_table_size(&mut self, mb: usize) {
+        if !self.tt.has_size(mb) {
+            self.tt = Table::new(mb);
+        }
+    }
+
+    /// Whether the transposition table has the size of `mb` megabytes.
+    pub fn table_has_size(&self, mb: usize) -> bool {
+        self.tt.has_size(mb)
     }
 
     /// Empties the transposition table and the history (a new game).
@@ -1103,11 +1112,19 @@ impl Search {
     fn opp_threat(&self, e: &Engine, ply: usize) -> bool {
         // (none at all unless some candidate has one: no pass over them then)
         let op = e.side().other();
-        Cand::op_double_flags(self.cand_ops[ply])
+        let flags = self.threat_flags();
+        self.cand_ops[ply] & flags != 0
             && self
                 .cands(ply)
                 .iter()
-                .any(|c| c.op_double() && e.allowed_for(op, c.mv))
+                .any(|c| c.op & flags != 0 && e.allowed_for(op, c.mv))
+    }
+
+    /// The flags of an opponent's point that make it a threat to answer: an open four, two
+    /// fours, a four-three, and with [`Config::prune33`] a three-three.
+    #[inline]
+    fn threat_flags(&self) -> u8 {
+        UNSTOPPABLE | FOUR_THREE | if self.cfg.prune33 { DOUBLE_THREE } else { 0 }
     }
 
     /// The moves of a node, best first: `forced` alone, or the defences against a threat, or
@@ -1780,6 +1797,43 @@ mod tests {
                 "verify {verify}: {}",
                 g.move_to_text(best)
             );
+        }
+    }
+
+    #[test]
+    fn a_quiet_move_can_hold_against_three_three_points() {
+        // game 10 of session 45's renju match against Rapfi (seed 4505), Black to move after
+        // 16 stones: White's three-three points j4 and l5 are both stopped only by k8 and l8,
+        // after which White wins; Black's g7 stops j4 alone, and once White takes l5, Black's
+        // fours come first (Qi's solvers find no win of White's after g7; Rapfi as Black
+        // played it and won). With the three-three points narrowing the moves
+        // (`Config::prune33`) the search never tries g7 and counts Black lost
+        let g = pos("15 renju 15/15/15/15/15/15/6x6o1/9x2x2/8x1xo3/7oxooo3/6x1oo5/8x6/15/15/15 x");
+        let g7 = g.parse_move("g7").unwrap();
+        let mut after = g.clone();
+        after.make(g7);
+        let (vcf, _) = super::super::threat_search(&after, 1_000_000, |s, e, b| s.vcf(e, b, 60));
+        let (vct, _) = super::super::threat_search(&after, 300_000, |s, e, b| s.vct(e, b, 8));
+        assert!(vcf.is_none() && vct.is_none(), "White wins after g7");
+        let mut session = crate::engine::gomocup::Session::new();
+        let mut sink = Vec::new();
+        for line in ["START 15", "INFO rule 4", "INFO timeout_turn 1000"] {
+            session.handle(line, &mut sink);
+        }
+        for prune33 in [true, false] {
+            let cfg = Config {
+                time: None,
+                depth: Some(10),
+                prune33,
+                ..session.config()
+            };
+            let t = Search::new(cfg, 16).think(&g, &Arc::new(AtomicBool::new(false)), &mut |_| {});
+            let best = g.move_to_text(t.best.unwrap());
+            if prune33 {
+                assert!(t.score < -MATE_BOUND && best != "g7", "{best} {}", t.score);
+            } else {
+                assert!(t.score > -MATE_BOUND && best == "g7", "{best} {}", t.score);
+            }
         }
     }
 

@@ -64,8 +64,9 @@ impl Search {
         let (me, op) = (e.side(), e.side().other());
         let mut fast = false;
         self.threat_buf.clear();
+        let flags = self.threat_flags();
         for c in &self.cands[ply][..self.cand_len[ply]] {
-            if c.op_double() && e.allowed_for(op, c.mv) {
+            if c.op & flags != 0 && e.allowed_for(op, c.mv) {
                 let block = four_block(e, op, c.mv);
                 if block.is_some_and(|f| e.b.shape(me, f).max() >= B4) {
                     continue;
