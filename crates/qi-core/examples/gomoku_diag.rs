@@ -6,7 +6,7 @@
 //! gomoku_diag defend "<game line>" <stones> [--vct N] [--depth D]
 //! gomoku_diag solve "<game line>" <stones> [--vct N] [--depth D]
 //! gomoku_diag think "<game line>" <stones> [--turn T] [--prune 0|1] [--lmr 0|1] [--width W]
-//!     [--leaf N] [--verify N] [--depth D] [--hash MB] [--p33 0|1]
+//!     [--leaf N] [--verify N] [--depth D] [--hash MB] [--p33 0|1] [--a33 0|1]
 //!     [--then <moves…>]
 //! ```
 //!
@@ -170,6 +170,7 @@ fn main() {
             let mut cfg = gomocup_config(g.rule(), turn);
             cfg.prune = arg(&args, "--prune", 1) > 0;
             cfg.prune33 = arg(&args, "--p33", 1) > 0;
+            cfg.answer33 = arg(&args, "--a33", 0) > 0;
             cfg.lmr = arg(&args, "--lmr", 1) > 0;
             cfg.width = arg(&args, "--width", cfg.width as u64) as usize;
             cfg.vcf_leaf = arg(&args, "--leaf", cfg.vcf_leaf);

@@ -26,8 +26,8 @@
 //! level 6's line score (under renju too since session 43), and where the opponent would win
 //! by a VCF or a VCT were it to pass, checks every root move that is about to become the best
 //! for such a win after it ([`VERIFY`] nodes; session 45). Its
-//! transposition table ([`HASH_MB`], 64 MB, or half of `max_memory` where that is less; 16 MB
-//! until session 46) is kept from move to move within a game, also when the manager
+//! transposition table ([`HASH_MB`], 16 MB, or half of `max_memory` where that is less) is
+//! kept from move to move within a game, also when the manager
 //! sends the whole board with `BOARD` every move (as `qi-engine match` does): the table is
 //! only emptied when the new board is not the old one with stones added, or the rule changes.
 //!
@@ -81,11 +81,14 @@ pub const WIN43: bool = true;
 /// See [`WIN43`].
 pub const QVCF: bool = true;
 /// The transposition table's size in megabytes unless told otherwise (`--set hash=N`), or
-/// half of the manager's `max_memory` where that is smaller (at least 1). It was 16 MB until
-/// session 46, when a 1 s move filled such a table: on positions of games against Rapfi,
-/// searches of 3 s with 128 MB reached a depth more than with 16 MB in 4 of 10 and never
-/// one less. Rapfi's default is 32 MB.
-pub const HASH_MB: usize = 64;
+/// half of the manager's `max_memory` where that is smaller (at least 1). A 1 s move fills
+/// it: on positions of games against Rapfi, searches of 3 s with 128 MB reached a depth more
+/// than with 16 MB in 4 of 10 and never one less. But against Rapfi at 1 s a move (session 46,
+/// the openings files, load about 2) 64 MB scored renju 13-0-27, 9-0-31, 9-0-31 and 10-0-30
+/// (25.6% in 160 games) and freestyle 5-0-35 (a build and tests beside it), 9-1-30 and
+/// 9-1-30 (20.0% in 120), where 16 MB had scored 28.8% and 22.8% in 160 games each in
+/// session 45: no gain, so 16 MB stays. Rapfi's default is 32 MB.
+pub const HASH_MB: usize = 16;
 
 /// The node budget of the check of a new best root move for the opponent's VCF and VCT
 /// ([`crate::ai::gomoku::search::Config::verify`]; session 45).
@@ -756,8 +759,8 @@ mod tests {
         // half of max_memory at most, at least one megabyte
         s.settings.clear();
         let mut out = Vec::new();
-        s.handle("INFO max_memory 41943040", &mut out);
-        assert_eq!(s.hash_mb(), 20);
+        s.handle("INFO max_memory 20971520", &mut out);
+        assert_eq!(s.hash_mb(), 10);
         s.handle("INFO max_memory 1000", &mut out);
         assert_eq!(s.hash_mb(), 1);
         s.handle("INFO max_memory 0", &mut out);

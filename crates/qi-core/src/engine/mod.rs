@@ -196,7 +196,8 @@ pub enum Command {
         #[arg(long, default_value_t = gomocup::FAST_FIRST, action = clap::ArgAction::Set)]
         fast_first: bool,
         /// Search settings on top of the defaults, `key=value,...` with the keys of `qi-engine
-        /// match`'s Gomoku settings (e.g. `select=1,selk=80`).
+        /// match`'s Gomoku settings (e.g. `select=1,selk=80`), and `hash=N`: the
+        /// transposition table's megabytes (16 by default, at most half of `INFO max_memory`).
         #[arg(long, default_value = "")]
         set: String,
     },

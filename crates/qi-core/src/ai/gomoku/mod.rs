@@ -169,6 +169,8 @@ pub struct GomokuEval {
     pub select_defend: bool,
     /// [`Config::prune33`] (match setting `p33`).
     pub prune33: bool,
+    /// [`Config::answer33`] (match setting `a33`).
+    pub answer33: bool,
     /// Futility pruning of the node (match setting `futility=1`, its margin a ply `futm`,
     /// its largest depth `futdepth`; see [`Config::futility`]).
     pub futility: bool,
@@ -243,6 +245,7 @@ impl GomokuEval {
             select_k: 100,
             select_defend: true,
             prune33: true,
+            answer33: false,
             futility: false,
             futility_margin: search::FUTILITY_MARGIN,
             futility_depth: 3,
@@ -306,6 +309,7 @@ impl GomokuEval {
             select_k: self.select_k,
             select_defend: self.select_defend,
             prune33: self.prune33,
+            answer33: self.answer33,
         }
     }
 }
@@ -437,6 +441,7 @@ impl crate::engine::matches::Tunable for Gomoku {
             "selk" => eval.select_k = v as u32,
             "seldefend" => eval.select_defend = v > 0,
             "p33" => eval.prune33 = v > 0,
+            "a33" => eval.answer33 = v > 0,
             "futility" => eval.futility = v > 0,
             "futm" => eval.futility_margin = v,
             "futdepth" => eval.futility_depth = v,
@@ -448,7 +453,7 @@ impl crate::engine::matches::Tunable for Gomoku {
             "qvcf" => eval.qvcf = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf)"
                 ));
             }
         }

@@ -270,6 +270,35 @@
 //!
 //! Rapfi against itself on the renju openings file (1 s a move) gave White 26 of 29 games:
 //! those openings, chosen by Rapfi's evaluation as the closest to even, favour White in play.
+//!
+//! Session 46. **The three-three points.** In game 10 of the renju match with seed 4505 Qi
+//! (White) counted l7 a forced win (mate in 17 plies) and lost: the search let Black answer
+//! White's three-three points only with the exact answers ([`Config::prune33`]), and a quiet
+//! Black move that stops one of them while making a three of its own (g7 in the test
+//! position: the fours it prepares come first once White takes the other point) holds where
+//! no exact answer does. Rapfi, as Black, played such moves as the 13th and the 17th stones of
+//! that game, and won. Two ways out, each a match setting, each tested both ways on that position
+//! (`a_quiet_move_can_hold_against_three_three_points`):
+//! - `p33=0`: three-three points do not narrow the moves at all. It fixes the four false
+//!   results of that game but lost openings main wins every time as White (the attacker's
+//!   three-threes take more depth to prove): renju 8-0-28 after 36 games (`--seed 4622`),
+//!   freestyle 8-1-31 (`--seed 4621`).
+//! - `a33=1` ([`Config::answer33`]): such a move (one threat point taken away and a three or
+//!   more made) answers them too. It fixes the same four results, at depths 14-17 at 1 s
+//!   as before, but against Rapfi it scored renju 10-0-30 (`--seed 4641`) and freestyle 9-0-31
+//!   (`--seed 4642`): no measurable change, so it stays off.
+//!
+//! (Both were measured with a 64 MB table, `gomocup`'s default for part of the session: see
+//! `qi-engine gomocup`'s `HASH_MB`.)
+//!
+//! Also measured in session 46 (against Rapfi at 1 s a move, the openings files, 40 games,
+//! two matches side by side, load about 2): the freestyle play told twice the turn time by a
+//! relay 10-0-30 (25%; renju had gained most from more time in session 44); `verify=150000`
+//! 8-1-31 (27-3-90, 23.8%, in 120 games with session 45's); session 44's third freestyle refit
+//! (F) on this build 5-0-35. Both programs are close to deterministic, so each (opening,
+//! colour) pair mostly repeats its result from match to match: over session 45's four renju
+//! matches and this session's first two, Qi won 6 of the 20 openings as White every time and
+//! 9 others in some of the matches, and as Black almost never.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -615,6 +644,11 @@ pub struct Config {
     /// can hold against a three-three where no exact answer does, by a VCF of its own once
     /// the opponent plays it: session 46 found Qi's search counting such a position lost.
     pub prune33: bool,
+    /// Where the opponent's threats are all three-three points, a move that takes away one of
+    /// them and makes a three or more of the side to move (a point for a four next) answers
+    /// them too (match setting `a33`): the fours it prepares may come first once the
+    /// opponent takes another (the quiet move of [`Config::prune33`]'s doc).
+    pub answer33: bool,
     /// [`Config::select`]'s reduction factor in percent (match setting `selk`).
     pub select_k: u32,
     /// [`Config::select`] also where the opponent threatens an open four, a four-three or a
@@ -691,6 +725,7 @@ impl Default for Config {
             select_k: 100,
             select_defend: true,
             prune33: true,
+            answer33: false,
             order: false,
             win43: false,
             qvcf: false,
@@ -1820,19 +1855,26 @@ mod tests {
         for line in ["START 15", "INFO rule 4", "INFO timeout_turn 1000"] {
             session.handle(line, &mut sink);
         }
-        for prune33 in [true, false] {
+        // (and with `Config::answer33` g7 answers them: it takes j4 away and makes Black's
+        // split three g5 . g7 . g9)
+        for (prune33, answer33) in [(true, false), (false, false), (true, true)] {
             let cfg = Config {
                 time: None,
                 depth: Some(10),
                 prune33,
+                answer33,
                 ..session.config()
             };
             let t = Search::new(cfg, 16).think(&g, &Arc::new(AtomicBool::new(false)), &mut |_| {});
             let best = g.move_to_text(t.best.unwrap());
-            if prune33 {
+            if prune33 && !answer33 {
                 assert!(t.score < -MATE_BOUND && best != "g7", "{best} {}", t.score);
             } else {
-                assert!(t.score > -MATE_BOUND && best == "g7", "{best} {}", t.score);
+                assert!(
+                    t.score > -MATE_BOUND && best == "g7",
+                    "{prune33} {answer33}: {best} {}",
+                    t.score
+                );
             }
         }
     }

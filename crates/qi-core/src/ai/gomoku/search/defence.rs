@@ -10,6 +10,11 @@
 //! win against Rapfi (game 6 of its diagnosis match, the test position below), and losing
 //! the game from a position Rapfi itself counted lost.
 //!
+//! With [`Config::answer33`] (off by default), where the opponent's threats are all
+//! three-three points, a point that takes away at least one of them and makes a three or more
+//! of the side to move answers them too; with [`Config::prune33`] off, three-three points do
+//! not narrow the moves at all (session 46: the search module doc).
+//!
 //! With [`Config::fast_first`] only the faster threat points (open-four, four-four and
 //! four-three points) need answers where there are any; the three-three points are left to
 //! the next plies. Three-three points are often no win (the side to move has fours of its
@@ -18,7 +23,7 @@
 //! positions, 48 of 32,085 left-out moves had no VCT of the opponent after them (50,000
 //! nodes) against 0 of 37,173 with the faster points first.
 
-use super::super::board::{B4, FIVE};
+use super::super::board::{B3, B4, FIVE};
 use super::*;
 use crate::gomoku::STRIDE;
 
@@ -105,6 +110,18 @@ impl Search {
         })
     }
 
+    /// Whether a stone of the side to move on `p` takes away at least one threat point of
+    /// `self.threat_buf` (takes it, or leaves it no threat).
+    fn blocks_any(&self, e: &Engine, p: Move) -> bool {
+        let op = e.side().other();
+        self.threat_buf.iter().any(|&(t, _, _)| {
+            t == p
+                || e.b
+                    .shape_after_block(op, t, p)
+                    .is_some_and(|s| !is_threat(s))
+        })
+    }
+
     /// The candidates of `ply` (the opponent threatening, see the module doc) that answer the
     /// threats, with their ordering scores, into `list`; empty when none does (the side to move
     /// cannot stop every threat, or the threats are not what the shapes say, e.g. under renju).
@@ -121,9 +138,15 @@ impl Search {
             // every threat point is answered by a four already: no exact answers
             return;
         }
+        let me = e.side();
         for c in self.cands(ply) {
-            let keep =
-                c.my_fours() > 0 || (!fast && c.my_threat()) || self.blocks_all(e, c.mv, fast);
+            let keep = c.my_fours() > 0
+                || (!fast && c.my_threat())
+                || self.blocks_all(e, c.mv, fast)
+                || (!fast
+                    && self.cfg.answer33
+                    && e.b.shape(me, c.mv).max() >= B3
+                    && self.blocks_any(e, c.mv));
             if keep {
                 let k = if Some(c.mv) == hash_move {
                     i32::MAX
