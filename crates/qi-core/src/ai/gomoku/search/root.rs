@@ -32,28 +32,30 @@ fn second_stones(pos: &Gomoku, e: &Engine) -> Option<Vec<Move>> {
     (!out.is_empty()).then_some(out)
 }
 
+/// The threat solvers' engine for `pos` with the side to move passed (no line score kept),
+/// or `None` where it cannot pass.
+fn passed_engine(pos: &Gomoku) -> Option<Engine> {
+    let mut e = Engine::new(&passed(pos)?);
+    e.b.keep_line_score(false);
+    Some(e)
+}
+
 impl Search {
     /// Whether the opponent of the side to move has a VCF within `budget` nodes if the side
     /// to move passed.
-    fn opponent_vcf(&mut self, pos: &Gomoku, budget: u64) -> bool {
-        let Some(g) = passed(pos) else {
+    fn opponent_vcf(&mut self, pos: &Gomoku, mut budget: u64) -> bool {
+        let Some(mut e) = passed_engine(pos) else {
             return false;
         };
-        let mut e = Engine::new(&g);
-        e.b.keep_line_score(false);
-        let mut budget = budget;
         self.vcf(&mut e, &mut budget, 30).is_some()
     }
 
     /// Whether the opponent of the side to move has a VCT within `budget` nodes if the side
     /// to move passed.
-    fn opponent_vct(&mut self, pos: &Gomoku, budget: u64) -> bool {
-        let Some(g) = passed(pos) else {
+    fn opponent_vct(&mut self, pos: &Gomoku, mut budget: u64) -> bool {
+        let Some(mut e) = passed_engine(pos) else {
             return false;
         };
-        let mut e = Engine::new(&g);
-        e.b.keep_line_score(false);
-        let mut budget = budget;
         self.vct(&mut e, &mut budget, VCT_DEPTH).is_some()
     }
 
