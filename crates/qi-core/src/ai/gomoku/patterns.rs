@@ -142,6 +142,23 @@
 //! Black a match, about half as White): the renju gap is Black's play, which these refits did
 //! not move.
 //!
+//! Session 47 balanced the renju openings file by Rapfi's self-play (the file's header; the old
+//! file gave White 26 of 29 of Rapfi's own games), and tried a renju refit E on positions from
+//! other openings: 20 new random ones (seed 48), on which the shipped `gomocup` played Rapfi
+//! (40 games, 13-0-27); its 410 roots searched to depths 8 and 11 gave 2,824 PV positions,
+//! with the games' 1,240 positions 3,662 distinct ones labelled as before (Rapfi at 120 ms,
+//! scale 250). Fitted from the shipped weights on those and round one's data (`train --rule
+//! renju … --base embedded --epochs 200 --lr 2`), and E2 on the new positions alone. Against
+//! Rapfi at 1 s a move on the new file (40 games a match, two side by side, load about 2):
+//!
+//! | renju weights | held-out log loss, base → refit | against Rapfi |
+//! |---|---|---|
+//! | shipped (round one) | | 6-0-34, 4-0-36, 3-0-37, 10-0-30 (23-0-137, 14.4%) |
+//! | E: round one's data and the new positions | 0.600 → 0.574 | 8-0-32, 4-0-36, 5-0-35 (17-0-103, 14.2%) |
+//! | E2: the new positions alone | 0.527 → 0.401 (139 held out) | 3-0-37 |
+//!
+//! E scores no better than the shipped weights, so it is not shipped.
+//!
 //! Line weights (session 21, [`LineWeights`], `data/gomoku-lines.bin`; `qi-engine gomocup
 //! --lines`, match setting `lines=1`): for every empty point, direction and colour, the eight
 //! cells around the point on that line (four each way: empty, own stone, or the other side's

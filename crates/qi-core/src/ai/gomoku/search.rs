@@ -138,7 +138,12 @@
 //! Only the singular extensions scored above half in freestyle (45-1-34 in 80 games, within
 //! the error of so few) and below it in renju. Against Rapfi at 1 s a move in freestyle (the
 //! openings file, 40 games, `--seed 3541`, two Go matches beside it, load about 3) they won
-//! 4-0-36, and the same build without them right after 4-0-36 too.
+//! 4-0-36, and the same build without them right after 4-0-36 too. Session 47 tried them
+//! again on session 45's search (depth 7 or more, the table's move a lower bound or exact at
+//! most 2 plies shallower, margin 4 or 2 a ply, half-depth test, multi-cut), against Rapfi
+//! only: freestyle 8-0-32 with either margin (the openings file, `--seed 4701` and `4702`,
+//! load about 2), where the same search without them scored 34-5-121 (22.8%) in session 45;
+//! renju 1-0-14 when stopped. Not in the code.
 //!
 //! Session 39: Rapfi's classical evaluation averages its basic (point) sum over the position
 //! and the one before the last stone, and adds a threat-mask weight; the learned pattern
