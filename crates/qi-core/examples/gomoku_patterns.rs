@@ -31,6 +31,11 @@
 //! training games and on every tenth game, held out of the fit. Freestyle ties Black's and
 //! White's tables (the same weights for both colours); renju fits them apart.
 //!
+//! `--avg2 1` fits the weights for the search's `avg2` reading (`qi-engine gomocup --set
+//! avg2=1`): each position's point features are those of the position and of the one before
+//! its last stone, half each (the threat mask is the position's). Session 48's fits and
+//! their matches are in the module doc of `qi_core::ai::gomoku::patterns`.
+//!
 //! Labels instead of results: a line `<rule> P <p> <moves>` is one position (after all its
 //! moves) whose label is the side to move's winning chance `p`, for instance from a deeper
 //! search of every position of `gen`'s games (the lines of one game, which share their first
@@ -107,7 +112,7 @@ use std::sync::atomic::AtomicBool;
 use qi_core::ai::gomoku::GomokuEval;
 use qi_core::ai::gomoku::patterns::{
     COMBOS, LINE_KEYS, LineWeights, OrderWeights, RuleWeights, SCALE, THREATS, Weights, features,
-    line_mirror, rule_index,
+    line_mirror, point_combos, rule_index,
 };
 use qi_core::ai::gomoku::search::Search;
 use qi_core::game::{Game, Side};
@@ -308,7 +313,7 @@ fn line_param(table: usize, key: usize) -> u32 {
 }
 const PARAMS: usize = BASE_PARAMS + 2 * LINE_KEYS;
 
-fn load(files: &[String], rule: GomokuRule, lines: bool) -> (Vec<Sample>, Vec<Sample>) {
+fn load(files: &[String], rule: GomokuRule, lines: bool, avg2: bool) -> (Vec<Sample>, Vec<Sample>) {
     let tie = rule != GomokuRule::Renju;
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let mut game_index = 0;
@@ -375,8 +380,12 @@ fn load(files: &[String], rule: GomokuRule, lines: bool) -> (Vec<Sample>, Vec<Sa
             }
             // the opening's stones (3 or 4) are not the engines' choice; positions from 4
             // stones on
+            let mut before: Option<Gomoku> = None;
             for (i, t) in moves.iter().enumerate() {
                 let m = g.parse_move(t).expect("a move");
+                if avg2 {
+                    before = Some(g.clone());
+                }
                 g.make(m);
                 if i < 3 || (soft.is_some() && i + 1 < moves.len()) {
                     continue;
@@ -385,10 +394,19 @@ fn load(files: &[String], rule: GomokuRule, lines: bool) -> (Vec<Sample>, Vec<Sa
                 let table = |c: usize| if tie { 0 } else { c };
                 let sign = if f.side == 0 { 1.0 } else { -1.0 };
                 let mut acc: HashMap<u32, f32> = HashMap::new();
+                // `--avg2 1`: the point sum averaged over this position and the one before its
+                // last stone, as the search's `avg2` reads it (the threat mask of this one)
+                let shapes_before = before.as_ref().map(point_combos);
+                let share = if shapes_before.is_some() { 0.5 } else { 1.0 };
                 for c in 0..2 {
                     let s = if c == 0 { sign } else { -sign };
                     for &k in &f.combos[c] {
-                        *acc.entry(point_param(table(c), k as usize)).or_default() += s;
+                        *acc.entry(point_param(table(c), k as usize)).or_default() += s * share;
+                    }
+                    if let Some(b) = &shapes_before {
+                        for &k in &b[c] {
+                            *acc.entry(point_param(table(c), k as usize)).or_default() += s * share;
+                        }
                     }
                 }
                 if lines {
@@ -464,7 +482,9 @@ fn train(args: &[String]) {
     let fit_base = arg(args, "--fit-base", 1u32) > 0;
     // the ridge penalty of the line weights (`--l2` is the point and threat weights')
     let l2_lines: f64 = arg(args, "--l2-lines", l2);
-    let (train, held) = load(&files, rule, lines);
+    // `--avg2 1`: fitted for the search's `avg2` (the point sum of the last two positions)
+    let avg2 = arg(args, "--avg2", 0u32) > 0;
+    let (train, held) = load(&files, rule, lines, avg2);
     if train.is_empty() {
         eprintln!("no positions to fit: nothing written");
         std::process::exit(2);

@@ -159,6 +159,50 @@
 //!
 //! E scores no better than the shipped weights, so it is not shipped.
 //!
+//! Session 48 asked whether the evaluation or the search holds Qi back, by swapping each with
+//! Rapfi's (its classical tables, `model220723.bin`, have this evaluation's shape: a value per
+//! combination of four line patterns per colour, summed over the empty points, and a threat
+//! mask's value). Scripts outside the repo mapped Rapfi's 14 line patterns onto these 10 shapes
+//! (its F2, F2A and F2B onto F2, F3 and F3S onto F3, their values averaged; DEAD and OL onto
+//! none) and the threat masks onto each other, in both directions; along one game Qi's point
+//! sum with the mapped tables kept the sign and the swings of Rapfi's own (its `TRACEBOARD`),
+//! within 100-200 of Rapfi's units. Against Rapfi at 1 s a move (the openings files, 40 games
+//! a match unless stopped, load about 2):
+//!
+//! | search | evaluation | freestyle | renju |
+//! |---|---|---|---|
+//! | Qi's (`gomocup`) | these weights (session 45's and 47's matches) | 34-5-121 (22.8%) | 23-0-137 (14.4%) |
+//! | Qi's | Rapfi's tables, plain point sum | 0-1-22 (stopped) | 0-1-19 (stopped) |
+//! | Qi's | Rapfi's tables, point sum of the last two positions (`avg2=1`, as Rapfi reads them) | 9-1-26 (36 games) | 0-0-12 (stopped) |
+//! | Qi's | Rapfi's point tables, these threat weights | 1-0-11 (stopped) | 2-0-8 (stopped) |
+//! | Rapfi's | these weights (Rapfi's move-ordering scores kept) | 13-3-24 (36%) | 11-0-29 (27.5%) |
+//!
+//! Rapfi's point sums swing by about 600 of these units from one stone to the next, which its
+//! search evens out by averaging the last two positions; read plain, they lose every game.
+//! Averaged, they do no better in Qi's search than these weights; Rapfi's search with these
+//! weights scores 13 points more than Qi's in both rules. So Qi's search, not the
+//! evaluation, is where most of the gap is: no refit of these weights has moved the results
+//! against Rapfi (sessions 20 and 41-47), and Rapfi's own evaluation does not either. (Rapfi's
+//! move-ordering scores in the place of the learned ordering, `order=1`, scored 0-0-16 in
+//! freestyle and 1-0-9 in renju before they were stopped; Qi's candidates widened from 5 × 5
+//! to 7 × 7 around the stones, as Rapfi's range is, 3-0-22 in freestyle.)
+//!
+//! The same session fitted both sets for `avg2` (`train --avg2 1`: the point features of the
+//! position and of the one before its last stone, half each; [`point_combos`]), from the
+//! shipped weights, on the labelled positions kept on this machine (renju: sessions 43, 44 and
+//! 47's, 25,221 fitted and 2,733 held out; freestyle: session 44's, 5,470 and 592), `--base
+//! embedded --epochs 200 --lr 2`. Held-out log loss against Rapfi's labels:
+//!
+//! | rule | shipped, plain | refit, plain | shipped, read with `avg2` | refit for `avg2` |
+//! |---|---|---|---|---|
+//! | renju | 0.727 | 0.665 | 0.662 | 0.599 |
+//! | freestyle | 0.645 | 0.605 | 0.639 | 0.609 |
+//!
+//! The averaged reading fits Rapfi's renju labels much better, yet against Rapfi (`gomocup
+//! --set avg2=1` with the refits, `--seed 4807`) it scored 9-0-31 (22.5%) in freestyle and
+//! 5-0-35 (12.5%) in renju, and the shipped `gomocup` right after on the same openings 11-1-28
+//! (28.8%) and 9-0-31 (22.5%); not shipped.
+//!
 //! Line weights (session 21, [`LineWeights`], `data/gomoku-lines.bin`; `qi-engine gomocup
 //! --lines`, match setting `lines=1`): for every empty point, direction and colour, the eight
 //! cells around the point on that line (four each way: empty, own stone, or the other side's
@@ -614,7 +658,24 @@ pub fn features(pos: &Gomoku) -> Option<Features> {
     if !tm.five.is_empty() || !tm.open.is_empty() || !to.five.is_empty() {
         return None;
     }
-    let n = pos.size() as u16;
+    let (combos, lines) = shape_features(&e, pos.size() as u16, true);
+    Some(Features {
+        combos,
+        lines,
+        mask: e.b.threat_mask(me) as u16,
+        side: me.index(),
+    })
+}
+
+/// Per colour (Black, White), the combination of the shapes a stone of that colour would make
+/// on each empty point of `pos` ([`Features::combos`], for any position: the training program
+/// reads the position before the last stone's with it for [`super::search::Config::avg2`]).
+pub fn point_combos(pos: &Gomoku) -> [Vec<u16>; 2] {
+    shape_features(&Engine::new(pos), pos.size() as u16, false).0
+}
+
+/// The point combinations and, with `with_lines`, the line keys of [`Features`].
+fn shape_features(e: &Engine, n: u16, with_lines: bool) -> ([Vec<u16>; 2], [Vec<u16>; 2]) {
     let mut combos = [Vec::new(), Vec::new()];
     let mut lines = [Vec::new(), Vec::new()];
     for y in 0..n {
@@ -623,6 +684,9 @@ pub fn features(pos: &Gomoku) -> Option<Features> {
             if e.b.is_empty(p) {
                 for (c, side) in [Side::Black, Side::White].into_iter().enumerate() {
                     combos[c].push(combo_of(e.b.shape(side, p).key()) as u16);
+                    if !with_lines {
+                        continue;
+                    }
                     for d in 0..4 {
                         let k = line_key(e.b.line_code(p, c, d));
                         if k != 0 {
@@ -633,17 +697,53 @@ pub fn features(pos: &Gomoku) -> Option<Features> {
             }
         }
     }
-    Some(Features {
-        combos,
-        lines,
-        mask: e.b.threat_mask(me) as u16,
-        side: me.index(),
-    })
+    (combos, lines)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn avg2_training_features_read_as_the_search_does() {
+        // half the point sums of `point_combos` of a position and of the one before its last
+        // stone, and the threat weight of the position: what the search reads with `avg2`
+        // (`Board::pattern_score_avg2`), not the plain score
+        for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+            let mut before = Gomoku::new(15, rule);
+            for t in ["h8", "h9", "i9", "g7", "j10", "k11", "i8", "g8"] {
+                before.make(before.parse_move(t).unwrap());
+            }
+            let last = before.parse_move("j8").unwrap();
+            let mut e = Engine::new(&before);
+            e.b.keep_points(true);
+            e.make(last);
+            let mut g = before.clone();
+            g.make(last);
+            let w = &Weights::embedded().rules[(rule == GomokuRule::Renju) as usize];
+            let sum = |p: &Gomoku| -> i32 {
+                let c = point_combos(p);
+                c[0].iter()
+                    .map(|&k| w.point[0][k as usize] as i32)
+                    .sum::<i32>()
+                    - c[1]
+                        .iter()
+                        .map(|&k| w.point[1][k as usize] as i32)
+                        .sum::<i32>()
+            };
+            let side = g.side_to_move();
+            let f = features(&g).expect("an evaluated position");
+            assert_eq!(point_combos(&g), f.combos);
+            let sign = if side == Side::Black { 1 } else { -1 };
+            let threat = w.threat[side.index()][f.mask as usize] as i32;
+            let avg2 = sign * (sum(&g) + sum(&before)) / 2 + threat;
+            let got = e.b.pattern_score_avg2(side);
+            assert!((got - avg2).abs() <= 1, "{rule:?}: {got} against {avg2}");
+            let plain = sign * sum(&g) + threat;
+            assert_eq!(e.b.pattern_score(side), plain, "{rule:?}");
+            assert_ne!(plain, avg2, "{rule:?}: the two readings differ here");
+        }
+    }
 
     #[test]
     fn combinations_ignore_the_order_of_directions() {
