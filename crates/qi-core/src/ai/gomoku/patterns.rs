@@ -175,17 +175,20 @@
 //! | Qi's | Rapfi's tables, plain point sum | 0-1-22 (stopped) | 0-1-19 (stopped) |
 //! | Qi's | Rapfi's tables, point sum of the last two positions (`avg2=1`, as Rapfi reads them) | 9-1-26 (36 games) | 0-0-12 (stopped) |
 //! | Qi's | Rapfi's point tables, these threat weights | 1-0-11 (stopped) | 2-0-8 (stopped) |
-//! | Rapfi's | these weights (Rapfi's move-ordering scores kept) | 13-3-24 (36%) | 11-0-29 (27.5%) |
+//! | Rapfi's | these weights (Rapfi's move-ordering scores kept) | 13-3-24 and 17-2-21 (30-5-45, 40.6%) | 11-0-29 (27.5%) |
+//! | Rapfi's, its candidates within 2 of the stones (as Qi's; its default is within 3, and 4 along the lines) | these weights | 10-1-29 (26.3%) | 12-0-28 (30%) |
+//! | Rapfi's, its candidates within 3 of the stones | these weights | 16-3-21 (43.8%) | |
 //!
 //! Rapfi's point sums swing by about 600 of these units from one stone to the next, which its
 //! search evens out by averaging the last two positions; read plain, they lose every game.
 //! Averaged, they do no better in Qi's search than these weights; Rapfi's search with these
-//! weights scores 13 points more than Qi's in both rules. So Qi's search, not the
+//! weights scores 13-18 points more than Qi's in both rules. So Qi's search, not the
 //! evaluation, is where most of the gap is: no refit of these weights has moved the results
 //! against Rapfi (sessions 20 and 41-47), and Rapfi's own evaluation does not either. (Rapfi's
 //! move-ordering scores in the place of the learned ordering, `order=1`, scored 0-0-16 in
 //! freestyle and 1-0-9 in renju before they were stopped; Qi's candidates widened from 5 × 5
-//! to 7 × 7 around the stones, as Rapfi's range is, 3-0-22 in freestyle.)
+//! to 7 × 7 around the stones, 3-0-22 in freestyle, though Rapfi's search lost 15 points in
+//! freestyle when narrowed to Qi's 5 × 5.)
 //!
 //! The same session fitted both sets for `avg2` (`train --avg2 1`: the point features of the
 //! position and of the one before its last stone, half each; [`point_combos`]), from the
