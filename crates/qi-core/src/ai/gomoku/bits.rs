@@ -91,6 +91,33 @@ impl Bits {
         Bits(out)
     }
 
+    /// The set moved by `k` points of index (towards higher indices where positive); points
+    /// moved past either end drop out.
+    pub fn shift(&self, k: i32) -> Bits {
+        let w = &self.0;
+        let mut out = [0u64; WORDS];
+        let (words, bits) = ((k.unsigned_abs() / 64) as usize, k.unsigned_abs() % 64);
+        for (i, o) in out.iter_mut().enumerate() {
+            // the source words of output word i
+            let (hi, lo) = if k >= 0 {
+                (i.checked_sub(words), i.checked_sub(words + 1))
+            } else {
+                (
+                    Some(i + words).filter(|&j| j < WORDS),
+                    Some(i + words + 1).filter(|&j| j < WORDS),
+                )
+            };
+            let hi = hi.map_or(0, |j| w[j]);
+            let lo = lo.map_or(0, |j| w[j]);
+            *o = match (k >= 0, bits) {
+                (_, 0) => hi,
+                (true, b) => hi << b | lo >> (64 - b),
+                (false, b) => hi >> b | lo << (64 - b),
+            };
+        }
+        Bits(out)
+    }
+
     /// Calls `f` with every point of the set in index order and whether `other` holds it
     /// (word by word: cheaper than [`Bits::iter`] with a [`Bits::get`] a point).
     #[inline(always)]

@@ -596,6 +596,17 @@ impl Board {
             .and_not(&self.occupied)
     }
 
+    /// [`Board::cands`] and the empty points three points from a stone along one of its
+    /// lines (Rapfi's `square2_line3` range).
+    pub fn cands_line3(&self) -> Bits {
+        let mut set = self.occupied.dilate(2, &self.on_board);
+        for step in STEPS {
+            let k = 3 * step as i32;
+            set = set.or(&self.occupied.shift(k)).or(&self.occupied.shift(-k));
+        }
+        set.and(&self.on_board).and_not(&self.occupied)
+    }
+
     /// The points within one point of a stone (the stones' own points included).
     #[inline]
     pub fn adjacent_set(&self) -> Bits {

@@ -190,6 +190,13 @@ pub struct GomokuEval {
     pub win43: bool,
     /// The quiescence search at the leaves (match setting `qvcf`; see [`Config::qvcf`]).
     pub qvcf: bool,
+    /// Pruning by the static evaluation of interior nodes (match settings `sfut`, `srazor`,
+    /// `sfh`, `simp`, `savg`; see [`search::StaticPrune`]).
+    pub sp: search::StaticPrune,
+    /// [`search::Config::cut_reduction`] (match setting `cutr`).
+    pub cut_reduction: i32,
+    /// [`search::Config::line3`] (match setting `line3`).
+    pub line3: bool,
 }
 
 impl GomokuEval {
@@ -255,6 +262,9 @@ impl GomokuEval {
             order: false,
             win43: false,
             qvcf: false,
+            sp: search::StaticPrune::default(),
+            cut_reduction: 0,
+            line3: false,
         }
     }
 
@@ -302,6 +312,9 @@ impl GomokuEval {
             order: self.order,
             win43: self.win43,
             qvcf: self.qvcf,
+            sp: self.sp,
+            cut_reduction: self.cut_reduction,
+            line3: self.line3,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -451,9 +464,16 @@ impl crate::engine::matches::Tunable for Gomoku {
             "order" => eval.order = v > 0,
             "w43" => eval.win43 = v > 0,
             "qvcf" => eval.qvcf = v > 0,
+            "sfut" => eval.sp.fut = v,
+            "srazor" => eval.sp.razor = v > 0,
+            "sfh" => eval.sp.fail_high = v > 0,
+            "simp" => eval.sp.improving = v > 0,
+            "savg" => eval.sp.avg2 = v > 0,
+            "cutr" => eval.cut_reduction = v.min(8),
+            "line3" => eval.line3 = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3)"
                 ));
             }
         }

@@ -311,7 +311,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::board::{
-    Board, DOUBLE_THREE, F3, FIVE_FLAG, FOUR_THREE, FOURS_MASK, PointShape, THREAT, UNSTOPPABLE,
+    B4, Board, DOUBLE_THREE, F3, FIVE_FLAG, FOUR_THREE, FOURS_MASK, PointShape, THREAT, UNSTOPPABLE,
 };
 use crate::game::{Cell, Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, GomokuUndo, Move, move_at, move_square};
@@ -671,6 +671,66 @@ pub struct Config {
     /// last stone and their blocks, standing on the evaluation) instead of the leaf VCF
     /// (match setting `qvcf`).
     pub qvcf: bool,
+    /// Pruning by the static evaluation of the interior nodes, after Rapfi's search (session
+    /// 49; see [`StaticPrune`]): all off by default.
+    pub sp: StaticPrune,
+    /// [`Config::select`]'s late moves this many plies shallower still at a node that
+    /// expects a cut (Rapfi's 1.8 plies for a move that is not a killer; match setting
+    /// `cutr`; 0 by default).
+    pub cut_reduction: i32,
+    /// The candidates of the main search also three points from a stone along its lines
+    /// ([`super::board::Board::cands_line3`], Rapfi's `square2_line3`; match setting
+    /// `line3`; off by default).
+    pub line3: bool,
+}
+
+/// Rapfi's pruning by the static evaluation of a node (its search steps 7 and 8, its fail-high
+/// reduction and its move count halved off an improving line), with [`Config::patterns`]
+/// only. Off the principal variation, where the opponent has no five to block, the node's
+/// static evaluation (the learned pattern evaluation, averaged over two plies with
+/// [`StaticPrune::avg2`]) decides. Where the opponent has a point for an open four (an open
+/// three on the board), the node takes its parent's evaluation negated, as Rapfi's does: no
+/// futility pruning then, no fail-high reduction, and razoring at depth 1-2 (Rapfi's own
+/// sentinel for "no evaluation" razors every such node). Margins are in the evaluation's
+/// units (400 a logit; Rapfi's 250, so its margins are 1.6 times these).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StaticPrune {
+    /// Futility pruning: a node whose evaluation is `fut` × (depth − 1 − improving) above
+    /// beta returns it (19 less a ply at a cut node the table does not know), unless the side
+    /// to move's last two stones were both fours (match setting `sfut`; 0: off; Rapfi's
+    /// margins are 101 freestyle and 128 renju in these units).
+    pub fut: i32,
+    /// Razoring: a node of depth 1-2 whose evaluation is below alpha by less than Rapfi's
+    /// margin (53 at depth 1, 76 at depth 2) is a leaf (match setting `srazor`).
+    pub razor: bool,
+    /// Fail-high reduction: at a cut node whose evaluation is above beta by 24 × depth − 14,
+    /// every move that makes no four is searched a ply shallower, and a four after the side's
+    /// own four a ply deeper (match setting `sfh`).
+    pub fail_high: bool,
+    /// [`Config::select`]'s move count halved where the node's evaluation is no better than
+    /// two plies before (match setting `simp`).
+    pub improving: bool,
+    /// The node's evaluation averaged over the position and the one before its last stone
+    /// ([`super::board::Board::pattern_score_avg2`]; match setting `savg`).
+    pub avg2: bool,
+}
+
+impl StaticPrune {
+    /// Whether any of it is on (the nodes then read their static evaluation).
+    pub fn on(&self) -> bool {
+        self.fut > 0 || self.razor || self.fail_high || self.improving
+    }
+
+    /// Rapfi's razoring margin at `depth` (1 or 2), in the evaluation's units.
+    pub fn razor_margin(depth: i32) -> i32 {
+        // (0.17 d² + 14 d + 19) Rapfi units, × 1.6
+        ((17 * depth * depth + 1400 * depth + 1900) * 16 + 500) / 1000
+    }
+
+    /// The fail-high reduction's margin above beta at `depth`, in the evaluation's units.
+    pub fn fail_high_margin(depth: i32) -> i32 {
+        (15 * depth - 9) * 8 / 5
+    }
 }
 
 /// The moves searched at a node off the principal variation with `depth` plies to go under
@@ -734,6 +794,9 @@ impl Default for Config {
             order: false,
             win43: false,
             qvcf: false,
+            sp: StaticPrune::default(),
+            cut_reduction: 0,
+            line3: false,
         }
     }
 }
@@ -850,7 +913,14 @@ pub struct Search {
     verified: Vec<(Move, Option<i32>)>,
     /// [`Config::verify`] is on in this search (the opponent threatens a VCF or a VCT).
     verify_on: bool,
+    /// [`Config::sp`]: the static evaluation of each ply's node ([`NO_EVAL`] where none), and
+    /// whether the move played at each ply made a four.
+    seval: [i32; MAX_PLY + 1],
+    four_at: [bool; MAX_PLY + 1],
 }
+
+/// No static evaluation at this ply ([`StaticPrune`]).
+const NO_EVAL: i32 = i32::MIN;
 
 /// Slots of the history table: more than the largest move (19 rows of 32).
 const HISTORY_SLOTS: usize = 1024;
@@ -940,6 +1010,8 @@ impl Search {
             path: [None; MAX_PLY],
             verified: Vec::new(),
             verify_on: false,
+            seval: [NO_EVAL; MAX_PLY + 1],
+            four_at: [false; MAX_PLY + 1],
         }
     }
 
@@ -1061,7 +1133,12 @@ impl Search {
         let adjacent = e.b.adjacent_set();
         let tab = self.order_tab;
         let c = me.index() & 1;
-        e.b.cands().for_each_with(&adjacent, |p, near| {
+        let cands = if self.cfg.line3 {
+            e.b.cands_line3()
+        } else {
+            e.b.cands()
+        };
+        cands.for_each_with(&adjacent, |p, near| {
             // one look-up a side for all the flags and the value
             let (sm, so) = (e.b.shape(me, p), e.b.shape(op, p));
             let (mi, oi) = (sm.info(), so.info());
@@ -1145,6 +1222,18 @@ impl Search {
             v.clamp(-300_000, 300_000)
         };
         v + hash_noise(e.hash(), self.cfg.seed, self.cfg.noise)
+    }
+
+    /// [`Config::sp`]'s static evaluation of the node: the learned pattern evaluation, averaged
+    /// over two plies with [`StaticPrune::avg2`].
+    fn static_eval(&self, e: &Engine) -> i32 {
+        let me = e.side();
+        let v = if self.cfg.sp.avg2 {
+            e.b.pattern_score_avg2(me)
+        } else {
+            e.b.pattern_score(me)
+        };
+        v.clamp(-300_000, 300_000) + hash_noise(e.hash(), self.cfg.seed, self.cfg.noise)
     }
 
     /// Whether the opponent (not to move) threatens to win by an open four, a four-three or a
@@ -1252,6 +1341,7 @@ impl Search {
         mut alpha: i32,
         beta: i32,
         is_pv: bool,
+        cut: bool,
     ) -> i32 {
         if self.enter_node() {
             return 0;
@@ -1291,8 +1381,13 @@ impl Search {
         }
         let key = e.hash();
         let mut hash_move = None;
+        // (Config::sp) the table's score where its bound makes it a better estimate
+        let mut tt_hit = false;
+        let mut tt_bound = None;
         if let Some(t) = self.tt.probe(key) {
             hash_move = t.mv;
+            tt_hit = true;
+            tt_bound = Some((from_tt(t.score, ply), t.bound));
             if !is_pv && t.depth as i32 >= depth {
                 let s = from_tt(t.score, ply);
                 match t.bound {
@@ -1335,6 +1430,76 @@ impl Search {
                 }
             }
         }
+        // (Config::sp) the node's static evaluation, and the pruning by it
+        let sp = self.cfg.sp;
+        let mut improving = true;
+        let mut fail_high = false;
+        if sp.on() && self.cfg.patterns {
+            let op = e.side().other();
+            let parent = if ply >= 1 {
+                self.seval[ply - 1]
+            } else {
+                NO_EVAL
+            };
+            let opp_open = !e.b.threats[op.index()].open.is_empty();
+            if forced || opp_open {
+                self.seval[ply] = if parent == NO_EVAL { NO_EVAL } else { -parent };
+                improving = false;
+                if sp.razor && opp_open && !forced && !is_pv && depth <= 2 && alpha > -MATE_BOUND {
+                    return if self.cfg.qvcf {
+                        self.qsearch(e, ply, alpha, alpha + 1, 0)
+                    } else {
+                        self.leaf(e, &sc, ply)
+                    };
+                }
+            } else {
+                let stat = self.static_eval(e);
+                self.seval[ply] = stat;
+                let before = if ply >= 2 {
+                    self.seval[ply - 2]
+                } else {
+                    NO_EVAL
+                };
+                improving = before == NO_EVAL || stat > before;
+                let mut eval = stat;
+                if let Some((s, b)) = tt_bound
+                    && s.abs() < MATE_BOUND
+                    && match b {
+                        Bound::Lower => s > eval,
+                        Bound::Upper => s < eval,
+                        Bound::Exact => true,
+                    }
+                {
+                    eval = s;
+                }
+                if !is_pv {
+                    if sp.razor
+                        && depth <= 2
+                        && alpha > -MATE_BOUND
+                        && eval + StaticPrune::razor_margin(depth) < alpha
+                    {
+                        return if self.cfg.qvcf {
+                            self.qsearch(e, ply, alpha, alpha + 1, 0)
+                        } else {
+                            self.leaf(e, &sc, ply)
+                        };
+                    }
+                    let attacking = ply >= 4 && self.four_at[ply - 2] && self.four_at[ply - 4];
+                    let margin = (sp.fut - 19 * (cut && !tt_hit) as i32)
+                        * (depth - 1 - improving as i32).max(0);
+                    if sp.fut > 0
+                        && eval.abs() < MATE_BOUND
+                        && beta > -MATE_BOUND
+                        && !attacking
+                        && eval - margin >= beta
+                    {
+                        return eval;
+                    }
+                    fail_high =
+                        sp.fail_high && cut && eval >= beta + StaticPrune::fail_high_margin(depth);
+                }
+            }
+        }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         if forced {
@@ -1373,7 +1538,11 @@ impl Search {
             && !forced
             && (self.cfg.select_defend || !(self.cfg.threats && self.opp_threat(e, ply)));
         let count_limit = if select && !is_pv {
-            select_count(depth)
+            if sp.improving && !improving {
+                select_count(depth) / 2
+            } else {
+                select_count(depth)
+            }
         } else {
             usize::MAX
         };
@@ -1386,10 +1555,23 @@ impl Search {
             // move count; (Config::lmr) late quiet moves (no four or three of either side on the
             // point) one ply shallower, two from the eighth on; searched again in full if they
             // beat alpha
+            // (StaticPrune::fail_high) a ply less for a move that makes no four, a ply more for a
+            // four after the side's own four
+            let four = e.b.shape(me, m).max() >= B4;
+            let child_depth = if !fail_high {
+                child_depth
+            } else if !four {
+                child_depth - 1
+            } else if ply >= 2 && self.four_at[ply - 2] {
+                child_depth + 1
+            } else {
+                child_depth
+            };
             let reduce = if select {
                 if depth >= 2 && i >= 1 {
                     let important = e.b.shape(me, m).max() >= F3 || e.b.shape(op, m).max() >= F3;
-                    let r = select_reduction(self.cfg.select_k, depth, i + 1, important, is_pv);
+                    let r = select_reduction(self.cfg.select_k, depth, i + 1, important, is_pv)
+                        + if cut { self.cfg.cut_reduction } else { 0 };
                     // (at least one ply left)
                     r.min(child_depth - 1).max(0)
                 } else {
@@ -1408,16 +1590,37 @@ impl Search {
                 0
             };
             self.path[ply] = Some(m);
+            self.four_at[ply] = four;
             let u = e.make(m);
+            // (the cut nodes as Rapfi counts them: the first move of a cut node's child is one
+            // of an all node and the other way round; a late move's reduced search expects a
+            // cut)
+            let late = i >= 1 && depth >= 2;
             let score = if i == 0 {
-                -self.pvs(e, child_depth, ply + 1, -beta, -alpha, is_pv)
+                -self.pvs(
+                    e,
+                    child_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    is_pv,
+                    !is_pv && !cut,
+                )
             } else {
-                let mut s = -self.pvs(e, child_depth - reduce, ply + 1, -alpha - 1, -alpha, false);
+                let mut s = -self.pvs(
+                    e,
+                    child_depth - reduce,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                    late || !cut,
+                );
                 if reduce > 0 && s > alpha && !self.stopped {
-                    s = -self.pvs(e, child_depth, ply + 1, -alpha - 1, -alpha, false);
+                    s = -self.pvs(e, child_depth, ply + 1, -alpha - 1, -alpha, false, !cut);
                 }
                 if s > alpha && s < beta && is_pv && !self.stopped {
-                    s = -self.pvs(e, child_depth, ply + 1, -beta, -alpha, true);
+                    s = -self.pvs(e, child_depth, ply + 1, -beta, -alpha, true, false);
                 }
                 s
             };
@@ -1683,6 +1886,60 @@ mod tests {
                     "beam: {nodes:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn static_pruning_saves_nodes_and_keeps_the_answer_to_an_open_three() {
+        // `gomocup`'s search at depth 9 in both rules: with each part of Rapfi's pruning by
+        // the static evaluation, and with all of them, the answer is on the three's row and
+        // the search takes fewer nodes
+        assert_eq!(
+            (StaticPrune::razor_margin(1), StaticPrune::razor_margin(2)),
+            (53, 76)
+        );
+        assert_eq!(StaticPrune::fail_high_margin(4), 81);
+        let fut = StaticPrune {
+            fut: 101,
+            ..StaticPrune::default()
+        };
+        let razor = StaticPrune {
+            razor: true,
+            ..StaticPrune::default()
+        };
+        let fail_high = StaticPrune {
+            fail_high: true,
+            ..StaticPrune::default()
+        };
+        let all = StaticPrune {
+            fut: 101,
+            razor: true,
+            fail_high: true,
+            improving: false,
+            avg2: true,
+        };
+        for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+            let g = open_three(rule);
+            let nodes: Vec<u64> = [StaticPrune::default(), fut, razor, fail_high, all]
+                .into_iter()
+                .map(|sp| {
+                    assert_eq!(sp.on(), sp != StaticPrune::default());
+                    let cfg = Config {
+                        patterns: true,
+                        prune: true,
+                        select: true,
+                        qvcf: true,
+                        sp,
+                        depth: Some(9),
+                        ..Config::default()
+                    };
+                    answers_the_open_three(&g, cfg, &format!("{rule:?} {sp:?}"))
+                })
+                .collect();
+            assert!(
+                nodes[1..].iter().all(|&n| n < nodes[0]),
+                "{rule:?}: {nodes:?}"
+            );
         }
     }
 

@@ -257,6 +257,18 @@ fn incremental_state_matches_scratch() {
                     assert_eq!(b.adjacent_set().get(p as usize), near(1));
                     let cand = near(2) && b.cell(p as usize) == 0;
                     assert_eq!(b.cands().get(p as usize), cand);
+                    // (Rapfi's square2_line3: also three points along a line from a stone)
+                    let line3 = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                        [-3, 3].iter().any(|&k| {
+                            let (sx, sy) = (x + k * dx, y + k * dy);
+                            b.on(sx, sy) && b.cell((sy * STRIDE as i32 + sx) as usize) != 0
+                        })
+                    });
+                    assert_eq!(
+                        b.cands_line3().get(p as usize),
+                        (cand || line3) && b.cell(p as usize) == 0,
+                        "{x},{y} line3"
+                    );
                     let inside =
                         (x0 as i32..x1 as i32).contains(&x) && (y0 as i32..y1 as i32).contains(&y);
                     assert!(inside || !near(2), "{x},{y} near a stone");

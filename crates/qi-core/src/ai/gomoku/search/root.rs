@@ -339,6 +339,17 @@ impl Search {
         let mut best = None;
         // (Config::select_defend: the answers to a threat all in full depth)
         let reduce_root = self.cfg.select_defend || !(self.cfg.threats && self.opp_threat(e, 0));
+        // (Config::sp) the root's static evaluation, for its children and grandchildren
+        let op = e.side().other();
+        self.seval[0] = if self.cfg.sp.on()
+            && self.cfg.patterns
+            && e.b.threats[op.index()].five.is_empty()
+            && e.b.threats[op.index()].open.is_empty()
+        {
+            self.static_eval(e)
+        } else {
+            NO_EVAL
+        };
         for (i, &m) in root.iter().enumerate() {
             self.nodes += 1;
             // (Config::select) from the third move on shallower, as on the principal
@@ -352,16 +363,18 @@ impl Search {
                 0
             };
             self.path[0] = Some(m);
+            self.four_at[0] = e.b.shape(e.side(), m).max() >= B4;
             let u = e.make(m);
+            // (the root's later moves expect cuts below them: Config::sp)
             let score = if i == 0 {
-                -self.pvs(e, depth - 1, 1, -beta, -alpha, true)
+                -self.pvs(e, depth - 1, 1, -beta, -alpha, true, false)
             } else {
-                let mut s = -self.pvs(e, depth - 1 - r, 1, -alpha - 1, -alpha, false);
+                let mut s = -self.pvs(e, depth - 1 - r, 1, -alpha - 1, -alpha, false, true);
                 if r > 0 && s > alpha && !self.stopped {
-                    s = -self.pvs(e, depth - 1, 1, -alpha - 1, -alpha, false);
+                    s = -self.pvs(e, depth - 1, 1, -alpha - 1, -alpha, false, true);
                 }
                 if s > alpha && !self.stopped {
-                    -self.pvs(e, depth - 1, 1, -beta, -alpha, true)
+                    -self.pvs(e, depth - 1, 1, -beta, -alpha, true, false)
                 } else {
                     s
                 }
