@@ -427,6 +427,8 @@ impl Session {
         // self-play over both rules, and against Rapfi no better than without; so are the
         // VCT's quiet threats, `Config::vct_quiet`: 37-0-43 in self-play over both rules and
         // 5-0-35 against Rapfi in renju where main won 8-0-32, though the VCT finds more)
+        // (session 49's settings after Rapfi's search, `Config::sp`, `cutr` and `line3`, are
+        // left off as well: none scored above main against Rapfi; the search's module doc)
         for (k, v) in &self.settings {
             // (checked when the session starts; the table's size is the session's own)
             if k != "hash" {

@@ -304,6 +304,53 @@
 //! colour) pair mostly repeats its result from match to match: over session 45's four renju
 //! matches and this session's first two, Qi won 6 of the 20 openings as White every time and
 //! 9 others in some of the matches, and as Black almost never.
+//!
+//! Session 49: **which parts of Rapfi's search matter with Qi's weights.** Session 48 found
+//! Rapfi's search with Qi's weights 13-18 points above Qi's own search against Rapfi. A copy of
+//! Rapfi built outside the repo, with Qi's weights and each part of its search behind a switch
+//! (an environment variable), played the same copy with all parts on: freestyle openings file,
+//! 500 ms a move, 40 games a match, two matches side by side (load 2-3). The score is the
+//! full search's:
+//!
+//! | turned off in the other copy | full search's W-D-L |
+//! |---|---|
+//! | futility pruning, razoring, fail-high reduction and null move together | 27-0-13 (67.5%) |
+//! | futility pruning alone | 22-3-15 (58.8%) |
+//! | razoring alone | 15-3-22 (41.3%: better without) |
+//! | the move count halved off an improving line, and trivial-move pruning | 18-6-16 (52.5%) |
+//! | all its late-move-reduction terms beyond ln·ln (below) | 25-2-13 (65%) |
+//! | 1.8 plies more at cut nodes for moves that are no killer | 13-5-22 (38.8%: better without) |
+//! | the deeper re-search of a late move that fails high | 17-4-19 (47.5%) |
+//! | one ply more off an improving line | 18-2-20 (45%) |
+//! | the other terms (history, "was on the PV", defences far from the threat, continued attack, complexity, odd plies) | 24-3-13 (63.8%) |
+//! | of those: the history (stat score) term | 18-2-20 (45%) |
+//! | of those: 0.97 plies less where the node is or was on the PV (`ttPv`) | 22-3-15 (58.8%) |
+//! | of those: more reduction for a defence far from the opponent's threat | 15-7-18 (46.3%) |
+//! | of those: less reduction for an attack that follows the side's own three | 18-3-19 (48.8%) |
+//!
+//! Rapfi's parts that carried weight were then built into this search, each a match setting,
+//! all off by default ([`StaticPrune`]: `sfut`, `srazor`, `sfh`, `simp`, `savg`; the extra
+//! reduction at cut nodes `cutr`; Rapfi's `square2_line3` candidates `line3`). The search
+//! keeps a static evaluation per ply and knows its cut nodes as Rapfi counts them. Against
+//! Rapfi at 1 s a move (the openings files, 40 games, two matches side by side, load about
+//! 2), where main scores 22.8% in freestyle and 14.4% in renju (160 games each):
+//!
+//! | setting | rule, seed | W-D-L |
+//! |---|---|---|
+//! | `sfut=101,srazor=1,sfh=1,savg=1` (Rapfi's freestyle margins) | freestyle, 4911 | 3-0-20 (stopped) |
+//! | `sfh=1` | freestyle, 4913 | 8-0-32 |
+//! | `sfut=128,savg=1` (Rapfi's renju margin) | renju, 4711 | 8-0-32 |
+//! | `cutr=2` | renju, 4711 | 5-0-23 (stopped) |
+//! | `line3=1` | freestyle, 4921 | 9-2-29 |
+//! | `selk=56` (Rapfi's renju reduction factor 0.75², against Qi's 1.0) | renju, 4912 | 7-0-33 |
+//! | `vct=20000` (the root's VCT budget a fifth: the root's threat searches take about a third of a 1 s turn before depth 1) | renju, 4711 | 8-0-32 |
+//! | `prune=0` (no narrowing to the answers of a threat) | renju, 4711 | 1-0-21 (stopped) |
+//! | main, the same hours | renju, 4711 | 7-0-33 (session 47: 6-0-34) |
+//!
+//! None is a gain within what 40 games show, so none is on. In Rapfi's search the static
+//! evaluation prunes well; in Qi's it does not, as in sessions 19, 25 and 35. Two of Rapfi's
+//! terms that helped it here are not in Qi's search yet: the "was on the PV" flag in the
+//! transposition table (less reduction there) and the rest of the late-move terms above.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -919,6 +966,28 @@ pub struct Search {
     four_at: [bool; MAX_PLY + 1],
 }
 
+/// The kind of a node of [`Search::pvs`]: on the principal variation, or off it expecting a
+/// cut-off (a cut node) or not (an all node), as Rapfi counts them ([`StaticPrune::fail_high`]
+/// and [`Config::cut_reduction`] read it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Node {
+    Pv,
+    Cut,
+    All,
+}
+
+impl Node {
+    /// The kind of the first child: the principal variation's goes on, a cut node's is an all
+    /// node and an all node's a cut node.
+    fn first_child(self) -> Node {
+        match self {
+            Node::Pv => Node::Pv,
+            Node::Cut => Node::All,
+            Node::All => Node::Cut,
+        }
+    }
+}
+
 /// No static evaluation at this ply ([`StaticPrune`]).
 const NO_EVAL: i32 = i32::MIN;
 
@@ -1340,9 +1409,9 @@ impl Search {
         ply: usize,
         mut alpha: i32,
         beta: i32,
-        is_pv: bool,
-        cut: bool,
+        node: Node,
     ) -> i32 {
+        let (is_pv, cut) = (node == Node::Pv, node == Node::Cut);
         if self.enter_node() {
             return 0;
         }
@@ -1597,30 +1666,16 @@ impl Search {
             // cut)
             let late = i >= 1 && depth >= 2;
             let score = if i == 0 {
-                -self.pvs(
-                    e,
-                    child_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    is_pv,
-                    !is_pv && !cut,
-                )
+                -self.pvs(e, child_depth, ply + 1, -beta, -alpha, node.first_child())
             } else {
-                let mut s = -self.pvs(
-                    e,
-                    child_depth - reduce,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    false,
-                    late || !cut,
-                );
+                let kind = if late || !cut { Node::Cut } else { Node::All };
+                let mut s = -self.pvs(e, child_depth - reduce, ply + 1, -alpha - 1, -alpha, kind);
                 if reduce > 0 && s > alpha && !self.stopped {
-                    s = -self.pvs(e, child_depth, ply + 1, -alpha - 1, -alpha, false, !cut);
+                    let kind = if cut { Node::All } else { Node::Cut };
+                    s = -self.pvs(e, child_depth, ply + 1, -alpha - 1, -alpha, kind);
                 }
                 if s > alpha && s < beta && is_pv && !self.stopped {
-                    s = -self.pvs(e, child_depth, ply + 1, -beta, -alpha, true, false);
+                    s = -self.pvs(e, child_depth, ply + 1, -beta, -alpha, Node::Pv);
                 }
                 s
             };

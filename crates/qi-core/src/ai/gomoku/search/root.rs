@@ -367,14 +367,14 @@ impl Search {
             let u = e.make(m);
             // (the root's later moves expect cuts below them: Config::sp)
             let score = if i == 0 {
-                -self.pvs(e, depth - 1, 1, -beta, -alpha, true, false)
+                -self.pvs(e, depth - 1, 1, -beta, -alpha, Node::Pv)
             } else {
-                let mut s = -self.pvs(e, depth - 1 - r, 1, -alpha - 1, -alpha, false, true);
+                let mut s = -self.pvs(e, depth - 1 - r, 1, -alpha - 1, -alpha, Node::Cut);
                 if r > 0 && s > alpha && !self.stopped {
-                    s = -self.pvs(e, depth - 1, 1, -alpha - 1, -alpha, false, true);
+                    s = -self.pvs(e, depth - 1, 1, -alpha - 1, -alpha, Node::Cut);
                 }
                 if s > alpha && !self.stopped {
-                    -self.pvs(e, depth - 1, 1, -beta, -alpha, true, false)
+                    -self.pvs(e, depth - 1, 1, -beta, -alpha, Node::Pv)
                 } else {
                     s
                 }
