@@ -30,6 +30,9 @@ pub struct Entry<M: Copy> {
     pub age: u8,
     /// The table's epoch when stored ([`Table::clear`]): an entry of another epoch is empty.
     pub epoch: u16,
+    /// The position was on a principal variation when stored ([`Table::store_pv`]; Rapfi's
+    /// and Stockfish's "tt PV" flag).
+    pub pv: bool,
 }
 
 /// The largest table any option may ask for, in megabytes (UAI `Hash`, `solve --hash`); a
@@ -132,6 +135,20 @@ impl<M: Copy> Table<M> {
 
     #[inline]
     pub fn store(&mut self, key: u64, mv: Option<M>, score: i32, depth: i16, bound: Bound) {
+        self.store_pv(key, mv, score, depth, bound, false);
+    }
+
+    /// [`Table::store`] with the entry's [`Entry::pv`] flag.
+    #[inline]
+    pub fn store_pv(
+        &mut self,
+        key: u64,
+        mv: Option<M>,
+        score: i32,
+        depth: i16,
+        bound: Bound,
+        pv: bool,
+    ) {
         self.allocate();
         let (age, epoch) = (self.age, self.epoch);
         let i = self.index(key);
@@ -144,6 +161,7 @@ impl<M: Copy> Table<M> {
             bound,
             age,
             epoch,
+            pv,
         };
         // Same position: update in place, keeping a known move if the new result has none.
         for e in b.iter_mut().flatten() {

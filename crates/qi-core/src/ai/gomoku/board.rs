@@ -607,6 +607,27 @@ impl Board {
         set.and(&self.on_board).and_not(&self.occupied)
     }
 
+    /// The empty candidate points of [`super::search::Config::range`] `r` (1-3): 1
+    /// [`Board::cands_line3`], 2 within three points of a stone, 3 within three and four
+    /// along a stone's lines (Rapfi's `square3_line4`).
+    pub fn cands_range(&self, r: u8) -> Bits {
+        if r <= 1 {
+            return self.cands_line3();
+        }
+        // (radius 1, then 2: Chebyshev radius 3)
+        let mut set = self
+            .occupied
+            .dilate(1, &self.on_board)
+            .dilate(2, &self.on_board);
+        if r >= 3 {
+            for step in STEPS {
+                let k = 4 * step as i32;
+                set = set.or(&self.occupied.shift(k)).or(&self.occupied.shift(-k));
+            }
+        }
+        set.and(&self.on_board).and_not(&self.occupied)
+    }
+
     /// The points within one point of a stone (the stones' own points included).
     #[inline]
     pub fn adjacent_set(&self) -> Bits {

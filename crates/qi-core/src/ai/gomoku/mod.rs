@@ -197,6 +197,10 @@ pub struct GomokuEval {
     pub cut_reduction: i32,
     /// [`search::Config::line3`] (match setting `line3`).
     pub line3: bool,
+    /// [`search::Config::ab`] (match setting `ab`).
+    pub ab: bool,
+    /// [`search::Config::range`] (match setting `range`).
+    pub range: u8,
 }
 
 impl GomokuEval {
@@ -265,6 +269,8 @@ impl GomokuEval {
             sp: search::StaticPrune::default(),
             cut_reduction: 0,
             line3: false,
+            ab: false,
+            range: 0,
         }
     }
 
@@ -315,6 +321,8 @@ impl GomokuEval {
             sp: self.sp,
             cut_reduction: self.cut_reduction,
             line3: self.line3,
+            ab: self.ab,
+            range: self.range,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -471,9 +479,11 @@ impl crate::engine::matches::Tunable for Gomoku {
             "savg" => eval.sp.avg2 = v > 0,
             "cutr" => eval.cut_reduction = v.min(8),
             "line3" => eval.line3 = v > 0,
+            "ab" => eval.ab = v > 0,
+            "range" => eval.range = v.min(3) as u8,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range)"
                 ));
             }
         }

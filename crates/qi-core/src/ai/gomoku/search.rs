@@ -367,6 +367,7 @@ use crate::search::{
     MATE, MATE_BOUND, MAX_TIME, SearchInfo, deadline_after, from_tt, hash_noise, to_tt,
 };
 
+mod ab;
 mod defence;
 mod quiesce;
 mod root;
@@ -729,6 +730,15 @@ pub struct Config {
     /// ([`super::board::Board::cands_line3`], Rapfi's `square2_line3`; match setting
     /// `line3`; off by default).
     pub line3: bool,
+    /// The main search of the `ab` module, after the whole of Rapfi's alpha-beta search
+    /// (fractional depths, its pruning and reductions; session 50) instead of [`Search::pvs`]
+    /// (match setting `ab`; off by default).
+    pub ab: bool,
+    /// The candidate range when not [`Config::line3`]: 0 the points within two of a stone
+    /// (5 × 5), 1 also three along the lines (`square2_line3`), 2 within three (7 × 7), 3
+    /// within three and four along the lines (Rapfi's default, `square3_line4`; match setting
+    /// `range`).
+    pub range: u8,
 }
 
 /// Rapfi's pruning by the static evaluation of a node (its search steps 7 and 8, its fail-high
@@ -844,6 +854,8 @@ impl Default for Config {
             sp: StaticPrune::default(),
             cut_reduction: 0,
             line3: false,
+            ab: false,
+            range: 0,
         }
     }
 }
@@ -964,6 +976,11 @@ pub struct Search {
     /// whether the move played at each ply made a four.
     seval: [i32; MAX_PLY + 1],
     four_at: [bool; MAX_PLY + 1],
+    /// [`Config::ab`]: the line being searched ([`ab::BELOW`] slots before ply 0), the root's
+    /// window when the iteration began and its alpha now.
+    ab_stack: Vec<ab::Frame>,
+    ab_root_delta: i32,
+    ab_root_alpha: i32,
 }
 
 /// The kind of a node of [`Search::pvs`]: on the principal variation, or off it expecting a
@@ -1081,6 +1098,9 @@ impl Search {
             verify_on: false,
             seval: [NO_EVAL; MAX_PLY + 1],
             four_at: [false; MAX_PLY + 1],
+            ab_stack: vec![ab::Frame::EMPTY; MAX_PLY + ab::BELOW + 2],
+            ab_root_delta: 1,
+            ab_root_alpha: -INF,
         }
     }
 
@@ -1204,6 +1224,8 @@ impl Search {
         let c = me.index() & 1;
         let cands = if self.cfg.line3 {
             e.b.cands_line3()
+        } else if self.cfg.range > 0 {
+            e.b.cands_range(self.cfg.range)
         } else {
             e.b.cands()
         };
@@ -1723,7 +1745,7 @@ mod tests {
     }
 
     /// Black's open three f9 g9 h9, White to move.
-    fn open_three(rule: GomokuRule) -> Gomoku {
+    pub(super) fn open_three(rule: GomokuRule) -> Gomoku {
         let mut g = Gomoku::new(15, rule);
         for t in ["f9", "h7", "g9", "j5", "h9", "m12", "c3"] {
             let m = g.parse_move(t).unwrap();

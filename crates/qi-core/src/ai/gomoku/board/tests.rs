@@ -269,6 +269,24 @@ fn incremental_state_matches_scratch() {
                         (cand || line3) && b.cell(p as usize) == 0,
                         "{x},{y} line3"
                     );
+                    // (range 2: within three points; range 3: also four along a line)
+                    let empty = b.cell(p as usize) == 0;
+                    assert_eq!(
+                        b.cands_range(2).get(p as usize),
+                        near(3) && empty,
+                        "{x},{y} r2"
+                    );
+                    let line4 = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                        [-4, 4].iter().any(|&k| {
+                            let (sx, sy) = (x + k * dx, y + k * dy);
+                            b.on(sx, sy) && b.cell((sy * STRIDE as i32 + sx) as usize) != 0
+                        })
+                    });
+                    assert_eq!(
+                        b.cands_range(3).get(p as usize),
+                        (near(3) || line4) && empty,
+                        "{x},{y} r3"
+                    );
                     let inside =
                         (x0 as i32..x1 as i32).contains(&x) && (y0 as i32..y1 as i32).contains(&y);
                     assert!(inside || !near(2), "{x},{y} near a stone");

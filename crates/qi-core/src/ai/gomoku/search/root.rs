@@ -213,6 +213,9 @@ impl Search {
         }
 
         let max_depth = self.cfg.depth.unwrap_or(40).clamp(1, 40) as i32;
+        if self.cfg.ab {
+            return self.ab_iterate(&mut e, root, max_depth, on_info);
+        }
         let mut best = root[0];
         let mut best_score = -INF;
         let mut depth = 1;
@@ -259,7 +262,7 @@ impl Search {
         all.first().copied().unwrap_or(c[0])
     }
 
-    fn finish(
+    pub(super) fn finish(
         &mut self,
         e: &Engine,
         m: Move,
@@ -276,7 +279,7 @@ impl Search {
         }
     }
 
-    fn info(&self, e: &Engine, depth: u32, score: i32, best: Move) -> SearchInfo {
+    pub(super) fn info(&self, e: &Engine, depth: u32, score: i32, best: Move) -> SearchInfo {
         let elapsed = self.start.elapsed();
         let mut pv = vec![e.g.move_to_text(best)];
         let mut g = e.g.clone();
@@ -305,7 +308,7 @@ impl Search {
     /// [`Config::verify`]: whether the opponent wins by a VCF or a VCT after the root move
     /// `m` (the solvers within `verify` nodes each), as the score of `m` for the side to move
     /// (a loss), once a search per move. `None` where none was found (or the clock ran out).
-    fn verified(&mut self, e: &mut Engine, m: Move) -> Option<i32> {
+    pub(super) fn verified(&mut self, e: &mut Engine, m: Move) -> Option<i32> {
         if let Some(&(_, r)) = self.verified.iter().find(|(v, _)| *v == m) {
             return r;
         }

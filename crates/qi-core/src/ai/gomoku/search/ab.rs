@@ -1,0 +1,799 @@
+//! A second main search ([`super::Config::ab`], match setting `ab`, off by default): Qi's
+//! board, evaluation, quick wins, exact defences and quiescence under the whole shape of
+//! Rapfi's alpha-beta search (its `search<Rule, NT>` and `aspirationSearch`, read, not
+//! copied), where sessions 19-49 had moved its parts into [`Search::pvs`] one at a time and
+//! none of them had helped there (session 48: Rapfi's search with Qi's weights scored 13-18
+//! points more against Rapfi than Qi's search did).
+//!
+//! What it has of Rapfi's: depths in fractions of a ply; every candidate, off the principal
+//! variation cut by a move count of 3 + depth^1.32 (half that off an improving line); a
+//! transposition table that marks positions that were on a principal variation; the node's
+//! static evaluation (its parent's negated where the opponent threatens a four) and the
+//! improvement over two plies; futility pruning of the node; the fail-high reduction;
+//! pruning of moves without a shape of either side below 4.3 plies, and of far defences;
+//! late-move reductions of ln(depth) × ln(move count) (0.75 of that under renju), more off an
+//! improving line, less on the principal variation by the share of the root's window, plus
+//! the position's complexity (the points with a shape of a two or more), less on a former
+//! principal variation, more at odd plies that do not beat the root's alpha, more for a
+//! defence far from the threat, less for a continued attack and for a point forbidden to
+//! Black that White takes; a search again at full depth when a reduced one beats alpha; a
+//! ply less for the later moves once one beat alpha; iterative deepening with aspiration
+//! windows. Left out, as they did not help Rapfi's search with Qi's weights (session 49's
+//! switches) or need what Qi's board does not keep: razoring, the null move, the extra
+//! reduction at cut nodes, singular and table-move extensions, the history and the
+//! policy-based terms. Rapfi's margins are in its units (250 a logit); here they are 1.6
+//! times as large.
+
+use super::*;
+
+/// Rapfi's `Pattern4` classes of a point for one side, weakest first.
+pub(super) const P_NONE: u8 = 0;
+pub(super) const P_FORBID: u8 = 1;
+pub(super) const P_L_FLEX2: u8 = 2;
+pub(super) const P_K_BLOCK3: u8 = 3;
+pub(super) const P_J_FLEX2_2X: u8 = 4;
+pub(super) const P_I_BLOCK3_PLUS: u8 = 5;
+pub(super) const P_H_FLEX3: u8 = 6;
+pub(super) const P_G_FLEX3_PLUS: u8 = 7;
+pub(super) const P_F_FLEX3_2X: u8 = 8;
+pub(super) const P_E_BLOCK4: u8 = 9;
+pub(super) const P_D_BLOCK4_PLUS: u8 = 10;
+pub(super) const P_C_BLOCK4_FLEX3: u8 = 11;
+pub(super) const P_B_FLEX4: u8 = 12;
+pub(super) const P_A_FIVE: u8 = 13;
+
+/// The class of a point from its four line shapes.
+pub(super) fn pattern4(s: PointShape) -> u8 {
+    use super::super::board::{B3, F2, F4, FIVE};
+    let mut n = [0u8; 10];
+    for l in s.lines {
+        n[l as usize] += 1;
+    }
+    let (b4, f3, b3, f2) = (
+        n[B4 as usize],
+        n[F3 as usize],
+        n[B3 as usize],
+        n[F2 as usize],
+    );
+    if n[FIVE as usize] > 0 {
+        P_A_FIVE
+    } else if n[F4 as usize] > 0 || b4 >= 2 {
+        P_B_FLEX4
+    } else if b4 > 0 {
+        if f3 > 0 {
+            P_C_BLOCK4_FLEX3
+        } else if b3 + f2 > 0 {
+            P_D_BLOCK4_PLUS
+        } else {
+            P_E_BLOCK4
+        }
+    } else if f3 >= 2 {
+        P_F_FLEX3_2X
+    } else if f3 > 0 {
+        if b3 + f2 > 0 {
+            P_G_FLEX3_PLUS
+        } else {
+            P_H_FLEX3
+        }
+    } else if b3 >= 2 || (b3 > 0 && f2 > 0) {
+        P_I_BLOCK3_PLUS
+    } else if f2 >= 2 {
+        P_J_FLEX2_2X
+    } else if b3 > 0 {
+        P_K_BLOCK3
+    } else if f2 > 0 {
+        P_L_FLEX2
+    } else {
+        P_NONE
+    }
+}
+
+/// Rapfi's margins are in units of 250 a logit, Qi's evaluation in 400: × 1.6.
+const UNIT: f32 = 1.6;
+/// Below this depth a move without a shape of either side is not searched, nor a defence
+/// far from both last stones.
+const TRIVIAL_PRUNE_DEPTH: f32 = 4.3;
+
+/// One ply of the line being searched (Rapfi's search stack entry).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Frame {
+    /// The node's static evaluation ([`NO_EVAL`] where none).
+    eval: i32,
+    /// The classes of the move played from this node, for Black and White ([`pattern4`]).
+    p4: [u8; 2],
+    /// The move played from this node.
+    mv: Option<Move>,
+    /// The node is or was on a principal variation.
+    tt_pv: bool,
+}
+
+impl Frame {
+    pub(super) const EMPTY: Frame = Frame {
+        eval: NO_EVAL,
+        p4: [P_NONE; 2],
+        mv: None,
+        tt_pv: false,
+    };
+}
+
+/// The stack's slots below ply 0 (Rapfi reads up to four plies back).
+pub(super) const BELOW: usize = 4;
+
+/// Chebyshev distance of two moves; far (99) when either is missing.
+#[inline]
+fn dist(a: Move, b: Option<Move>) -> i32 {
+    match b {
+        Some(b) => {
+            let dx = ((a & 31) as i32 - (b & 31) as i32).abs();
+            let dy = ((a >> 5) as i32 - (b >> 5) as i32).abs();
+            dx.max(dy)
+        }
+        None => 99,
+    }
+}
+
+#[inline]
+fn ln(x: f32) -> f32 {
+    if x <= 1.0 { 0.0 } else { x.ln() }
+}
+
+/// Rapfi's move count: 3 + depth^1.32, halved off an improving line.
+#[inline]
+pub fn move_count_limit(depth: f32, improving: bool) -> usize {
+    let d = depth.max(0.0) as i32;
+    let mc = if d <= 0 {
+        0
+    } else {
+        3 + (d as f32).powf(1.32) as usize
+    };
+    if improving { mc } else { mc / 2 }
+}
+
+/// Rapfi's futility margin (its scale per rule, less at a cut node the table does not know).
+#[inline]
+fn futility_margin(renju: bool, d: f32, no_tt_cut: bool, improving: bool) -> i32 {
+    let scale = if renju { 80.0 } else { 63.0 } - 12.0 * no_tt_cut as i32 as f32;
+    ((scale * (d - improving as i32 as f32)).max(0.0) * UNIT) as i32
+}
+
+impl Search {
+    #[inline]
+    fn frame(&mut self, ply: usize) -> &mut Frame {
+        &mut self.ab_stack[ply + BELOW]
+    }
+
+    #[inline]
+    fn back(&self, ply: usize, k: usize) -> Frame {
+        self.ab_stack[ply + BELOW - k]
+    }
+
+    /// The classes of `m` for Black and White, with Black's forbidden point as
+    /// [`P_FORBID`] under renju.
+    #[inline]
+    fn move_p4(&self, e: &Engine, m: Move) -> [u8; 2] {
+        let (b, w) = (Side::Black, Side::White);
+        let mut pb = pattern4(e.b.shape(b, m));
+        if e.renju && e.b.black_may_be_forbidden(m) && !e.allowed_for(b, m) {
+            pb = P_FORBID;
+        }
+        [pb, pattern4(e.b.shape(w, m))]
+    }
+
+    /// Rapfi's late-move reduction of the `count`-th move at `depth`.
+    #[inline]
+    fn ab_reduction(&self, renju: bool, depth: f32, count: usize) -> f32 {
+        let f = if renju { 0.75 } else { 1.0 };
+        f * ln(depth.floor()) * f * ln(count as f32)
+    }
+
+    /// The node of Rapfi's search at `depth` plies (fractions too) from `ply`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn ab(
+        &mut self,
+        e: &mut Engine,
+        mut depth: f32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv: bool,
+        cut: bool,
+    ) -> i32 {
+        if self.enter_node() {
+            return 0;
+        }
+        let sc = Self::quick_scan(e);
+        if sc.my_five.is_some() {
+            return MATE - (ply as i32 + 1);
+        }
+        if sc.opp_fives >= 2 {
+            return -(MATE - (ply as i32 + 2));
+        }
+        let oppo5 = sc.opp_fives == 1;
+        if oppo5 && !e.allowed(sc.opp_five) {
+            return -(MATE - (ply as i32 + 2));
+        }
+        let (me, op) = (e.side(), e.side().other());
+        // (Rapfi's oppo4: a five or an open four of the opponent next move)
+        let oppo4 = oppo5 || !e.b.threats[op.index()].open.is_empty();
+        if depth <= 0.0 {
+            return self.qsearch(e, ply, alpha, beta, 0);
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.evaluate(e, &sc);
+        }
+        if !oppo5 && let Some(w) = self.quick_win(e, ply) {
+            return w;
+        }
+        // mate distance pruning
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - (ply as i32 + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let renju = e.renju;
+        let key = e.hash();
+        let mut tt_move = None;
+        let mut tt = None;
+        if let Some(t) = self.tt.probe(key) {
+            tt_move = t.mv.filter(|&m| e.allowed(m));
+            tt = Some((from_tt(t.score, ply), t.bound, t.depth as f32, t.pv));
+        }
+        let tt_pv = pv || tt.is_some_and(|t| t.3);
+        self.frame(ply).tt_pv = tt_pv;
+        self.frame(ply + 1).tt_pv = false;
+        if !pv
+            && let Some((s, b, d, _)) = tt
+            && d >= depth
+            && match b {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s < beta,
+            }
+        {
+            return s;
+        }
+        // the static evaluation, and the pruning by it
+        let mut eval = NO_EVAL;
+        let mut improvement = 0;
+        if oppo4 {
+            let parent = self.back(ply, 1).eval;
+            self.frame(ply).eval = if parent == NO_EVAL { NO_EVAL } else { -parent };
+        } else {
+            let stat = self.evaluate(e, &sc);
+            self.frame(ply).eval = stat;
+            eval = stat;
+            if let Some((s, b, _, _)) = tt
+                && s.abs() < MATE_BOUND
+                && match b {
+                    Bound::Exact => true,
+                    Bound::Lower => s > eval,
+                    Bound::Upper => s < eval,
+                }
+            {
+                eval = s;
+            }
+            let before = self.back(ply, 2).eval;
+            improvement = if before == NO_EVAL { 1 } else { stat - before };
+            // futility pruning (not after two fours of the side's own in a row)
+            let attacking = self.back(ply, 2).p4[me.index()] >= P_E_BLOCK4
+                && self.back(ply, 4).p4[me.index()] >= P_E_BLOCK4;
+            if !pv
+                && eval < MATE_BOUND
+                && beta > -MATE_BOUND
+                && !attacking
+                && eval - futility_margin(renju, depth - 1.0, cut && tt.is_none(), improvement > 0)
+                    >= beta
+            {
+                return eval;
+            }
+        }
+        let likely_fail_high = !pv
+            && cut
+            && eval != NO_EVAL
+            && eval
+                >= beta
+                    + ((-9.0 + 15.0 * depth.floor() + 87.0 * oppo4 as i32 as f32) * UNIT) as i32;
+
+        // the moves: the five's block alone, the exact defences with the side's own fours, or
+        // every candidate, the table's move first
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        let mut complexity = 0.0;
+        if oppo5 {
+            moves.push(sc.opp_five);
+        } else {
+            self.scan_with::<false>(e, ply);
+            let mut count = 1u32;
+            for c in self.cands(ply) {
+                let (a, b) = (pattern4(e.b.shape(me, c.mv)), pattern4(e.b.shape(op, c.mv)));
+                count += (P_L_FLEX2..=P_D_BLOCK4_PLUS).contains(&a) as u32
+                    + (P_L_FLEX2..=P_D_BLOCK4_PLUS).contains(&b) as u32;
+            }
+            complexity = (count as f32).ln();
+            self.node_moves(e, ply, tt_move, usize::MAX, &mut moves);
+        }
+        let limit = move_count_limit(depth, improvement > 0);
+        let mut best = -INF;
+        let mut best_move = None;
+        let orig_alpha = alpha;
+        let mut count = 0;
+        let n = moves.len();
+        for i in 0..n {
+            let m = moves[i];
+            count += 1;
+            let p4 = self.move_p4(e, m);
+            let (mine, theirs) = (p4[me.index()], p4[op.index()]);
+            let important =
+                mine >= P_J_FLEX2_2X || theirs >= P_H_FLEX3 || (renju && p4[0] == P_FORBID);
+            let trivial = p4[0] == P_NONE && p4[1] == P_NONE;
+            let dist_op = dist(m, self.back(ply, 1).mv);
+            let dist_me = dist(m, self.back(ply, 2).mv);
+            let distract = dist_me > if renju { 5 } else { 4 } && dist_op > 4;
+            if best > -MATE_BOUND {
+                if count >= limit {
+                    continue;
+                }
+                if trivial && depth < TRIVIAL_PRUNE_DEPTH {
+                    continue;
+                }
+                if oppo4 && depth < TRIVIAL_PRUNE_DEPTH && theirs < P_E_BLOCK4 && distract {
+                    continue;
+                }
+            }
+            let mut ext = if oppo5 { 1.0 } else { 0.0 };
+            if likely_fail_high {
+                if mine >= P_E_BLOCK4 {
+                    if self.back(ply, 2).p4[me.index()] >= P_E_BLOCK4 {
+                        ext += 1.0;
+                    }
+                } else {
+                    ext -= 1.0;
+                }
+            }
+            let new_depth = depth - 1.0 + ext;
+            {
+                let f = self.frame(ply);
+                f.mv = Some(m);
+                f.p4 = p4;
+            }
+            self.path[ply] = Some(m);
+            self.four_at[ply] = mine >= P_E_BLOCK4;
+            let u = e.make(m);
+            let mut value = -INF;
+            if depth >= 2.0 && count > 1 {
+                let mut r = self.ab_reduction(renju, depth, count);
+                if pv {
+                    let delta = (beta - alpha) as f32 / self.ab_root_delta.max(1) as f32;
+                    r = (r - delta).max(0.0);
+                } else if improvement <= 0 && r > 1.0 {
+                    r += 1.0;
+                }
+                let cr = if renju {
+                    if trivial {
+                        if distract { 0.063 } else { 0.028 }
+                    } else if !important {
+                        0.023
+                    } else {
+                        0.007
+                    }
+                } else if trivial {
+                    if distract { 0.0968 } else { 0.0385 }
+                } else if !important {
+                    0.0222
+                } else {
+                    0.0055
+                };
+                r += complexity * cr;
+                if tt_pv {
+                    r -= 0.97;
+                }
+                if ply & 1 == 1 && best >= -self.ab_root_alpha {
+                    r += 0.98;
+                }
+                if oppo4 && theirs < P_E_BLOCK4 {
+                    if dist_op > 4 {
+                        r += 1.93;
+                    }
+                    if dist_me > 4 {
+                        r += 0.96;
+                    }
+                }
+                if !oppo4
+                    && self.back(ply, 2).p4[me.index()] >= P_H_FLEX3
+                    && (mine >= P_H_FLEX3 || (dist_me <= 4 && mine >= P_J_FLEX2_2X))
+                {
+                    r -= 0.53;
+                }
+                if renju && p4[0] == P_FORBID {
+                    r -= 1.05;
+                }
+                let d = (new_depth - r).min(new_depth + 1.0).max(1.0);
+                value = -self.ab(e, d, ply + 1, -(alpha + 1), -alpha, false, true);
+                if value > alpha && d < new_depth && !self.stopped {
+                    value = -self.ab(e, new_depth, ply + 1, -(alpha + 1), -alpha, false, !cut);
+                }
+            } else if !pv || count > 1 {
+                value = -self.ab(e, new_depth, ply + 1, -(alpha + 1), -alpha, false, !cut);
+            }
+            if pv && (count == 1 || (value > alpha && value < beta)) && !self.stopped {
+                value = -self.ab(e, new_depth, ply + 1, -beta, -alpha, true, false);
+            }
+            e.unmake(m, u);
+            if self.stopped {
+                self.moves[ply] = moves;
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = Some(m);
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                    if depth > 2.0 && depth < 12.0 && value.abs() < (2000.0 * UNIT) as i32 {
+                        depth -= 1.0;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        if count == 0 {
+            // no move at all: lost where the opponent threatens, else nothing to play
+            best = if oppo4 { -(MATE - (ply as i32 + 4)) } else { 0 };
+        } else if best == -INF {
+            // every move pruned (cannot happen before one was searched: kept for safety)
+            best = alpha;
+        }
+        // the principal-variation mark: kept by a node that failed low under one, dropped
+        // by a node whose child was not on one
+        let mut tt_pv = tt_pv;
+        if best <= orig_alpha {
+            tt_pv = tt_pv || (self.back(ply, 1).tt_pv && depth > 3.0);
+        } else if depth > 3.0 {
+            tt_pv = tt_pv && self.ab_stack[ply + 1 + BELOW].tt_pv;
+        }
+        self.frame(ply).tt_pv = tt_pv;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store_pv(
+            key,
+            best_move,
+            to_tt(best, ply),
+            depth.max(0.0) as i16,
+            bound,
+            tt_pv,
+        );
+        best
+    }
+
+    /// One iteration at the root over `root` (each move with its score of the iteration,
+    /// best first afterwards; a move that did not beat alpha gets `-INF`): the best move and
+    /// score, and whether the iteration completed.
+    fn ab_root(
+        &mut self,
+        e: &mut Engine,
+        root: &mut [(Move, i32)],
+        mut depth: f32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (Option<Move>, i32, bool) {
+        self.ab_root_delta = beta - alpha;
+        self.ab_root_alpha = alpha;
+        let (me, op) = (e.side(), e.side().other());
+        let renju = e.renju;
+        let oppo4 = !e.b.threats[op.index()].open.is_empty();
+        let sc = Self::quick_scan(e);
+        self.frame(0).eval = if oppo4 || sc.opp_fives > 0 {
+            NO_EVAL
+        } else {
+            self.evaluate(e, &sc)
+        };
+        self.frame(0).tt_pv = true;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut complete = true;
+        for i in 0..root.len() {
+            let m = root[i].0;
+            let count = i + 1;
+            self.nodes += 1;
+            let p4 = self.move_p4(e, m);
+            {
+                let f = self.frame(0);
+                f.mv = Some(m);
+                f.p4 = p4;
+            }
+            self.path[0] = Some(m);
+            self.four_at[0] = p4[me.index()] >= P_E_BLOCK4;
+            let new_depth = depth - 1.0;
+            let u = e.make(m);
+            let mut value = -INF;
+            if depth >= 2.0 && count > 2 {
+                let r = self.ab_reduction(renju, depth, count);
+                let delta = (beta - alpha) as f32 / self.ab_root_delta.max(1) as f32;
+                let mut r = (r - delta).max(0.0) - 0.97;
+                if renju && p4[0] == P_FORBID {
+                    r -= 1.05;
+                }
+                let d = (new_depth - r).min(new_depth + 1.0).max(1.0);
+                value = -self.ab(e, d, 1, -(alpha + 1), -alpha, false, true);
+                if value > alpha && d < new_depth && !self.stopped {
+                    value = -self.ab(e, new_depth, 1, -(alpha + 1), -alpha, false, true);
+                }
+            } else if count > 1 {
+                value = -self.ab(e, new_depth, 1, -(alpha + 1), -alpha, false, true);
+            }
+            if (count == 1 || value > alpha) && !self.stopped {
+                value = -self.ab(e, new_depth, 1, -beta, -alpha, true, false);
+            }
+            e.unmake(m, u);
+            if self.stopped {
+                complete = false;
+                break;
+            }
+            // (Config::verify) a move about to become the best is checked for the opponent's
+            // VCF and VCT after it first
+            if value > alpha && self.verify_on && value.abs() < MATE_BOUND {
+                if let Some(lost) = self.verified(e, m) {
+                    value = lost;
+                }
+                if self.stopped {
+                    complete = false;
+                    break;
+                }
+            }
+            root[i].1 = if count == 1 || value > alpha {
+                value
+            } else {
+                -INF
+            };
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = Some(m);
+                    self.ab_root_alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                    if depth > 2.0 && depth < 12.0 && value.abs() < (2000.0 * UNIT) as i32 {
+                        depth -= 1.0;
+                    }
+                }
+            }
+        }
+        // the new best first, the others in their order (stable)
+        root.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        if complete && let Some(b) = best_move {
+            self.tt.store_pv(
+                e.hash(),
+                Some(b),
+                to_tt(best, 0),
+                depth as i16,
+                Bound::Exact,
+                true,
+            );
+        }
+        (best_move, best, complete)
+    }
+
+    /// Iterative deepening over `root` with Rapfi's aspiration windows (from depth 5); the
+    /// move to play.
+    pub(super) fn ab_iterate(
+        &mut self,
+        e: &mut Engine,
+        root: Vec<Move>,
+        max_depth: i32,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Thought {
+        for f in self.ab_stack.iter_mut() {
+            *f = Frame::EMPTY;
+        }
+        let mut root: Vec<(Move, i32)> = root.into_iter().map(|m| (m, -INF)).collect();
+        let mut best = root[0].0;
+        let mut best_score = -INF;
+        let mut info = SearchInfo::default();
+        let mut prev = 0;
+        'deepen: for depth in 1..=max_depth {
+            let (mut alpha, mut beta, mut delta) = if depth >= 5 {
+                let d = (16.0 * UNIT) as i32;
+                (prev - d, prev + d, d)
+            } else {
+                (-INF, INF, 0)
+            };
+            alpha = alpha.max(-INF);
+            beta = beta.min(INF);
+            let mut fail_high = 0;
+            let value = loop {
+                let d = (depth - fail_high / 3).max(1) as f32;
+                let (b, v, complete) = self.ab_root(e, &mut root, d, alpha, beta);
+                if let Some(b) = b {
+                    best = b;
+                    best_score = v;
+                }
+                if !complete {
+                    break 'deepen;
+                }
+                if v <= alpha && alpha > -INF {
+                    beta = (alpha + beta) / 2;
+                    alpha = (v - delta).max(-INF);
+                    fail_high = 0;
+                } else if v >= beta && beta < INF {
+                    beta = (v + delta).min(INF);
+                    fail_high += 1;
+                } else {
+                    break v;
+                }
+                delta = delta * (3 + v.abs() / (1024.0 * UNIT) as i32) / 4 + (6.0 * UNIT) as i32;
+            };
+            prev = value;
+            best = root[0].0;
+            best_score = value;
+            info = self.info(e, depth as u32, best_score, best);
+            on_info(&info);
+            if self.stopped {
+                break;
+            }
+            if best_score.abs() > MATE_BOUND && depth > MATE - best_score.abs() + 2 {
+                break;
+            }
+            if let Some(t) = self.cfg.time
+                && self.start.elapsed() > t.mul_f64(self.cfg.spend as f64 / 100.0)
+            {
+                break;
+            }
+        }
+        if best_score == -INF {
+            best_score = 0;
+        }
+        let d = info.depth.max(1);
+        self.finish(e, best, best_score, d, on_info)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::board::{B1, B2, B3, F1, F2, F4, FIVE};
+    use super::*;
+
+    fn shape(lines: &[u8]) -> PointShape {
+        let mut s = PointShape::default();
+        s.lines[..lines.len()].copy_from_slice(lines);
+        s
+    }
+
+    #[test]
+    fn pattern4_classes_points_as_rapfi_does() {
+        for (lines, want) in [
+            (&[FIVE, F2][..], P_A_FIVE),
+            (&[F4][..], P_B_FLEX4),
+            (&[B4, B4][..], P_B_FLEX4),
+            (&[B4, F3][..], P_C_BLOCK4_FLEX3),
+            (&[B4, B3][..], P_D_BLOCK4_PLUS),
+            (&[B4, F2, B1][..], P_D_BLOCK4_PLUS),
+            (&[B4, B2][..], P_E_BLOCK4),
+            (&[F3, F3][..], P_F_FLEX3_2X),
+            (&[F3, F2][..], P_G_FLEX3_PLUS),
+            (&[F3, B2][..], P_H_FLEX3),
+            (&[B3, B3][..], P_I_BLOCK3_PLUS),
+            (&[B3, F2][..], P_I_BLOCK3_PLUS),
+            (&[F2, F2][..], P_J_FLEX2_2X),
+            (&[B3, B2][..], P_K_BLOCK3),
+            (&[F2, F1][..], P_L_FLEX2),
+            (&[B2, F1, B1][..], P_NONE),
+        ] {
+            assert_eq!(pattern4(shape(lines)), want, "{lines:?}");
+        }
+        // (the order of the lines does not matter)
+        assert_eq!(pattern4(shape(&[B2, B1, F3, B4])), P_C_BLOCK4_FLEX3);
+        assert_eq!(move_count_limit(1.0, true), 4);
+        assert_eq!(move_count_limit(10.0, true), 23);
+        assert_eq!(move_count_limit(10.0, false), 11);
+        assert_eq!(move_count_limit(0.5, true), 0);
+    }
+
+    /// `qi-engine gomocup`'s search settings with [`Config::ab`], to `depth`.
+    fn ab_config(depth: u32, range: u8) -> Config {
+        Config {
+            patterns: true,
+            prune: true,
+            qvcf: true,
+            select: true,
+            ab: true,
+            range,
+            depth: Some(depth),
+            time: None,
+            ..Config::default()
+        }
+    }
+
+    #[test]
+    fn ab_search_answers_an_open_three() {
+        // Black's open three f9 g9 h9 with White to move: at every depth and candidate range,
+        // both rules, White answers on the three's row
+        for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+            let g = super::super::tests::open_three(rule);
+            for depth in [2, 5, 8] {
+                for range in [0, 3] {
+                    let cfg = Config {
+                        vcf_root: 0,
+                        vct_root: 0,
+                        vcf_defend: 0,
+                        vct_defend: 0,
+                        verify: 0,
+                        ..ab_config(depth, range)
+                    };
+                    let mut s = Search::new(cfg, 4);
+                    let stop = Arc::new(AtomicBool::new(false));
+                    let t = s.think(&g, &stop, &mut |_| {});
+                    let m = t.best.unwrap();
+                    let sq = move_square(m);
+                    let what = format!("{rule:?} depth {depth} range {range}");
+                    assert!(g.is_legal(m), "{what}");
+                    assert!(sq.y == 8 && (3..=10).contains(&sq.x), "{what}: {sq:?}");
+                    assert!(t.score.abs() < MATE_BOUND, "{what}: {}", t.score);
+                    assert_eq!(t.info.depth, depth, "{what}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ab_search_plays_legal_moves_and_sees_a_four_three() {
+        // random crowded positions of the three rules: the move is legal, and never a point
+        // forbidden to Black under renju
+        let mut rng = crate::rng::Rng::new(5001);
+        let mut rnd = move |k: u64| rng.below(k);
+        let mut played = 0;
+        for i in 0..60 {
+            let stones = 8 + rnd(30);
+            let g = random_position(&mut rnd, i, stones, 3, 9);
+            if g.outcome().is_some() {
+                continue;
+            }
+            let cfg = Config {
+                nodes: Some(3_000),
+                vcf_root: 2_000,
+                vct_root: 0,
+                vcf_defend: 1_000,
+                vct_defend: 0,
+                verify: 0,
+                ..ab_config(30, (i % 4) as u8)
+            };
+            let mut s = Search::new(cfg, 4);
+            let stop = Arc::new(AtomicBool::new(false));
+            let m = s.think(&g, &stop, &mut |_| {}).best.unwrap();
+            assert!(g.is_legal(m), "{} {}", g.to_text(), g.move_to_text(m));
+            if g.rule() == GomokuRule::Renju && g.side_to_move() == Side::Black {
+                assert!(g.is_forbidden(move_square(m)).is_none(), "{}", g.to_text());
+            }
+            played += 1;
+        }
+        assert!(played > 40, "{played}");
+        // White's three-three point h9 (f9 g9 and h10 h11), Black's stones in the corners:
+        // with no threat solver at the root the search finds the win within its depth
+        let mut g = Gomoku::new(15, GomokuRule::Freestyle);
+        for t in ["a1", "f9", "o1", "g9", "a15", "h10", "o15", "h11", "m3"] {
+            let m = g.parse_move(t).unwrap();
+            g.make(m);
+        }
+        let cfg = Config {
+            vcf_root: 0,
+            vct_root: 0,
+            vcf_defend: 0,
+            vct_defend: 0,
+            verify: 0,
+            ..ab_config(6, 0)
+        };
+        let mut s = Search::new(cfg, 4);
+        let stop = Arc::new(AtomicBool::new(false));
+        let t = s.think(&g, &stop, &mut |_| {});
+        let best = g.move_to_text(t.best.unwrap());
+        assert!(t.score > MATE_BOUND, "{} {best}", t.score);
+    }
+}
