@@ -7,7 +7,7 @@
 //! gomoku_diag solve "<game line>" <stones> [--vct N] [--depth D]
 //! gomoku_diag think "<game line>" <stones> [--turn T] [--prune 0|1] [--lmr 0|1] [--width W]
 //!     [--leaf N] [--verify N] [--depth D] [--hash MB] [--p33 0|1] [--a33 0|1]
-//!     [--then <moves…>]
+//!     [--ab 0|1] [--range R] [--avg2 0|1] [--then <moves…>]
 //! ```
 //!
 //! The game line is `qi-engine match -v`'s second line of a game (`<position> moves <m1> … |
@@ -175,6 +175,9 @@ fn main() {
             cfg.width = arg(&args, "--width", cfg.width as u64) as usize;
             cfg.vcf_leaf = arg(&args, "--leaf", cfg.vcf_leaf);
             cfg.verify = arg(&args, "--verify", cfg.verify);
+            cfg.ab = arg(&args, "--ab", 0) > 0;
+            cfg.range = arg(&args, "--range", 0).min(3) as u8;
+            cfg.avg2 = arg(&args, "--avg2", 0) > 0;
             if let Some(d) = args.iter().position(|a| a == "--depth") {
                 cfg.depth = Some(args[d + 1].parse().unwrap());
                 cfg.time = None;

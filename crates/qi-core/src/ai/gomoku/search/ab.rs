@@ -42,8 +42,29 @@ pub(super) const P_C_BLOCK4_FLEX3: u8 = 11;
 pub(super) const P_B_FLEX4: u8 = 12;
 pub(super) const P_A_FIVE: u8 = 13;
 
-/// The class of a point from its four line shapes.
+/// The class of a point from its four line shapes (one look-up in a table of
+/// [`pattern4_of_lines`] by the shapes' key).
+#[inline]
 pub(super) fn pattern4(s: PointShape) -> u8 {
+    static T: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let t = T.get_or_init(|| {
+        let mut t = vec![P_NONE; 16_384];
+        for (k, slot) in t.iter_mut().enumerate().take(10_000) {
+            let lines = [
+                (k / 1000) as u8,
+                (k / 100 % 10) as u8,
+                (k / 10 % 10) as u8,
+                (k % 10) as u8,
+            ];
+            *slot = pattern4_of_lines(PointShape { lines });
+        }
+        t
+    });
+    t[s.key() & (16_384 - 1)]
+}
+
+/// The class of a point from its four line shapes, counted.
+fn pattern4_of_lines(s: PointShape) -> u8 {
     use super::super::board::{B3, F2, F4, FIVE};
     let mut n = [0u8; 10];
     for l in s.lines {
@@ -298,24 +319,20 @@ impl Search {
         // every candidate, the table's move first
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
-        let mut complexity = 0.0;
+        // (the complexity only once a reduction needs it)
+        let mut complexity = -1.0;
+        let limit = move_count_limit(depth, improvement > 0);
         if oppo5 {
             moves.push(sc.opp_five);
         } else {
             self.scan_with::<false>(e, ply);
-            let mut count = 1u32;
-            for c in self.cands(ply) {
-                let (a, b) = (pattern4(e.b.shape(me, c.mv)), pattern4(e.b.shape(op, c.mv)));
-                count += (P_L_FLEX2..=P_D_BLOCK4_PLUS).contains(&a) as u32
-                    + (P_L_FLEX2..=P_D_BLOCK4_PLUS).contains(&b) as u32;
-            }
-            complexity = (count as f32).ln();
-            self.node_moves(e, ply, tt_move, usize::MAX, &mut moves);
+            // (off the principal variation no more than the move count, and a few in case the
+            // first ones all lose; the defences against a threat are all kept)
+            let width = if pv { usize::MAX } else { limit + 4 };
+            self.node_moves(e, ply, tt_move, width, &mut moves);
         }
-        let limit = move_count_limit(depth, improvement > 0);
         let mut best = -INF;
         let mut best_move = None;
-        let orig_alpha = alpha;
         let mut count = 0;
         let n = moves.len();
         for i in 0..n {
@@ -355,6 +372,17 @@ impl Search {
                 let f = self.frame(ply);
                 f.mv = Some(m);
                 f.p4 = p4;
+            }
+            if depth >= 2.0 && count > 1 && complexity < 0.0 {
+                // (Rapfi's complexity: the points with a two or more, of both sides)
+                let mut n = 1u32;
+                for c in self.cands(ply) {
+                    let a = pattern4(e.b.shape(me, c.mv));
+                    let b = pattern4(e.b.shape(op, c.mv));
+                    n += (P_L_FLEX2..=P_D_BLOCK4_PLUS).contains(&a) as u32
+                        + (P_L_FLEX2..=P_D_BLOCK4_PLUS).contains(&b) as u32;
+                }
+                complexity = (n as f32).ln();
             }
             self.path[ply] = Some(m);
             self.four_at[ply] = mine >= P_E_BLOCK4;
@@ -445,10 +473,11 @@ impl Search {
             // every move pruned (cannot happen before one was searched: kept for safety)
             best = alpha;
         }
-        // the principal-variation mark: kept by a node that failed low under one, dropped
-        // by a node whose child was not on one
+        // the principal-variation mark: a node that did not fail high takes it from a parent
+        // on a principal variation, one that failed high keeps it only if its last child had
+        // it (alpha is the best score unless the node failed high)
         let mut tt_pv = tt_pv;
-        if best <= orig_alpha {
+        if best <= alpha {
             tt_pv = tt_pv || (self.back(ply, 1).tt_pv && depth > 3.0);
         } else if depth > 3.0 {
             tt_pv = tt_pv && self.ab_stack[ply + 1 + BELOW].tt_pv;
@@ -687,7 +716,8 @@ mod tests {
             (&[F2, F1][..], P_L_FLEX2),
             (&[B2, F1, B1][..], P_NONE),
         ] {
-            assert_eq!(pattern4(shape(lines)), want, "{lines:?}");
+            assert_eq!(pattern4_of_lines(shape(lines)), want, "{lines:?}");
+            assert_eq!(pattern4(shape(lines)), want, "{lines:?} (table)");
         }
         // (the order of the lines does not matter)
         assert_eq!(pattern4(shape(&[B2, B1, F3, B4])), P_C_BLOCK4_FLEX3);
