@@ -981,6 +981,12 @@ pub struct Search {
     ab_stack: Vec<ab::Frame>,
     ab_root_delta: i32,
     ab_root_alpha: i32,
+    /// [`Config::ab`]: Rapfi's history of each side's moves (index the move; attacks and
+    /// quiet moves apart), its counter moves (index the side that played the last move and
+    /// that move: the answer that was best and its class), and each ply's searched moves.
+    ab_hist: Box<[[[i16; 2]; HISTORY_SLOTS]; 2]>,
+    ab_counter: Box<[[(Move, u8); HISTORY_SLOTS]; 2]>,
+    ab_searched: Vec<Vec<(Move, bool)>>,
 }
 
 /// The kind of a node of [`Search::pvs`]: on the principal variation, or off it expecting a
@@ -1101,6 +1107,9 @@ impl Search {
             ab_stack: vec![ab::Frame::EMPTY; MAX_PLY + ab::BELOW + 2],
             ab_root_delta: 1,
             ab_root_alpha: -INF,
+            ab_hist: Box::new([[[0; 2]; HISTORY_SLOTS]; 2]),
+            ab_counter: Box::new([[(0, 0); HISTORY_SLOTS]; 2]),
+            ab_searched: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
         }
     }
 
@@ -1124,6 +1133,8 @@ impl Search {
             h.fill(0);
         }
         self.history_max = [0; 2];
+        self.ab_hist.iter_mut().for_each(|h| h.fill([0; 2]));
+        self.ab_counter.iter_mut().for_each(|c| c.fill((0, 0)));
     }
 
     /// A quiet move `m` of `side` cut off the search at `depth`.

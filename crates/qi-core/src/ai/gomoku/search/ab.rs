@@ -177,7 +177,106 @@ fn futility_margin(renju: bool, d: f32, no_tt_cut: bool, improving: bool) -> i32
     ((scale * (d - improving as i32 as f32)).max(0.0) * UNIT) as i32
 }
 
+/// Rapfi's history bonus for a cut at `depth`.
+#[inline]
+fn stat_bonus(depth: f32) -> i32 {
+    ((25.0 * depth * depth + 105.0 * depth - 157.0) as i32).min(8927)
+}
+
+/// A history entry moved by `bonus`, kept within ±10,692 (the "gravity" of Stockfish's and
+/// Rapfi's tables).
+#[inline]
+fn hist_add(e: &mut i16, bonus: i32) {
+    let v = *e as i32;
+    *e = (v + bonus - v * bonus.abs() / 10_692).clamp(-10_692, 10_692) as i16;
+}
+
 impl Search {
+    /// [`Config::history`] with [`Config::ab`]: the candidates of `ply` by ordering score
+    /// plus Rapfi's history (attacks a 128th, quiet moves a 256th) and 21 for the counter
+    /// move of the opponent's last stone, the table's move first; the best `width` into
+    /// `out`.
+    fn ab_order(
+        &mut self,
+        e: &Engine,
+        ply: usize,
+        tt_move: Option<Move>,
+        width: usize,
+        out: &mut Vec<Move>,
+    ) {
+        out.clear();
+        let me = e.side();
+        let last = self.back(ply, 1).mv;
+        let counter =
+            last.map(|l| self.ab_counter[me.other().index()][l as usize & (HISTORY_SLOTS - 1)]);
+        let hist = &self.ab_hist[me.index()];
+        let cands = &self.cands[ply][..self.cand_len[ply]];
+        let key = |c: &Cand| {
+            if Some(c.mv) == tt_move {
+                return (i32::MAX, c.mv);
+            }
+            let h = hist[c.mv as usize & (HISTORY_SLOTS - 1)];
+            let mut k = c.order
+                + if c.me & THREAT != 0 {
+                    h[0] as i32 / 128
+                } else {
+                    h[1] as i32 / 256
+                };
+            if let Some((cm, cp4)) = counter
+                && cm == c.mv
+                && cp4 <= pattern4(e.b.shape(me, c.mv))
+            {
+                k += 21;
+            }
+            (k, c.mv)
+        };
+        best_first(
+            cands.iter().map(key),
+            width,
+            |m| e.allowed(m),
+            &mut self.top_buf,
+            out,
+        );
+    }
+
+    /// Rapfi's history after a node with a best move: a bonus for it (as an attack if it
+    /// makes a three or more, else as a quiet move where the opponent threatens no four), a
+    /// malus for the other attacks and quiet moves searched, and the counter move of the
+    /// opponent's last stone.
+    fn ab_history(
+        &mut self,
+        e: &Engine,
+        ply: usize,
+        depth: f32,
+        best: Move,
+        oppo4: bool,
+        oppo5: bool,
+    ) {
+        let me = e.side();
+        let s = me.index();
+        let p4 = pattern4(e.b.shape(me, best));
+        let bonus = stat_bonus(depth);
+        let slot = |m: Move| m as usize & (HISTORY_SLOTS - 1);
+        if p4 >= P_H_FLEX3 {
+            hist_add(&mut self.ab_hist[s][slot(best)][0], bonus);
+        } else if !oppo4 {
+            hist_add(&mut self.ab_hist[s][slot(best)][1], bonus);
+            for &(m, attack) in &self.ab_searched[ply] {
+                if !attack {
+                    hist_add(&mut self.ab_hist[s][slot(m)][1], -bonus);
+                }
+            }
+        }
+        for &(m, attack) in &self.ab_searched[ply] {
+            if attack {
+                hist_add(&mut self.ab_hist[s][slot(m)][0], -bonus);
+            }
+        }
+        if !oppo5 && let Some(last) = self.back(ply, 1).mv {
+            self.ab_counter[me.other().index()][slot(last)] = (best, p4);
+        }
+    }
+
     #[inline]
     fn frame(&mut self, ply: usize) -> &mut Frame {
         &mut self.ab_stack[ply + BELOW]
@@ -271,6 +370,16 @@ impl Search {
                 Bound::Upper => s < beta,
             }
         {
+            // (Rapfi's history of the table's move: a quiet move that cut or did not)
+            if self.cfg.history
+                && !oppo4
+                && let Some(m) = tt_move
+                && pattern4(e.b.shape(me, m)) < P_H_FLEX3
+            {
+                let bonus = stat_bonus(depth);
+                let h = &mut self.ab_hist[me.index()][m as usize & (HISTORY_SLOTS - 1)][1];
+                hist_add(h, if s >= beta { bonus } else { -bonus });
+            }
             return s;
         }
         // the static evaluation, and the pruning by it
@@ -329,8 +438,13 @@ impl Search {
             // (off the principal variation no more than the move count, and a few in case the
             // first ones all lose; the defences against a threat are all kept)
             let width = if pv { usize::MAX } else { limit + 4 };
-            self.node_moves(e, ply, tt_move, width, &mut moves);
+            if self.cfg.history && !self.opp_threat(e, ply) {
+                self.ab_order(e, ply, tt_move, width, &mut moves);
+            } else {
+                self.node_moves(e, ply, tt_move, width, &mut moves);
+            }
         }
+        self.ab_searched[ply].clear();
         let mut best = -INF;
         let mut best_move = None;
         let mut count = 0;
@@ -464,8 +578,21 @@ impl Search {
                     }
                 }
             }
+            // (the moves searched that are not the best so far, for the history)
+            if self.cfg.history && best_move != Some(m) {
+                if mine >= P_H_FLEX3 {
+                    self.ab_searched[ply].push((m, true));
+                } else if !oppo4 {
+                    self.ab_searched[ply].push((m, false));
+                }
+            }
         }
         self.moves[ply] = moves;
+        if self.cfg.history
+            && let Some(b) = best_move
+        {
+            self.ab_history(e, ply, depth, b, oppo4, oppo5);
+        }
         if count == 0 {
             // no move at all: lost where the opponent threatens, else nothing to play
             best = if oppo4 { -(MATE - (ply as i32 + 4)) } else { 0 };
@@ -749,8 +876,9 @@ mod tests {
         for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
             let g = super::super::tests::open_three(rule);
             for depth in [2, 5, 8] {
-                for range in [0, 3] {
+                for (range, history) in [(0, false), (3, false), (0, true)] {
                     let cfg = Config {
+                        history,
                         vcf_root: 0,
                         vct_root: 0,
                         vcf_defend: 0,
@@ -763,7 +891,7 @@ mod tests {
                     let t = s.think(&g, &stop, &mut |_| {});
                     let m = t.best.unwrap();
                     let sq = move_square(m);
-                    let what = format!("{rule:?} depth {depth} range {range}");
+                    let what = format!("{rule:?} depth {depth} range {range} history {history}");
                     assert!(g.is_legal(m), "{what}");
                     assert!(sq.y == 8 && (3..=10).contains(&sq.x), "{what}: {sq:?}");
                     assert!(t.score.abs() < MATE_BOUND, "{what}: {}", t.score);
@@ -788,6 +916,7 @@ mod tests {
             }
             let cfg = Config {
                 nodes: Some(3_000),
+                history: i % 2 == 1,
                 vcf_root: 2_000,
                 vct_root: 0,
                 vcf_defend: 1_000,
