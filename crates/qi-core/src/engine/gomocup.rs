@@ -25,7 +25,10 @@
 //! evaluates with the learned pattern evaluation ([`crate::ai::gomoku::patterns`]) instead of
 //! level 6's line score (under renju too since session 43), and where the opponent would win
 //! by a VCF or a VCT were it to pass, checks every root move that is about to become the best
-//! for such a win after it ([`VERIFY`] nodes; session 45). Its
+//! for such a win after it ([`VERIFY`] nodes; session 45). Under the rules of [`AB_RULES`]
+//! (freestyle, since session 50) the main search after the root's steps is the `ab` module's,
+//! after the whole shape of Rapfi's, with Rapfi's history ordering and without narrowing to
+//! the answers of an opponent's three-three point. Its
 //! transposition table ([`HASH_MB`], 16 MB, or half of `max_memory` where that is less) is
 //! kept from move to move within a game, also when the manager
 //! sends the whole board with `BOARD` every move (as `qi-engine match` does): the table is
@@ -89,6 +92,13 @@ pub const QVCF: bool = true;
 /// 9-1-30 (20.0% in 120), where 16 MB had scored 28.8% and 22.8% in 160 games each in
 /// session 45: no gain, so 16 MB stays. Rapfi's default is 32 MB.
 pub const HASH_MB: usize = 16;
+
+/// The rules under which `qi-engine gomocup` searches with the `ab` module's search, after
+/// the whole shape of Rapfi's ([`crate::ai::gomoku::search::Config::ab`]), with Rapfi's
+/// history ordering (`Config::history`) and no narrowing to the answers of an opponent's
+/// three-three point (`Config::prune33` off), unless told otherwise (`--set
+/// ab=0,history=0,p33=1`): session 50's measurements are in that module's doc.
+pub const AB_RULES: &[GomokuRule] = &[GomokuRule::Freestyle];
 
 /// The node budget of the check of a new best root move for the opponent's VCF and VCT
 /// ([`crate::ai::gomoku::search::Config::verify`]; session 45).
@@ -429,6 +439,12 @@ impl Session {
         // 5-0-35 against Rapfi in renju where main won 8-0-32, though the VCT finds more)
         // (session 49's settings after Rapfi's search, `Config::sp`, `cutr` and `line3`, are
         // left off as well: none scored above main against Rapfi; the search's module doc)
+        // (session 50: the `ab` search with Rapfi's history where `AB_RULES` says)
+        if AB_RULES.contains(&self.rule) {
+            eval.ab = true;
+            eval.history = true;
+            eval.prune33 = false;
+        }
         for (k, v) in &self.settings {
             // (checked when the session starts; the table's size is the session's own)
             if k != "hash" {
@@ -792,6 +808,21 @@ mod tests {
         assert!(!s.config().lines);
         s.handle("INFO rule 1", &mut out);
         assert!(s.config().patterns && s.config().lines);
+        // (the ab search with its history where AB_RULES says, and a setting turns it off)
+        for (rule, r) in [
+            (0, GomokuRule::Freestyle),
+            (1, GomokuRule::Standard),
+            (4, GomokuRule::Renju),
+        ] {
+            s.handle(&format!("INFO rule {rule}"), &mut out);
+            let c = s.config();
+            let on = AB_RULES.contains(&r);
+            assert_eq!((c.ab, c.history, c.prune33), (on, on, !on), "{r:?}");
+        }
+        s.handle("INFO rule 0", &mut out);
+        s.settings = parse_settings("ab=0,history=0,p33=1").unwrap();
+        let c = s.config();
+        assert!(!c.ab && !c.history && c.prune33);
     }
 
     #[test]

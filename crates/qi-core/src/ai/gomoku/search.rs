@@ -351,6 +351,12 @@
 //! evaluation prunes well; in Qi's it does not, as in sessions 19, 25 and 35. Two of Rapfi's
 //! terms that helped it here are not in Qi's search yet: the "was on the PV" flag in the
 //! transposition table (less reduction there) and the rest of the late-move terms above.
+//!
+//! Session 50 built the whole of Rapfi's search shape as a second main search instead (the
+//! `ab` module, [`Config::ab`]): alone it scored no better than this one, but with Rapfi's
+//! history ordering and without the narrowing to the answers of a three-three point it is
+//! `qi-engine gomocup`'s freestyle search since (that module's doc has the measurements);
+//! the levels and renju keep [`Search::pvs`].
 
 use std::collections::HashMap;
 use std::sync::Arc;

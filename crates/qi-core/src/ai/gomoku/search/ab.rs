@@ -18,11 +18,50 @@
 //! defence far from the threat, less for a continued attack and for a point forbidden to
 //! Black that White takes; a search again at full depth when a reduced one beats alpha; a
 //! ply less for the later moves once one beat alpha; iterative deepening with aspiration
-//! windows. Left out, as they did not help Rapfi's search with Qi's weights (session 49's
-//! switches) or need what Qi's board does not keep: razoring, the null move, the extra
-//! reduction at cut nodes, singular and table-move extensions, the history and the
-//! policy-based terms. Rapfi's margins are in its units (250 a logit); here they are 1.6
-//! times as large.
+//! windows; with [`super::Config::history`] (match setting `history=1`) also its history
+//! ordering (attacks and quiet moves apart, with its bonus and "gravity") and its counter
+//! move, where no threat is to be answered. Left out, as they did not help Rapfi's search
+//! with Qi's weights (session 49's switches) or need what Qi's board does not keep:
+//! razoring, the null move, the extra reduction at cut nodes, singular and table-move
+//! extensions, the history's part in the reductions and the policy-based terms. Rapfi's
+//! margins are in its units (250 a logit); here they are 1.6 times as large. The root keeps
+//! Qi's own steps (the immediate decisions, the VCF and VCT with their share of the time, the
+//! defences against the opponent's, the check of a new best move), then deepens with this
+//! search.
+//!
+//! Session 50's measurements, against Rapfi's classical evaluation at 1 s a move (`qi-engine
+//! match gomoku`, the openings files, 40 games, `--seed 5001` unless said, two matches side
+//! by side, load about 2):
+//!
+//! | `gomocup --set` | rule | W-D-L | score |
+//! |---|---|---|---|
+//! | `ab=1` (first build) | freestyle | 10-0-30 | 25% |
+//! | `ab=1,range=3` (Rapfi's `square3_line4` candidates) | freestyle | 8-0-32 | 20% |
+//! | `ab=1,avg2=1` | freestyle | 9-0-31 | 22.5% |
+//! | `ab=1,vct=0,vctdefend=0,verify=0` (no VCT steps at the root) | freestyle | 7-0-33 | 17.5% |
+//! | `ab=1` (1.16 M nodes a second instead of about 0.5 M: the complexity counted only where needed, no more candidates than the move count off the principal variation) | freestyle | 8-0-32 | 20% |
+//! | the same | renju | 5-0-35 | 12.5% |
+//! | `ab=1,order=1` with Rapfi's ordering tables on Qi's shapes (session 48's file, a build outside the repo) | freestyle | 7-0-33 | 17.5% |
+//! | the same with `range=2` (7 × 7) | freestyle | 7-2-31 | 20% |
+//! | `ab=1,p33=0` (a three-three point of the opponent's no longer narrows the moves to its answers, as in Rapfi) | freestyle | 11-0-29 | 27.5% |
+//! | `ab=1,history=1` | freestyle | 9-2-29 | 25% |
+//! | `ab=1,history=1,p33=0` | freestyle | 16-1-23 | 41.3% |
+//! | the same, `--seed 5002` and `5003` (one match at a time for the last) | freestyle | 12-0-28, 11-0-29 | 30%, 27.5% (39-1-80, **32.9%**, in 120 games) |
+//! | the same | renju | 8-0-32 (three wins as Black) | 20% |
+//! | main's `gomocup` (`qi-s45-v`) | renju | 4-0-36 | 10% |
+//! | main's `gomocup` starting new depths until its deadline (`spend=100`) | renju | 4-0-36 | 10% |
+//!
+//! Rapfi's own search with Qi's weights and Qi's candidate range (session 48's `rapfi-qw2`
+//! build, Rapfi's ordering tables kept) scored 18-1-21 (46.3%) in freestyle on the same
+//! openings, where session 48 had measured 10-1-29 (26.3%): 28-2-50 (36.3%) in 80 games, so
+//! at the same candidate range Rapfi's search is well ahead of Qi's `pvs`, not level with it.
+//!
+//! So `qi-engine gomocup` plays freestyle with `ab=1,history=1,p33=0` since this session
+//! (`AB_RULES`): 32.9% in 120 games against the old search's 22.8% in 160 (sessions 45-47),
+//! a standard error of about 4 points, so above the 30% but not by much. Renju keeps
+//! `pvs`: 8-0-32 there is above main's 4-0-36 of the same evening but no clear gain, and
+//! far from 30%. Each part alone (the search, its history, `p33=0`) scored 20-27.5%; only the
+//! three together did better.
 
 use super::*;
 
@@ -654,8 +693,8 @@ impl Search {
         let mut best = -INF;
         let mut best_move = None;
         let mut complete = true;
-        for i in 0..root.len() {
-            let m = root[i].0;
+        for (i, entry) in root.iter_mut().enumerate() {
+            let m = entry.0;
             let count = i + 1;
             self.nodes += 1;
             let p4 = self.move_p4(e, m);
@@ -703,7 +742,7 @@ impl Search {
                     break;
                 }
             }
-            root[i].1 = if count == 1 || value > alpha {
+            entry.1 = if count == 1 || value > alpha {
                 value
             } else {
                 -INF
