@@ -2163,16 +2163,28 @@ mod tests {
         for line in ["START 15", "INFO rule 0", "INFO timeout_turn 1000"] {
             session.handle(line, &mut sink);
         }
-        let base = session.config();
-        assert!(base.verify > 0, "gomocup checks its best moves");
-        for (verify, lost) in [(0, true), (base.verify, false)] {
+        let gomocup = session.config();
+        assert!(gomocup.verify > 0, "gomocup checks its best moves");
+        // (the search this was found with: gomocup's freestyle search before session 50;
+        // the `ab` search, gomocup's freestyle default since, with the check too)
+        let base = Config {
+            ab: false,
+            history: false,
+            prune33: true,
+            ..gomocup.clone()
+        };
+        for (cfg, verify, lost) in [
+            (&base, 0, true),
+            (&base, base.verify, false),
+            (&gomocup, gomocup.verify, false),
+        ] {
             let cfg = Config {
                 time: None,
                 depth: Some(10),
                 verify,
-                ..base.clone()
+                ..cfg.clone()
             };
-            let mut s = Search::new(cfg, 16);
+            let mut s = Search::new(cfg.clone(), 16);
             let best = s
                 .think(&g, &Arc::new(AtomicBool::new(false)), &mut |_| {})
                 .best
@@ -2185,7 +2197,8 @@ mod tests {
             assert_eq!(
                 vcf.is_some() || vct.is_some(),
                 lost,
-                "verify {verify}: {}",
+                "verify {verify}, ab {}: {}",
+                cfg.ab,
                 g.move_to_text(best)
             );
         }
