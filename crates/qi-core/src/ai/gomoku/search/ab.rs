@@ -831,15 +831,7 @@ impl Search {
             best_score = value;
             info = self.info(e, depth as u32, best_score, best);
             on_info(&info);
-            if self.stopped {
-                break;
-            }
-            if best_score.abs() > MATE_BOUND && depth > MATE - best_score.abs() + 2 {
-                break;
-            }
-            if let Some(t) = self.cfg.time
-                && self.start.elapsed() > t.mul_f64(self.cfg.spend as f64 / 100.0)
-            {
+            if self.stopped || self.deepening_done(depth, best_score) {
                 break;
             }
         }

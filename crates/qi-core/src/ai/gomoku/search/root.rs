@@ -232,12 +232,7 @@ impl Search {
             if !complete || self.stopped || depth >= max_depth {
                 break;
             }
-            if best_score.abs() > MATE_BOUND && depth > MATE - best_score.abs() + 2 {
-                break;
-            }
-            if let Some(t) = self.cfg.time
-                && self.start.elapsed() > t.mul_f64(self.cfg.spend as f64 / 100.0)
-            {
+            if self.deepening_done(depth, best_score) {
                 break;
             }
             depth += 1;
@@ -247,6 +242,16 @@ impl Search {
         }
         let d = info.depth.max(1);
         self.finish(&e, best, best_score, d, on_info)
+    }
+
+    /// Whether iterative deepening stops after a completed `depth` with `score`: a mate found
+    /// within that depth, or the share of the move's time for starting new depths used up.
+    pub(super) fn deepening_done(&self, depth: i32, score: i32) -> bool {
+        (score.abs() > MATE_BOUND && depth > MATE - score.abs() + 2)
+            || self
+                .cfg
+                .time
+                .is_some_and(|t| self.start.elapsed() > t.mul_f64(self.cfg.spend as f64 / 100.0))
     }
 
     /// A legal move when no candidate is: the first allowed point near the stones, else the
