@@ -201,6 +201,12 @@ pub struct GomokuEval {
     pub ab: bool,
     /// [`search::Config::range`] (match setting `range`).
     pub range: u8,
+    /// [`search::Config::iir`] (match setting `iir`).
+    pub iir: bool,
+    /// [`search::Config::ext`] (match setting `ext`).
+    pub ext: bool,
+    /// [`search::Config::singular`] (match setting `se`).
+    pub singular: bool,
 }
 
 impl GomokuEval {
@@ -271,6 +277,9 @@ impl GomokuEval {
             line3: false,
             ab: false,
             range: 0,
+            iir: false,
+            ext: false,
+            singular: false,
         }
     }
 
@@ -323,6 +332,9 @@ impl GomokuEval {
             line3: self.line3,
             ab: self.ab,
             range: self.range,
+            iir: self.iir,
+            ext: self.ext,
+            singular: self.singular,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -481,9 +493,12 @@ impl crate::engine::matches::Tunable for Gomoku {
             "line3" => eval.line3 = v > 0,
             "ab" => eval.ab = v > 0,
             "range" => eval.range = v.min(3) as u8,
+            "iir" => eval.iir = v > 0,
+            "ext" => eval.ext = v > 0,
+            "se" => eval.singular = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range, iir, ext, se)"
                 ));
             }
         }

@@ -745,6 +745,22 @@ pub struct Config {
     /// within three and four along the lines (Rapfi's default, `square3_line4`; match setting
     /// `range`).
     pub range: u8,
+    /// With [`Config::ab`], Rapfi's internal iterative reductions on the principal variation
+    /// (its step 10): a third of a ply less without a table move, and up to 3.6 plies less
+    /// (0.28 a ply) where the table's entry is shallower than the node (match setting `iir`).
+    pub iir: bool,
+    /// With [`Config::ab`], Rapfi's extensions other than the singular one: 1.3 plies for
+    /// the block of a five (1 without), a quarter of a ply for the table's move on the
+    /// principal variation (0.08 off it), and up to a quarter more where that move makes a
+    /// four near the side's last stone (match setting `ext`).
+    pub ext: bool,
+    /// With [`Config::ab`], Rapfi's singular extension: where the table's move failed high
+    /// at nearly the node's depth, a reduced search of the other moves below the table's
+    /// score less a margin; if none reaches it the move is extended a ply (two off the
+    /// principal variation when far below), if that search beats beta the node returns beta,
+    /// and a table move that beat beta without being singular is reduced 1.5 plies (match
+    /// setting `se`).
+    pub singular: bool,
 }
 
 /// Rapfi's pruning by the static evaluation of a node (its search steps 7 and 8, its fail-high
@@ -862,6 +878,9 @@ impl Default for Config {
             line3: false,
             ab: false,
             range: 0,
+            iir: false,
+            ext: false,
+            singular: false,
         }
     }
 }

@@ -165,6 +165,10 @@ pub(super) struct Frame {
     mv: Option<Move>,
     /// The node is or was on a principal variation.
     tt_pv: bool,
+    /// The move left out of the node's search (Rapfi's `skipMove`: the singular test).
+    skip: Option<Move>,
+    /// The extensions beyond one ply along the line (Rapfi's `extraExtension`).
+    extra: f32,
 }
 
 impl Frame {
@@ -173,6 +177,8 @@ impl Frame {
         p4: [P_NONE; 2],
         mv: None,
         tt_pv: false,
+        skip: None,
+        extra: 0.0,
     };
 }
 
@@ -391,13 +397,21 @@ impl Search {
         }
         let renju = e.renju;
         let key = e.hash();
+        // (the singular test's search of the other moves neither reads nor writes the table)
+        let skip = self.frame(ply).skip;
         let mut tt_move = None;
         let mut tt = None;
-        if let Some(t) = self.tt.probe(key) {
+        if skip.is_none()
+            && let Some(t) = self.tt.probe(key)
+        {
             tt_move = t.mv.filter(|&m| e.allowed(m));
             tt = Some((from_tt(t.score, ply), t.bound, t.depth as f32, t.pv));
         }
-        let tt_pv = pv || tt.is_some_and(|t| t.3);
+        let tt_pv = if skip.is_some() {
+            self.frame(ply).tt_pv
+        } else {
+            pv || tt.is_some_and(|t| t.3)
+        };
         self.frame(ply).tt_pv = tt_pv;
         self.frame(ply + 1).tt_pv = false;
         if !pv
@@ -456,6 +470,20 @@ impl Search {
                 return eval;
             }
         }
+        // Rapfi's internal iterative reductions on the principal variation: less depth without
+        // a table move, and where the table's move comes from a much shallower search
+        if self.cfg.iir && pv && !oppo5 {
+            match (tt_move, tt) {
+                (None, _) => depth -= 0.32,
+                (Some(_), Some((_, _, d, _))) if depth > 1.0 => {
+                    depth -= ((depth - d) * 0.28).clamp(0.0, 3.6);
+                }
+                _ => {}
+            }
+            if depth <= 0.0 {
+                return self.qsearch(e, ply, alpha, beta, 0);
+            }
+        }
         let likely_fail_high = !pv
             && cut
             && eval != NO_EVAL
@@ -490,6 +518,9 @@ impl Search {
         let n = moves.len();
         for i in 0..n {
             let m = moves[i];
+            if Some(m) == skip {
+                continue;
+            }
             count += 1;
             let p4 = self.move_p4(e, m);
             let (mine, theirs) = (p4[me.index()], p4[op.index()]);
@@ -510,7 +541,65 @@ impl Search {
                     continue;
                 }
             }
-            let mut ext = if oppo5 { 1.0 } else { 0.0 };
+            let mut ext = 0.0;
+            let mut singular_done = false;
+            if !oppo5
+                && self.cfg.singular
+                && skip.is_none()
+                && Some(m) == tt_move
+                && depth >= 6.65
+                && let Some((tv, tb, td, _)) = tt
+                && tv.abs() < MATE_BOUND
+                && tb != Bound::Upper
+                && td >= depth - 2.03
+            {
+                // Rapfi's singular extension: are the other moves, searched shallower, all
+                // below the table's score less a margin?
+                singular_done = true;
+                let former_pv = !pv && tt_pv;
+                let scale = if renju { 0.94 } else { 0.91 } + former_pv as i32 as f32;
+                let sbeta = (tv - (scale * depth * UNIT) as i32).max(-MATE);
+                let sdepth = depth - (depth * 0.54 - former_pv as i32 as f32);
+                self.frame(ply).skip = Some(m);
+                let v = self.ab(e, sdepth, ply, sbeta - 1, sbeta, false, cut);
+                self.frame(ply).skip = None;
+                self.ab_searched[ply].clear();
+                if self.stopped {
+                    self.moves[ply] = moves;
+                    return 0;
+                }
+                if v < sbeta {
+                    let double = (29.0 - (depth * 0.6).floor().min(9.0)) * UNIT;
+                    ext = if !pv
+                        && ((v as f32) < sbeta as f32 - double)
+                        && self.back(ply, 1).extra < 10.8
+                    {
+                        2.0
+                    } else {
+                        1.0
+                    };
+                } else if sbeta >= beta {
+                    // (multi-cut: the other moves beat beta as well)
+                    self.moves[ply] = moves;
+                    return beta;
+                } else if tv >= beta {
+                    ext = -1.5;
+                }
+            }
+            ext += if oppo5 {
+                if self.cfg.ext { 1.3 } else { 1.0 }
+            } else if singular_done {
+                0.0
+            } else if self.cfg.ext && Some(m) == tt_move {
+                let near4 = if mine >= P_E_BLOCK4 && dist_me <= 6 {
+                    if dist_me <= 4 { 0.24 } else { 0.05 }
+                } else {
+                    0.0
+                };
+                if pv { 0.25 + near4 } else { 0.08 + near4 }
+            } else {
+                0.0
+            };
             if likely_fail_high {
                 if mine >= P_E_BLOCK4 {
                     if self.back(ply, 2).p4[me.index()] >= P_E_BLOCK4 {
@@ -522,9 +611,11 @@ impl Search {
             }
             let new_depth = depth - 1.0 + ext;
             {
+                let extra = self.back(ply, 1).extra + (ext - 1.0f32).max(0.0);
                 let f = self.frame(ply);
                 f.mv = Some(m);
                 f.p4 = p4;
+                f.extra = extra;
             }
             if depth >= 2.0 && count > 1 && complexity < 0.0 {
                 // (Rapfi's complexity: the points with a two or more, of both sides)
@@ -633,8 +724,15 @@ impl Search {
             self.ab_history(e, ply, depth, b, oppo4, oppo5);
         }
         if count == 0 {
-            // no move at all: lost where the opponent threatens, else nothing to play
-            best = if oppo4 { -(MATE - (ply as i32 + 4)) } else { 0 };
+            // no move at all: lost where the opponent threatens, else nothing to play (in the
+            // singular test: below its window)
+            best = if skip.is_some() {
+                alpha
+            } else if oppo4 {
+                -(MATE - (ply as i32 + 4))
+            } else {
+                0
+            };
         } else if best == -INF {
             // every move pruned (cannot happen before one was searched: kept for safety)
             best = alpha;
@@ -649,6 +747,9 @@ impl Search {
             tt_pv = tt_pv && self.ab_stack[ply + 1 + BELOW].tt_pv;
         }
         self.frame(ply).tt_pv = tt_pv;
+        if skip.is_some() {
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if pv && best_move.is_some() {
@@ -907,9 +1008,17 @@ mod tests {
         for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
             let g = super::super::tests::open_three(rule);
             for depth in [2, 5, 8] {
-                for (range, history) in [(0, false), (3, false), (0, true)] {
+                for (range, history, extra) in [
+                    (0, false, false),
+                    (3, false, false),
+                    (0, true, false),
+                    (0, true, true),
+                ] {
                     let cfg = Config {
                         history,
+                        iir: extra,
+                        ext: extra,
+                        singular: extra,
                         vcf_root: 0,
                         vct_root: 0,
                         vcf_defend: 0,
@@ -922,7 +1031,9 @@ mod tests {
                     let t = s.think(&g, &stop, &mut |_| {});
                     let m = t.best.unwrap();
                     let sq = move_square(m);
-                    let what = format!("{rule:?} depth {depth} range {range} history {history}");
+                    let what = format!(
+                        "{rule:?} depth {depth} range {range} history {history} extra {extra}"
+                    );
                     assert!(g.is_legal(m), "{what}");
                     assert!(sq.y == 8 && (3..=10).contains(&sq.x), "{what}: {sq:?}");
                     assert!(t.score.abs() < MATE_BOUND, "{what}: {}", t.score);
@@ -948,6 +1059,9 @@ mod tests {
             let cfg = Config {
                 nodes: Some(3_000),
                 history: i % 2 == 1,
+                iir: i % 3 == 1,
+                ext: i % 3 == 1,
+                singular: i % 3 == 1,
                 vcf_root: 2_000,
                 vct_root: 0,
                 vcf_defend: 1_000,
@@ -985,5 +1099,37 @@ mod tests {
         let t = s.think(&g, &stop, &mut |_| {});
         let best = g.move_to_text(t.best.unwrap());
         assert!(t.score > MATE_BOUND, "{} {best}", t.score);
+    }
+
+    #[test]
+    fn ab_search_settings_of_rapfi_change_the_tree() {
+        // each of the internal iterative reductions, the extensions and the singular
+        // extension changes the number of nodes of a fixed-depth search, so each is wired in
+        let g = super::super::tests::open_three(GomokuRule::Freestyle);
+        let nodes = |f: &dyn Fn(&mut Config)| {
+            let mut cfg = Config {
+                history: true,
+                vcf_root: 0,
+                vct_root: 0,
+                vcf_defend: 0,
+                vct_defend: 0,
+                verify: 0,
+                ..ab_config(10, 0)
+            };
+            f(&mut cfg);
+            let mut s = Search::new(cfg, 4);
+            let stop = Arc::new(AtomicBool::new(false));
+            let t = s.think(&g, &stop, &mut |_| {});
+            assert_eq!(t.info.depth, 10);
+            t.info.nodes
+        };
+        let base = nodes(&|_| {});
+        let iir = nodes(&|c| c.iir = true);
+        let ext = nodes(&|c| c.ext = true);
+        let se = nodes(&|c| c.singular = true);
+        assert!(
+            iir != base && ext != base && se != base,
+            "{base} {iir} {ext} {se}"
+        );
     }
 }
