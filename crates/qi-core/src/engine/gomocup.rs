@@ -26,9 +26,10 @@
 //! level 6's line score (under renju too since session 43), and where the opponent would win
 //! by a VCF or a VCT were it to pass, checks every root move that is about to become the best
 //! for such a win after it ([`VERIFY`] nodes; session 45). Under the rules of [`AB_RULES`]
-//! (freestyle, since session 50) the main search after the root's steps is the `ab` module's,
-//! after the whole shape of Rapfi's, with Rapfi's history ordering and without narrowing to
-//! the answers of an opponent's three-three point. Its
+//! (freestyle since session 50, renju since session 51) the main search after the root's
+//! steps is the `ab` module's, after the whole shape of Rapfi's, with Rapfi's history
+//! ordering, and in freestyle ([`NO_P33_RULES`]) without narrowing to the answers of an
+//! opponent's three-three point. Its
 //! transposition table ([`HASH_MB`], 16 MB, or half of `max_memory` where that is less) is
 //! kept from move to move within a game, also when the manager
 //! sends the whole board with `BOARD` every move (as `qi-engine match` does): the table is
@@ -95,10 +96,15 @@ pub const HASH_MB: usize = 16;
 
 /// The rules under which `qi-engine gomocup` searches with the `ab` module's search, after
 /// the whole shape of Rapfi's ([`crate::ai::gomoku::search::Config::ab`]), with Rapfi's
-/// history ordering (`Config::history`) and no narrowing to the answers of an opponent's
-/// three-three point (`Config::prune33` off), unless told otherwise (`--set
-/// ab=0,history=0,p33=1`): session 50's measurements are in that module's doc.
-pub const AB_RULES: &[GomokuRule] = &[GomokuRule::Freestyle];
+/// history ordering (`Config::history`), unless told otherwise (`--set ab=0,history=0`):
+/// freestyle since session 50, renju since session 51; the measurements are in that module's
+/// doc.
+pub const AB_RULES: &[GomokuRule] = &[GomokuRule::Freestyle, GomokuRule::Renju];
+
+/// The rules of [`AB_RULES`] under which an opponent's three-three point does not narrow the
+/// moves to its answers (`Config::prune33` off, as in Rapfi; `--set p33=1` turns it back on):
+/// freestyle only, as under renju the search scored better with the narrowing (session 51).
+pub const NO_P33_RULES: &[GomokuRule] = &[GomokuRule::Freestyle];
 
 /// The node budget of the check of a new best root move for the opponent's VCF and VCT
 /// ([`crate::ai::gomoku::search::Config::verify`]; session 45).
@@ -439,11 +445,11 @@ impl Session {
         // 5-0-35 against Rapfi in renju where main won 8-0-32, though the VCT finds more)
         // (session 49's settings after Rapfi's search, `Config::sp`, `cutr` and `line3`, are
         // left off as well: none scored above main against Rapfi; the search's module doc)
-        // (session 50: the `ab` search with Rapfi's history where `AB_RULES` says)
+        // (sessions 50-51: the `ab` search with Rapfi's history where `AB_RULES` says)
         if AB_RULES.contains(&self.rule) {
             eval.ab = true;
             eval.history = true;
-            eval.prune33 = false;
+            eval.prune33 = !NO_P33_RULES.contains(&self.rule);
         }
         for (k, v) in &self.settings {
             // (checked when the session starts; the table's size is the session's own)
@@ -817,7 +823,8 @@ mod tests {
             s.handle(&format!("INFO rule {rule}"), &mut out);
             let c = s.config();
             let on = AB_RULES.contains(&r);
-            assert_eq!((c.ab, c.history, c.prune33), (on, on, !on), "{r:?}");
+            let p33 = !(on && NO_P33_RULES.contains(&r));
+            assert_eq!((c.ab, c.history, c.prune33), (on, on, p33), "{r:?}");
         }
         s.handle("INFO rule 0", &mut out);
         s.settings = parse_settings("ab=0,history=0,p33=1").unwrap();
