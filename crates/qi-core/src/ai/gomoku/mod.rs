@@ -207,6 +207,10 @@ pub struct GomokuEval {
     pub ext: bool,
     /// [`search::Config::singular`] (match setting `se`).
     pub singular: bool,
+    /// [`search::Config::hist_reduction`] (match setting `hred`).
+    pub hist_reduction: bool,
+    /// [`search::Config::lmr_ext`] (match setting `lmrext`).
+    pub lmr_ext: bool,
 }
 
 impl GomokuEval {
@@ -280,6 +284,8 @@ impl GomokuEval {
             iir: false,
             ext: false,
             singular: false,
+            hist_reduction: false,
+            lmr_ext: false,
         }
     }
 
@@ -335,6 +341,8 @@ impl GomokuEval {
             iir: self.iir,
             ext: self.ext,
             singular: self.singular,
+            hist_reduction: self.hist_reduction,
+            lmr_ext: self.lmr_ext,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -496,9 +504,11 @@ impl crate::engine::matches::Tunable for Gomoku {
             "iir" => eval.iir = v > 0,
             "ext" => eval.ext = v > 0,
             "se" => eval.singular = v > 0,
+            "hred" => eval.hist_reduction = v > 0,
+            "lmrext" => eval.lmr_ext = v > 0,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range, iir, ext, se)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range, iir, ext, se, hred, lmrext)"
                 ));
             }
         }

@@ -761,6 +761,14 @@ pub struct Config {
     /// and a table move that beat beta without being singular is reduced 1.5 plies (match
     /// setting `se`).
     pub singular: bool,
+    /// With [`Config::ab`] and [`Config::history`], Rapfi's history in the late-move
+    /// reductions: a move with a good history is reduced less, one with a bad history more
+    /// (match setting `hred`).
+    pub hist_reduction: bool,
+    /// With [`Config::ab`], Rapfi's extension of the full-depth search after a reduced one
+    /// beat alpha: a ply more where it beat alpha by a margin, two by a larger one, a ply less
+    /// where it was no better than the best move so far (match setting `lmrext`).
+    pub lmr_ext: bool,
 }
 
 /// Rapfi's pruning by the static evaluation of a node (its search steps 7 and 8, its fail-high
@@ -881,6 +889,8 @@ impl Default for Config {
             iir: false,
             ext: false,
             singular: false,
+            hist_reduction: false,
+            lmr_ext: false,
         }
     }
 }

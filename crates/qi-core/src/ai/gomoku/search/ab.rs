@@ -679,10 +679,37 @@ impl Search {
                 if renju && p4[0] == P_FORBID {
                     r -= 1.05;
                 }
+                if self.cfg.history && self.cfg.hist_reduction {
+                    // (Rapfi's statScore: the attack and the quiet history of the move)
+                    let h = self.ab_hist[me.index()][m as usize & (HISTORY_SLOTS - 1)];
+                    let stat = h[0] as i32 + h[1] as i32 * 780 / 1024 - 3322;
+                    r -= stat as f32 / if depth > 5.4 { 16_647.0 } else { 12_267.0 };
+                }
                 let d = (new_depth - r).min(new_depth + 1.0).max(1.0);
                 value = -self.ab(e, d, ply + 1, -(alpha + 1), -alpha, false, true);
                 if value > alpha && d < new_depth && !self.stopped {
-                    value = -self.ab(e, new_depth, ply + 1, -(alpha + 1), -alpha, false, !cut);
+                    let mut full = new_depth;
+                    if self.cfg.lmr_ext {
+                        // (Rapfi's lmrExtension, capped once the line's extensions pass 5)
+                        let gap = new_depth - d;
+                        let deeper = value > alpha + ((34.0 + 11.0 * gap) * UNIT) as i32;
+                        let even = value
+                            > alpha
+                                + ((if renju { 288.0 } else { 349.0 } + 26.0 * gap) * UNIT) as i32;
+                        let shallower = value < best + (new_depth * UNIT) as i32;
+                        let mut x =
+                            deeper as i32 as f32 + even as i32 as f32 - shallower as i32 as f32;
+                        let extra = self.frame(ply).extra;
+                        if extra >= 5.0 {
+                            x = x.min(1.0);
+                        } else {
+                            self.frame(ply).extra = extra + (x - 1.0).max(0.0);
+                        }
+                        full += x;
+                    }
+                    if d < full {
+                        value = -self.ab(e, full, ply + 1, -(alpha + 1), -alpha, false, !cut);
+                    }
                 }
             } else if !pv || count > 1 {
                 value = -self.ab(e, new_depth, ply + 1, -(alpha + 1), -alpha, false, !cut);
@@ -1019,6 +1046,8 @@ mod tests {
                         iir: extra,
                         ext: extra,
                         singular: extra,
+                        hist_reduction: extra,
+                        lmr_ext: extra,
                         vcf_root: 0,
                         vct_root: 0,
                         vcf_defend: 0,
@@ -1062,6 +1091,8 @@ mod tests {
                 iir: i % 3 == 1,
                 ext: i % 3 == 1,
                 singular: i % 3 == 1,
+                hist_reduction: i % 3 == 2,
+                lmr_ext: i % 3 == 2,
                 vcf_root: 2_000,
                 vct_root: 0,
                 vcf_defend: 1_000,
@@ -1127,9 +1158,12 @@ mod tests {
         let iir = nodes(&|c| c.iir = true);
         let ext = nodes(&|c| c.ext = true);
         let se = nodes(&|c| c.singular = true);
+        let hred = nodes(&|c| c.hist_reduction = true);
+        let lmrext = nodes(&|c| c.lmr_ext = true);
         assert!(
             iir != base && ext != base && se != base,
             "{base} {iir} {ext} {se}"
         );
+        assert!(hred != base && lmrext != base, "{base} {hred} {lmrext}");
     }
 }
