@@ -58,10 +58,40 @@
 //!
 //! So `qi-engine gomocup` plays freestyle with `ab=1,history=1,p33=0` since this session
 //! (`AB_RULES`): 32.9% in 120 games against the old search's 22.8% in 160 (sessions 45-47),
-//! a standard error of about 4 points, so above the 30% but not by much. Renju keeps
-//! `pvs`: 8-0-32 there is above main's 4-0-36 of the same evening but no clear gain, and
+//! a standard error of about 4 points, so above the 30% but not by much. Renju kept
+//! `pvs` then: 8-0-32 there is above main's 4-0-36 of the same evening but no clear gain, and
 //! far from 30%. Each part alone (the search, its history, `p33=0`) scored 20-27.5%; only the
 //! three together did better.
+//!
+//! Session 51 added Rapfi's remaining search steps as settings, all off: its internal
+//! iterative reductions on the principal variation ([`super::Config::iir`], `iir`), its
+//! extensions but the singular one ([`super::Config::ext`], `ext`), its singular extension
+//! with multi-cut ([`super::Config::singular`], `se`), its history in the reductions
+//! ([`super::Config::hist_reduction`], `hred`) and its extension of the full-depth search
+//! after a reduced one beat alpha ([`super::Config::lmr_ext`], `lmrext`). Against Rapfi at 1 s
+//! a move (40 games a match unless said, two matches side by side, load about 2):
+//!
+//! | `gomocup --set` | rule, seed | W-D-L | score |
+//! |---|---|---|---|
+//! | `ab=1,history=1,p33=0` (session 50's freestyle default) | renju 5102 | 6-0-34 | 15% |
+//! | **`ab=1,history=1`** (the narrowing to a three-three point's answers kept) | renju 5102, 5103, 5104 | 10-0-30 each | 25% |
+//! | the same as `gomocup`'s renju default (no `--set`) | renju 5105 | 6-0-34 | 15% (**36-0-124, 22.5%**, in 160 games) |
+//! | `ab=1,history=1,iir=1` | renju 5102 | 6-0-34 | 15% |
+//! | `ab=1,history=1,ext=1` | renju 5102 | 5-0-35 | 12.5% |
+//! | `ab=1,history=1,se=1` (stopped) | renju 5102 | 0-0-12 | 0% |
+//! | `ab=1,history=1,hred=1,lmrext=1` | renju 5102 | 8-0-32 | 20% |
+//! | `hred=1,lmrext=1` (on the freestyle default) | freestyle 5004, 5005 | 15-1-24, 12-2-26 | 35.6% |
+//! | the freestyle default (`ab=1,history=1,p33=0`) | freestyle 5004, 5005 | 12-1-27, 13-1-26 | 32.5% |
+//!
+//! The singular extension cut the depth reached in 900 ms on a four-stone renju position from
+//! 18 to 13 (two matches running beside it). So since session 51
+//! `gomocup` searches renju with `ab=1,history=1` as well (`AB_RULES`; `p33=0` stays
+//! freestyle's alone): 22.5% in 160 games where the old search had scored 14.2% in 240
+//! (sessions 47, 49 and 50), still short of 30%. Freestyle's default has scored 64-3-133 (32.8%) in
+//! 200 games (sessions 50-51). Every one of these renju matches played the file's 20 openings
+//! with both colours; in each of the first three `ab=1,history=1` matches Qi won 3 of its 20
+//! games as Black and 7 of 20 as White, in the fourth 2 and 4. `hred=1,lmrext=1` in freestyle
+//! (35.6% against the default's 32.5% on the same seeds) is within the noise and stays off.
 
 use super::*;
 
