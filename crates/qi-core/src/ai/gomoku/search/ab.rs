@@ -75,22 +75,22 @@
 //! |---|---|---|---|
 //! | `ab=1,history=1,p33=0` (session 50's freestyle default) | renju 5102 | 6-0-34 | 15% |
 //! | **`ab=1,history=1`** (the narrowing to a three-three point's answers kept) | renju 5102, 5103, 5104 | 10-0-30 each | 25% |
-//! | the same as `gomocup`'s renju default (no `--set`) | renju 5105 | 6-0-34 | 15% (**36-0-124, 22.5%**, in 160 games) |
+//! | the same as `gomocup`'s renju default (no `--set`) | renju 5105, 5106 | 6-0-34, 8-0-32 | 17.5% (**44-0-156, 22%**, in 200 games) |
 //! | `ab=1,history=1,iir=1` | renju 5102 | 6-0-34 | 15% |
 //! | `ab=1,history=1,ext=1` | renju 5102 | 5-0-35 | 12.5% |
 //! | `ab=1,history=1,se=1` (stopped) | renju 5102 | 0-0-12 | 0% |
 //! | `ab=1,history=1,hred=1,lmrext=1` | renju 5102 | 8-0-32 | 20% |
 //! | `hred=1,lmrext=1` (on the freestyle default) | freestyle 5004, 5005 | 15-1-24, 12-2-26 | 35.6% |
-//! | the freestyle default (`ab=1,history=1,p33=0`) | freestyle 5004, 5005 | 12-1-27, 13-1-26 | 32.5% |
+//! | the freestyle default (`ab=1,history=1,p33=0`) | freestyle 5004, 5005, 5006 | 12-1-27, 13-1-26, 12-1-27 | 32.1% |
 //!
 //! The singular extension cut the depth reached in 900 ms on a four-stone renju position from
 //! 18 to 13 (two matches running beside it). So since session 51
 //! `gomocup` searches renju with `ab=1,history=1` as well (`AB_RULES`; `p33=0` stays
-//! freestyle's alone): 22.5% in 160 games where the old search had scored 14.2% in 240
-//! (sessions 47, 49 and 50), still short of 30%. Freestyle's default has scored 64-3-133 (32.8%) in
-//! 200 games (sessions 50-51). Every one of these renju matches played the file's 20 openings
+//! freestyle's alone): 22% in 200 games where the old search had scored 14.2% in 240
+//! (sessions 47, 49 and 50), still short of 30%. Freestyle's default has scored 76-4-160 (32.5%) in
+//! 240 games (sessions 50-51). Every one of these renju matches played the file's 20 openings
 //! with both colours; in each of the first three `ab=1,history=1` matches Qi won 3 of its 20
-//! games as Black and 7 of 20 as White, in the fourth 2 and 4. `hred=1,lmrext=1` in freestyle
+//! games as Black and 7 of 20 as White, in the last two 2 and 4, 2 and 6. `hred=1,lmrext=1` in freestyle
 //! (35.6% against the default's 32.5% on the same seeds) is within the noise and stays off.
 
 use super::*;
