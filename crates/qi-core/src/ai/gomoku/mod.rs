@@ -211,6 +211,8 @@ pub struct GomokuEval {
     pub hist_reduction: bool,
     /// [`search::Config::lmr_ext`] (match setting `lmrext`).
     pub lmr_ext: bool,
+    /// [`search::Config::open4_allowed`] (match setting `f4`).
+    pub open4_allowed: bool,
 }
 
 impl GomokuEval {
@@ -286,6 +288,7 @@ impl GomokuEval {
             singular: false,
             hist_reduction: false,
             lmr_ext: false,
+            open4_allowed: false,
         }
     }
 
@@ -343,6 +346,7 @@ impl GomokuEval {
             singular: self.singular,
             hist_reduction: self.hist_reduction,
             lmr_ext: self.lmr_ext,
+            open4_allowed: self.open4_allowed,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -506,6 +510,7 @@ impl crate::engine::matches::Tunable for Gomoku {
             "se" => eval.singular = v > 0,
             "hred" => eval.hist_reduction = v > 0,
             "lmrext" => eval.lmr_ext = v > 0,
+            "f4" => eval.open4_allowed = v > 0,
             other => {
                 return Err(format!(
                     "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range, iir, ext, se, hred, lmrext)"

@@ -572,6 +572,19 @@ impl Engine {
     pub fn allowed(&self, m: Move) -> bool {
         self.allowed_for(self.side(), m)
     }
+
+    /// Whether the opponent of the side to move has an open-four point (an open four or two
+    /// fours) it may play: under renju Black's four-four and overline points are forbidden,
+    /// and with `exact` those are left out (otherwise any such point counts).
+    pub fn opp_open4(&self, exact: bool) -> bool {
+        let op = self.side().other();
+        let open = &self.b.threats[op.index()].open;
+        if exact && self.renju && op == Side::Black {
+            open.iter().any(|p| self.allowed_for(op, p))
+        } else {
+            !open.is_empty()
+        }
+    }
 }
 
 /// A random crowded position for the tests: the rule freestyle, standard or renju by `i`
@@ -769,6 +782,11 @@ pub struct Config {
     /// beat alpha: a ply more where it beat alpha by a margin, two by a larger one, a ply less
     /// where it was no better than the best move so far (match setting `lmrext`).
     pub lmr_ext: bool,
+    /// With [`Config::ab`] under renju, Black's open-four points (an open four or two fours)
+    /// count as the opponent's open-four threat (Rapfi's `oppo4`) only where Black may play
+    /// them: a four-four or an overline point is forbidden, so it threatens nothing (match
+    /// setting `f4`).
+    pub open4_allowed: bool,
 }
 
 /// Rapfi's pruning by the static evaluation of a node (its search steps 7 and 8, its fail-high
@@ -891,6 +909,7 @@ impl Default for Config {
             singular: false,
             hist_reduction: false,
             lmr_ext: false,
+            open4_allowed: false,
         }
     }
 }
@@ -2231,6 +2250,32 @@ mod tests {
                 g.move_to_text(best)
             );
         }
+    }
+
+    #[test]
+    fn a_forbidden_double_four_point_is_no_open_four_threat() {
+        // Black's e8 f8 g8 (d8 White) and h5 h6 h7 (h4 White): h8 makes two fours, the only
+        // point where Black would have an open four or two fours. Under renju that point is
+        // forbidden, so with `exact` Black, the opponent of White to move, has none.
+        let text = |rule: &str| {
+            format!("15 {rule} 14o/15/15/15/15/15/15/3oxxx8/7x7/7x7/7x7/7o7/15/15/o13o o")
+        };
+        let g = pos(&text("renju"));
+        let h8 = g.parse_move("h8").unwrap();
+        assert!(g.is_forbidden(move_square(h8)).is_some());
+        let e = Engine::new(&g);
+        assert_eq!(
+            e.b.threats[Side::Black.index()]
+                .open
+                .iter()
+                .collect::<Vec<_>>(),
+            [h8]
+        );
+        assert!(e.opp_open4(false));
+        assert!(!e.opp_open4(true));
+        // in freestyle the same point is Black's open four
+        let e = Engine::new(&pos(&text("freestyle")));
+        assert!(e.opp_open4(false) && e.opp_open4(true));
     }
 
     #[test]

@@ -409,7 +409,7 @@ impl Search {
         }
         let (me, op) = (e.side(), e.side().other());
         // (Rapfi's oppo4: a five or an open four of the opponent next move)
-        let oppo4 = oppo5 || !e.b.threats[op.index()].open.is_empty();
+        let oppo4 = oppo5 || e.opp_open4(self.cfg.open4_allowed);
         if depth <= 0.0 {
             return self.qsearch(e, ply, alpha, beta, 0);
         }
@@ -840,7 +840,7 @@ impl Search {
         self.ab_root_alpha = alpha;
         let (me, op) = (e.side(), e.side().other());
         let renju = e.renju;
-        let oppo4 = !e.b.threats[op.index()].open.is_empty();
+        let oppo4 = e.opp_open4(self.cfg.open4_allowed);
         let sc = Self::quick_scan(e);
         self.frame(0).eval = if oppo4 || sc.opp_fives > 0 {
             NO_EVAL
