@@ -812,6 +812,13 @@ impl Board {
                 as i32
     }
 
+    /// [`Board::pattern_score`] with the threat mask's bit of the opponent's open-four point
+    /// cleared (for an opponent whose open-four points are all forbidden under renju).
+    pub fn pattern_score_no_open4(&self, side: Side) -> i32 {
+        let mask = self.threat_mask(side) & !(1 << 10) & (patterns::THREATS - 1);
+        self.point_score(side) + self.pat.threat[side.index() & 1][mask] as i32
+    }
+
     /// [`Board::pattern_score`] with the point sum averaged over this position and the one
     /// before its last stone ([`super::search::Config::avg2`]); the plain score where that
     /// one is not known (no stone placed since the point total was kept).

@@ -213,6 +213,8 @@ pub struct GomokuEval {
     pub lmr_ext: bool,
     /// [`search::Config::open4_allowed`] (match setting `f4`).
     pub open4_allowed: bool,
+    /// [`search::Config::open4_eval`] (match setting `f4=2`).
+    pub open4_eval: bool,
 }
 
 impl GomokuEval {
@@ -289,6 +291,7 @@ impl GomokuEval {
             hist_reduction: false,
             lmr_ext: false,
             open4_allowed: false,
+            open4_eval: false,
         }
     }
 
@@ -347,6 +350,7 @@ impl GomokuEval {
             hist_reduction: self.hist_reduction,
             lmr_ext: self.lmr_ext,
             open4_allowed: self.open4_allowed,
+            open4_eval: self.open4_eval,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -510,7 +514,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "se" => eval.singular = v > 0,
             "hred" => eval.hist_reduction = v > 0,
             "lmrext" => eval.lmr_ext = v > 0,
-            "f4" => eval.open4_allowed = v > 0,
+            "f4" => {
+                eval.open4_allowed = v > 0;
+                eval.open4_eval = v > 1;
+            }
             other => {
                 return Err(format!(
                     "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range, iir, ext, se, hred, lmrext)"

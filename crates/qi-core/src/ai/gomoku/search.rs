@@ -787,6 +787,10 @@ pub struct Config {
     /// them: a four-four or an overline point is forbidden, so it threatens nothing (match
     /// setting `f4`).
     pub open4_allowed: bool,
+    /// Under renju, the evaluation with White to move leaves out the threat mask's bit of
+    /// Black's open-four point where every such point is forbidden (match setting `f4=2`,
+    /// with [`Config::open4_allowed`]).
+    pub open4_eval: bool,
 }
 
 /// Rapfi's pruning by the static evaluation of a node (its search steps 7 and 8, its fail-high
@@ -910,6 +914,7 @@ impl Default for Config {
             hist_reduction: false,
             lmr_ext: false,
             open4_allowed: false,
+            open4_eval: false,
         }
     }
 }
@@ -1362,6 +1367,13 @@ impl Search {
         let v = if self.cfg.patterns {
             if self.cfg.avg2 {
                 e.b.pattern_score_avg2(e.side())
+            } else if self.cfg.open4_eval
+                && e.renju
+                && e.side() == Side::White
+                && e.opp_open4(false)
+                && !e.opp_open4(true)
+            {
+                e.b.pattern_score_no_open4(Side::White)
             } else {
                 e.b.pattern_score(e.side())
             }
@@ -2273,6 +2285,26 @@ mod tests {
         );
         assert!(e.opp_open4(false));
         assert!(!e.opp_open4(true));
+        // and `Config::open4_eval` reads the threat weights without that point's bit
+        assert_ne!(e.b.threat_mask(Side::White) & 1 << 10, 0);
+        assert_ne!(
+            e.b.pattern_score_no_open4(Side::White),
+            e.b.pattern_score(Side::White)
+        );
+        let sc = Search::quick_scan(&e);
+        for open4_eval in [false, true] {
+            let cfg = Config {
+                patterns: true,
+                open4_eval,
+                ..Config::default()
+            };
+            let want = if open4_eval {
+                e.b.pattern_score_no_open4(Side::White)
+            } else {
+                e.b.pattern_score(Side::White)
+            };
+            assert_eq!(Search::new(cfg, 1).evaluate(&e, &sc), want);
+        }
         // in freestyle the same point is Black's open four
         let e = Engine::new(&pos(&text("freestyle")));
         assert!(e.opp_open4(false) && e.opp_open4(true));

@@ -838,7 +838,7 @@ impl Search {
     ) -> (Option<Move>, i32, bool) {
         self.ab_root_delta = beta - alpha;
         self.ab_root_alpha = alpha;
-        let (me, op) = (e.side(), e.side().other());
+        let me = e.side();
         let renju = e.renju;
         let oppo4 = e.opp_open4(self.cfg.open4_allowed);
         let sc = Self::quick_scan(e);
