@@ -445,11 +445,14 @@ impl Session {
         // 5-0-35 against Rapfi in renju where main won 8-0-32, though the VCT finds more)
         // (session 49's settings after Rapfi's search, `Config::sp`, `cutr` and `line3`, are
         // left off as well: none scored above main against Rapfi; the search's module doc)
-        // (sessions 50-51: the `ab` search with Rapfi's history where `AB_RULES` says)
+        // (sessions 50-51: the `ab` search with Rapfi's history where `AB_RULES` says; since
+        // session 52 a forbidden Black open-four point is no threat there, which matters under
+        // renju alone: `Config::open4_allowed`, `--set f4=0` for the search before)
         if AB_RULES.contains(&self.rule) {
             eval.ab = true;
             eval.history = true;
             eval.prune33 = !NO_P33_RULES.contains(&self.rule);
+            eval.open4_allowed = true;
         }
         for (k, v) in &self.settings {
             // (checked when the session starts; the table's size is the session's own)
@@ -824,12 +827,20 @@ mod tests {
             let c = s.config();
             let on = AB_RULES.contains(&r);
             let p33 = !(on && NO_P33_RULES.contains(&r));
-            assert_eq!((c.ab, c.history, c.prune33), (on, on, p33), "{r:?}");
+            assert_eq!(
+                (c.ab, c.history, c.prune33, c.open4_allowed, c.open4_eval),
+                (on, on, p33, on, false),
+                "{r:?}"
+            );
         }
         s.handle("INFO rule 0", &mut out);
-        s.settings = parse_settings("ab=0,history=0,p33=1").unwrap();
+        s.settings = parse_settings("ab=0,history=0,p33=1,f4=0").unwrap();
         let c = s.config();
-        assert!(!c.ab && !c.history && c.prune33);
+        assert!(!c.ab && !c.history && c.prune33 && !c.open4_allowed);
+        s.handle("INFO rule 4", &mut out);
+        s.settings = parse_settings("f4=2").unwrap();
+        let c = s.config();
+        assert!(c.ab && c.open4_allowed && c.open4_eval);
     }
 
     #[test]
