@@ -29,7 +29,8 @@
 //! (freestyle since session 50, renju since session 51) the main search after the root's
 //! steps is the `ab` module's, after the whole shape of Rapfi's, with Rapfi's history
 //! ordering, and in freestyle ([`NO_P33_RULES`]) without narrowing to the answers of an
-//! opponent's three-three point. Its
+//! opponent's three-three point; under renju a Black open-four point that is forbidden is no
+//! threat there (`Config::open4_allowed`, session 52). Its
 //! transposition table ([`HASH_MB`], 16 MB, or half of `max_memory` where that is less) is
 //! kept from move to move within a game, also when the manager
 //! sends the whole board with `BOARD` every move (as `qi-engine match` does): the table is

@@ -206,6 +206,18 @@
 //! 5-0-35 (12.5%) in renju, and the shipped `gomocup` right after on the same openings 11-1-28
 //! (28.8%) and 9-0-31 (22.5%); not shipped.
 //!
+//! Session 52 refitted the renju weights once more, now on the `ab` search's own play (the
+//! renju `gomocup` since session 51): the roots were the 738 distinct positions with Qi to move
+//! (stones 4-24) of two of its 40-game renju matches against Rapfi; `gomocup --set depth=11`
+//! and `depth=16` searched each, and the positions along the principal variations taken as in
+//! session 42 gave 7,792 distinct positions; with the 3,255 positions of those games from the
+//! 4th stone, Rapfi labelled them (120 ms, scale 250), and `train --rule renju … --base
+//! embedded --epochs 200 --lr 2` kept 7,547 to fit and 859 held out: held-out log loss 0.774
+//! (54.1% of the signs right) for the shipped weights, 0.631 (70.1%) for the refit. Against
+//! Rapfi at 1 s a move (with `f4=1`, the renju openings file) it scored 10-0-30 and 6-0-34
+//! (20%), where the shipped weights with `f4=1` scored 50-1-188 (21.1%) the same evening: not
+//! shipped. Again a better fit to Rapfi's labels did not play better.
+//!
 //! Line weights (session 21, [`LineWeights`], `data/gomoku-lines.bin`; `qi-engine gomocup
 //! --lines`, match setting `lines=1`): for every empty point, direction and colour, the eight
 //! cells around the point on that line (four each way: empty, own stone, or the other side's

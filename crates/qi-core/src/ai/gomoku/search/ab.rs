@@ -92,6 +92,30 @@
 //! with both colours; in each of the first three `ab=1,history=1` matches Qi won 3 of its 20
 //! games as Black and 7 of 20 as White, in the last two 2 and 4, 2 and 6. `hred=1,lmrext=1` in freestyle
 //! (35.6% against the default's 32.5% on the same seeds) is within the noise and stays off.
+//!
+//! Session 52 (a new machine, Rapfi rebuilt from its newest sources the same way) closed a gap
+//! with Rapfi's `oppo4`: the opponent's open-four points (an open four or two fours) came from
+//! the board's threat sets, which under renju hold Black's four-four and overline points too,
+//! so a forbidden point made White's node skip its static evaluation and futility pruning and
+//! prune far moves as if Black threatened a win. Rapfi counts no forbidden point there.
+//! [`super::Config::open4_allowed`] (`f4=1`) counts only the points Black may play
+//! ([`super::Engine::opp_open4`]); `f4=2` ([`super::Config::open4_eval`]) also leaves that bit
+//! out of White's threat mask in the evaluation. Against Rapfi at 1 s a move (the renju
+//! openings file, 40 games a match, two matches side by side, niced builds beside most of
+//! them, load 2-6):
+//!
+//! | `gomocup` under renju | seeds | W-D-L | score |
+//! |---|---|---|---|
+//! | main (`ab=1,history=1`) | 5201, 5202 | 8-0-32, 8-0-32 (3 of 40 won as Black, 13 of 40 as White) | 20% |
+//! | `f4=1` | 5203, 5204, 5207, 5208 | 12-0-27 (39 games: one more was Rapfi's forfeit when its process was killed by mistake), 8-0-32, 11-0-29, 7-0-33 | 38-0-121, 23.9% |
+//! | `f4=2` | 5209 | 9-0-31 | 22.5% |
+//! | `f4=1` with renju weights refitted on this search's games and principal variations (not shipped; the patterns module doc) | 5205, 5206 | 10-0-30, 6-0-34 | 20% |
+//! | `f4=1` as `gomocup`'s default (no `--set`; load about 6, a cold app build beside them) | 5210, 5211 | 3-1-36, 9-0-31 | 15.6% |
+//!
+//! So `f4=1` scored 50-1-188 (21.1%) in 239 games against main's 20% in 80 this session and
+//! 22% in 200 in session 51: no gain, within the noise (a standard error of about 2.6 points
+//! at 239 games). It is the rule's own reading of the threat and lost nothing, so it is
+//! `gomocup`'s default since (`--set f4=0` for the search before); renju stays below 30%.
 
 use super::*;
 
