@@ -700,3 +700,70 @@ fn level_6_keeps_to_the_move_time() {
         took
     });
 }
+
+/// Level 6 is `qi-engine gomocup`'s search (since session 53): the learned evaluation, the
+/// selectivity, the quiescence of fours and no depth cap under every rule, and per rule the
+/// `ab` search with Rapfi's history under freestyle and renju (narrowing to the answers of a
+/// three-three point under renju only), the older search under standard. A match setting of
+/// one of those stays as given. The level's search in the app (`Ai::search_at_level`) takes
+/// the rule's settings: at a fixed depth its tree is theirs, not that of level 6's settings
+/// left as they are (the older search), so the test fails if the rule is not applied.
+#[test]
+fn level_6_is_the_gomocup_search_for_the_position_s_rule() {
+    use qi_core::ai::Ai;
+    use qi_core::ai::gomoku::GomokuEval;
+    use qi_core::ai::gomoku::search::Search;
+    use qi_core::engine::matches::Tunable;
+    use qi_core::search::{Limits, Searcher};
+    let six = GomokuEval::for_level(6, 0);
+    assert!(six.eval_kind == 2 && six.select && six.prune && six.win43 && six.qvcf);
+    assert_eq!((six.depth, six.nodes, six.spend), (0, 0, 75));
+    let five = GomokuEval::for_level(5, 0);
+    assert_eq!(
+        five.for_rule(GomokuRule::Freestyle),
+        five,
+        "level 5 has no rule's settings"
+    );
+    for (rule, ab, p33) in [
+        (GomokuRule::Freestyle, true, false),
+        (GomokuRule::Renju, true, true),
+        (GomokuRule::Standard, false, true),
+    ] {
+        let e = six.for_rule(rule);
+        assert_eq!(
+            (e.ab, e.history, e.prune33, e.open4_allowed),
+            (ab, ab, p33, ab),
+            "{rule:?}"
+        );
+        let mut set = six.clone();
+        Gomoku::tune(&mut set, "ab", 0).unwrap();
+        Gomoku::tune(&mut set, "p33", 1).unwrap();
+        let e = set.for_rule(rule);
+        assert!(!e.ab && e.prune33, "{rule:?}: the settings given stay");
+        assert_eq!(e.history, ab, "{rule:?}: the others follow the rule");
+    }
+    // bound by the clock with gomocup's margin (92% less 20 ms); level 5 by its depth
+    let second = Duration::from_millis(1000);
+    assert_eq!(
+        Gomoku::limits_for_level(6, second).time,
+        Some(Duration::from_millis(900))
+    );
+    assert_eq!(Gomoku::limits_for_level(5, second).time, Some(second));
+    let stop = Arc::new(AtomicBool::new(false));
+    for rule in [GomokuRule::Freestyle, GomokuRule::Renju] {
+        let pos = build(rule, &["h8", "i9", "g9"], &["h9", "i8"], Side::White);
+        let limits = Limits::depth(7);
+        let mut searcher = Searcher::new(six.clone(), 16);
+        let app = Gomoku::search_at_level(&mut searcher, &pos, 6, &limits, &stop, &mut |_| {});
+        let ruled =
+            Search::new(six.for_rule(rule).config(&limits), 16).think(&pos, &stop, &mut |_| {});
+        let plain = Search::new(six.config(&limits), 16).think(&pos, &stop, &mut |_| {});
+        assert_eq!(
+            (app.best, app.score, app.info.nodes),
+            (ruled.best, ruled.score, ruled.info.nodes),
+            "{rule:?}"
+        );
+        assert_ne!(app.info.nodes, plain.info.nodes, "{rule:?}");
+        assert!(pos.is_legal(app.best.unwrap()));
+    }
+}

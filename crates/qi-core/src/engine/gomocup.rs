@@ -13,17 +13,19 @@
 //! a match clock at most a fifteenth of `time_left`; `timeout_turn 0` means "play at once" (the
 //! search stops at its first check and answers its best so far). Numbers saturate.
 //!
-//! The search is level 6's without its depth cap and with the clock as its bound: a node
+//! The search is level 6's for the session's rule (since session 53 the app's level 6 is
+//! this search; until then `gomocup` added the settings below to the app's level, which
+//! searched with a fixed beam to depth 11 with the line score), bound by the clock: a node
 //! budget of 5,000 a millisecond of the move's time (300,000 to 100,000,000; the 2,000 of
 //! before came close to binding at 1 s a move on a quiet machine) only keeps huge move
-//! times finite; it starts new depths until 75% of the move's time is gone (level 6 in the app:
-//! 40%), searches only the exact answers where the opponent threatens (pruning by threat
+//! times finite; it starts new depths until 75% of the move's time is gone ([`SPEND`]),
+//! searches only the exact answers where the opponent threatens (pruning by threat
 //! type), searches with the selectivity by remaining depth ([`SELECT`], with its own
-//! reductions) instead of level 6's fixed beam and late-move reductions, ends its lines in
-//! a quiescence of fours near the side's own last stone instead of level 6's leaf VCF, counts a
+//! reductions) instead of a fixed beam, ends its lines in
+//! a quiescence of fours near the side's own last stone instead of a leaf VCF, counts a
 //! four-three point as a win where the opponent has no four ([`WIN43`], [`QVCF`]), and
 //! evaluates with the learned pattern evaluation ([`crate::ai::gomoku::patterns`]) instead of
-//! level 6's line score (under renju too since session 43), and where the opponent would win
+//! the line score (under renju too since session 43), and where the opponent would win
 //! by a VCF or a VCT were it to pass, checks every root move that is about to become the best
 //! for such a win after it ([`VERIFY`] nodes; session 45). Under the rules of [`AB_RULES`]
 //! (freestyle since session 50, renju since session 51) the main search after the root's
@@ -50,19 +52,11 @@ use std::time::Duration;
 
 use crate::ai::gomoku::GomokuEval;
 use crate::ai::gomoku::search::{Config, Search};
+pub use crate::ai::gomoku::{AB_RULES, NO_P33_RULES, QVCF, SELECT, SPEND, VERIFY, WIN43};
 use crate::game::{Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, MAX_SIZE, MIN_SIZE, move_square};
 use crate::search::tt::MAX_HASH_MB;
 use crate::search::{Limits, MATE_BOUND, SearchInfo};
-
-/// The share of the move time (percent) after which no new depth starts
-/// ([`GomokuEval::spend`]; level 6 in the app stops at 40%). An unfinished depth still gives
-/// its best root move so far. Session 36 tried 100% (a new depth whenever time is left, 0.52
-/// s a move on average at 1 s against 0.48 s): against Rapfi at 1 s a move, the freestyle
-/// openings file, `--seed 3641`, 40 games, it won 5-0-35, two of the five by Rapfi's faults
-/// (no answer in 2 s while builds ran, load 5-7), where 75% had won 4-0-36 in session 35.
-/// No gain, so 75% stays.
-const SPEND: u32 = 75;
 
 /// Whether `qi-engine gomocup` answers the opponent's faster threats first
 /// ([`Session::fast_first`]) unless told otherwise: off, since it gained nothing in session
@@ -72,19 +66,6 @@ const SPEND: u32 = 75;
 /// search).
 pub const FAST_FIRST: bool = false;
 
-/// Whether `qi-engine gomocup` searches with the selectivity by remaining depth
-/// ([`crate::ai::gomoku::search::Config::select`], reduction factor 100%) unless told
-/// otherwise (`--set select=0`): session 24's measurements are in the search's module doc.
-pub const SELECT: bool = true;
-
-/// Whether `qi-engine gomocup` counts a four-three point as a win where the opponent has no
-/// four ([`crate::ai::gomoku::search::Config::win43`]) and searches the quiescence of fours
-/// at the leaves instead of the leaf VCF ([`crate::ai::gomoku::search::Config::qvcf`])
-/// unless told otherwise (`--set w43=0,qvcf=0`): session 42's measurements are in the
-/// search's module doc.
-pub const WIN43: bool = true;
-/// See [`WIN43`].
-pub const QVCF: bool = true;
 /// The transposition table's size in megabytes unless told otherwise (`--set hash=N`), or
 /// half of the manager's `max_memory` where that is smaller (at least 1). A 1 s move fills
 /// it: on positions of games against Rapfi, searches of 3 s with 128 MB reached a depth more
@@ -95,21 +76,6 @@ pub const QVCF: bool = true;
 /// session 45: no gain, so 16 MB stays. Rapfi's default is 32 MB.
 pub const HASH_MB: usize = 16;
 
-/// The rules under which `qi-engine gomocup` searches with the `ab` module's search, after
-/// the whole shape of Rapfi's ([`crate::ai::gomoku::search::Config::ab`]), with Rapfi's
-/// history ordering (`Config::history`), unless told otherwise (`--set ab=0,history=0`):
-/// freestyle since session 50, renju since session 51; the measurements are in that module's
-/// doc.
-pub const AB_RULES: &[GomokuRule] = &[GomokuRule::Freestyle, GomokuRule::Renju];
-
-/// The rules of [`AB_RULES`] under which an opponent's three-three point does not narrow the
-/// moves to its answers (`Config::prune33` off, as in Rapfi; `--set p33=1` turns it back on):
-/// freestyle only, as under renju the search scored better with the narrowing (session 51).
-pub const NO_P33_RULES: &[GomokuRule] = &[GomokuRule::Freestyle];
-
-/// The node budget of the check of a new best root move for the opponent's VCF and VCT
-/// ([`crate::ai::gomoku::search::Config::verify`]; session 45).
-pub const VERIFY: u64 = 60_000;
 /// The node budget a millisecond of the move's time: above the speed of the search (about
 /// 1.8 M nodes a second on a quiet machine), so that the clock binds, not the budget.
 const NODES_PER_MS: u64 = 5_000;
@@ -410,50 +376,18 @@ impl Session {
         mb.max(1)
     }
 
-    /// The search settings of the next move: level 6's, bound by the clock (see the module
-    /// doc).
+    /// The search settings of the next move: level 6's for the session's rule, bound by the
+    /// clock (see the module doc).
     pub fn config(&self) -> Config {
         let t = self.movetime();
         let mut eval = GomokuEval::for_level(6, self.seed);
-        eval.depth = 0;
         eval.nodes = (t.as_millis() as u64)
             .saturating_mul(NODES_PER_MS)
             .clamp(300_000, 100_000_000);
-        eval.spend = SPEND;
-        eval.lmr = true;
-        eval.prune = true;
         eval.fast_first = self.fast_first;
-        eval.select = SELECT;
-        eval.select_k = 100;
-        eval.win43 = WIN43;
-        eval.qvcf = QVCF;
-        eval.verify = VERIFY;
-        // the learned pattern evaluation (`crate::ai::gomoku::patterns`) instead of the line
-        // score; under renju since session 43's refit of its renju weights (against Rapfi at
-        // 1 s a move, see the patterns module doc). The line weights are freestyle's only.
-        eval.eval_kind = 2;
+        // (the line weights are freestyle's only)
         if self.rule != GomokuRule::Renju {
             eval.lines = self.lines;
-        }
-        // (`Config::futility` and `Config::razor`, pruning by the static evaluation, are left
-        // off: with the beam 55% in self-play but 5 of 80 against Rapfi where main had won 13
-        // of 80; with the selectivity the futility pruning 2-0-38 against Rapfi in freestyle
-        // (main 3-0-37 in the same hour) and 9-0-31 in renju, and the razoring behind in
-        // self-play: see the search's module doc)
-        // (`Config::history`, history-heuristic ordering, is left off too: 131-3-126 in
-        // self-play over both rules, and against Rapfi no better than without; so are the
-        // VCT's quiet threats, `Config::vct_quiet`: 37-0-43 in self-play over both rules and
-        // 5-0-35 against Rapfi in renju where main won 8-0-32, though the VCT finds more)
-        // (session 49's settings after Rapfi's search, `Config::sp`, `cutr` and `line3`, are
-        // left off as well: none scored above main against Rapfi; the search's module doc)
-        // (sessions 50-51: the `ab` search with Rapfi's history where `AB_RULES` says; since
-        // session 52 a forbidden Black open-four point is no threat there, which matters under
-        // renju alone: `Config::open4_allowed`, `--set f4=0` for the search before)
-        if AB_RULES.contains(&self.rule) {
-            eval.ab = true;
-            eval.history = true;
-            eval.prune33 = !NO_P33_RULES.contains(&self.rule);
-            eval.open4_allowed = true;
         }
         for (k, v) in &self.settings {
             // (checked when the session starts; the table's size is the session's own)
@@ -461,7 +395,7 @@ impl Session {
                 let _ = <Gomoku as crate::engine::matches::Tunable>::tune(&mut eval, k, *v);
             }
         }
-        eval.config(&Limits {
+        eval.for_rule(self.rule).config(&Limits {
             time: Some(t),
             depth: None,
             nodes: None,

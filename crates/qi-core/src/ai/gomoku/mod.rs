@@ -4,10 +4,11 @@
 //! level runs the Gomoku search of [`search`] (candidate moves near the stones, line codes
 //! kept up to date stone by stone, VCF and VCT solvers, threat-aware alpha-beta with the shared
 //! transposition table): levels 2-6 from [`Ai::search_at_level`], level 1 from
-//! [`Ai::greedy_move`]. The levels are bound by search depth and node budgets, not by the
-//! clock, so they play the same on a loaded machine; the move time only caps them (on a slow
-//! machine or a short move time level 6 may stop before depth 11). All use the line-score
-//! evaluation of reference report 004 ([`GomokuEval::for_level`] holds the figures):
+//! [`Ai::greedy_move`]. Levels 1-5 are bound by search depth and node budgets, not by the
+//! clock, so they play the same on a loaded machine; the move time only caps them. They use
+//! the line-score evaluation of reference report 004 ([`GomokuEval::for_level`] holds the
+//! figures). Level 6, the strongest, is `qi-engine gomocup`'s search and is bound by the move
+//! time alone (since session 53):
 //!
 //! - 1: depth 2, no threat logic, evaluation noise ±100,000 (a row of four is worth 1000, a
 //!   five 100,000): it takes a five, blocks a four and an open three (it sees the open four
@@ -20,8 +21,15 @@
 //! - 5: depth 5, its own VCT at the root, and the check for the opponent's VCT at the root:
 //!   when the opponent would win by threats if it were to move, only the moves after which it
 //!   no longer can are searched;
-//! - 6: depth 11 (at most 1,500,000 nodes in the main search), short VCFs at the leaves, the
-//!   largest budgets for the VCF and VCT searches. (Depth 9 and 300,000 nodes until session
+//! - 6: since session 53 the search `qi-engine gomocup` plays Rapfi with: the learned pattern
+//!   evaluation ([`patterns`]), the selectivity by remaining depth with pruning by threat type,
+//!   a quiescence of fours at the leaves, four-three points as wins, the check of a new best
+//!   root move for the opponent's VCF and VCT, and under freestyle and renju ([`AB_RULES`])
+//!   the `ab` search after Rapfi's ([`GomokuEval::for_rule`]); new depths until 75% of the move
+//!   time is gone, the largest budgets for the VCF and VCT searches. Its score against the
+//!   level 6 before and against level 5 is in the table below.
+//!   Until then: depth 11 (at most 1,500,000 nodes in the main search), short VCFs at the
+//!   leaves, the line-score evaluation, 40% of the move time. (Depth 9 and 300,000 nodes until session
 //!   33: after the VCT learnt to deepen one threat at a time, which helped level 5's root VCT
 //!   too, that scored only 176-2-62 against level 5, 73.8%, seeds 11-16 with 40 games each;
 //!   the build before the VCT change 184-1-55, 76.9%. Depth 11 alone changed nothing, 300,000
@@ -47,6 +55,16 @@
 //! | 4 vs 3 | 280 (seeds 52-56, 101, 102) | 228-0-52 | 81.4% |
 //! | 5 vs 4 | 320 (seeds 54, 55, 101-106; again in session 33 after the VCT change) | 261-2-57; session 33: 244-2-74 | 81.9%; 76.6% |
 //! | 6 vs 5 | 240 (seeds 11-16, session 33) | 203-0-37 | 84.6% |
+//! | 6 vs 5, session 53 (level 6 on `gomocup`'s search, 1 s a move) | 40 (seed 5303) | 37-0-3 | 92.5% |
+//! | the same under renju | 80 (seeds 5304, 5305) | 30-0-10, 31-0-9 | 76.2% |
+//! | the level 6 before against level 5 under renju, 1 s a move | 40 (seed 5304) | 31-1-8 | 78.8% |
+//! | level 6 against the level 6 before, openings files, 1 s a move | 40 + 40 (seeds 5301 freestyle, 5302 renju) | 36-0-4, 33-0-7 | 90.0%, 82.5% |
+//!
+//! Session 53's rows were played with the level 6 match setting of before,
+//! `level=6,patterns=0,depth=11,nodes=1500000,spend=40,lmr=0,prune=0,select=0,w43=0,qvcf=0,verify=0,ab=0,history=0,p33=1,f4=0`,
+//! load 2-3 with two matches side by side. Renju's random two-stone openings often leave
+//! Black a won game: level 5 won 9 of its 20 games as Black against the new level 6 on seed
+//! 5304, 7 against the one before.
 //!
 //! Per seed (W-D-L of the higher level, 40 games each unless said): 2 vs 1: 71 31-0-9, 72
 //! 36-0-4, 73 33-0-7, 74 35-0-5, 75 31-0-9, 76 33-0-7, 101 33-0-7, 102 33-0-7, 103 32-0-8, 104
@@ -109,9 +127,55 @@ use std::time::Duration;
 
 use crate::ai::Ai;
 use crate::game::Game;
-use crate::gomoku::{Gomoku, Move, STRIDE, move_square};
+use crate::gomoku::{Gomoku, GomokuRule, Move, STRIDE, move_square};
 use crate::search::{Evaluator, Limits, SearchInfo, SearchResult, Searcher};
 use search::{Config, Engine, Search};
+
+/// The share of the move time (percent) after which no new depth starts
+/// ([`GomokuEval::spend`]; level 6, and `qi-engine gomocup` since it plays level 6; until session 53 level 6 in the app stopped at 40%). An unfinished depth still gives
+/// its best root move so far. Session 36 tried 100% (a new depth whenever time is left, 0.52
+/// s a move on average at 1 s against 0.48 s): against Rapfi at 1 s a move, the freestyle
+/// openings file, `--seed 3641`, 40 games, it won 5-0-35, two of the five by Rapfi's faults
+/// (no answer in 2 s while builds ran, load 5-7), where 75% had won 4-0-36 in session 35.
+/// No gain, so 75% stays.
+pub const SPEND: u32 = 75;
+
+/// Whether level 6 (and so `qi-engine gomocup`) searches with the selectivity by remaining depth
+/// ([`crate::ai::gomoku::search::Config::select`], reduction factor 100%) unless told
+/// otherwise (`--set select=0`): session 24's measurements are in the search's module doc.
+pub const SELECT: bool = true;
+
+/// Whether level 6 (and so `qi-engine gomocup`) counts a four-three point as a win where the opponent has no
+/// four ([`crate::ai::gomoku::search::Config::win43`]) and searches the quiescence of fours
+/// at the leaves instead of the leaf VCF ([`crate::ai::gomoku::search::Config::qvcf`])
+/// unless told otherwise (`--set w43=0,qvcf=0`): session 42's measurements are in the
+/// search's module doc.
+pub const WIN43: bool = true;
+/// See [`WIN43`].
+pub const QVCF: bool = true;
+
+/// The rules under which level 6 (and so `qi-engine gomocup`) searches with the `ab` module's search, after
+/// the whole shape of Rapfi's ([`crate::ai::gomoku::search::Config::ab`]), with Rapfi's
+/// history ordering (`Config::history`), unless told otherwise (`--set ab=0,history=0`):
+/// freestyle since session 50, renju since session 51; the measurements are in that module's
+/// doc.
+pub const AB_RULES: &[GomokuRule] = &[GomokuRule::Freestyle, GomokuRule::Renju];
+
+/// The rules of [`AB_RULES`] under which an opponent's three-three point does not narrow the
+/// moves to its answers (`Config::prune33` off, as in Rapfi; `--set p33=1` turns it back on):
+/// freestyle only, as under renju the search scored better with the narrowing (session 51).
+pub const NO_P33_RULES: &[GomokuRule] = &[GomokuRule::Freestyle];
+
+/// The node budget of the check of a new best root move for the opponent's VCF and VCT
+/// ([`crate::ai::gomoku::search::Config::verify`]; session 45).
+pub const VERIFY: u64 = 60_000;
+
+/// The match settings a level-6 search keeps as given instead of taking its rule's
+/// ([`GomokuEval::fixed`]): `ab`, `history`, `p33`, `f4`.
+const FIX_AB: u8 = 1;
+const FIX_HISTORY: u8 = 2;
+const FIX_P33: u8 = 4;
+const FIX_F4: u8 = 8;
 
 /// The Gomoku evaluation and search settings of one level.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -215,6 +279,12 @@ pub struct GomokuEval {
     pub open4_allowed: bool,
     /// [`search::Config::open4_eval`] (match setting `f4=2`).
     pub open4_eval: bool,
+    /// Whether `ab`, `history`, `prune33` and `open4_allowed` follow the position's rule
+    /// ([`GomokuEval::for_rule`]): level 6's.
+    pub per_rule: bool,
+    /// Those of them a match setting has given (bits `FIX_AB`, `FIX_HISTORY`, `FIX_P33`,
+    /// `FIX_F4`): [`GomokuEval::for_rule`] leaves them as given.
+    pub fixed: u8,
 }
 
 impl GomokuEval {
@@ -244,7 +314,7 @@ impl GomokuEval {
                 0,
             ),
         };
-        GomokuEval {
+        let mut e = GomokuEval {
             level,
             width,
             depth,
@@ -292,7 +362,70 @@ impl GomokuEval {
             lmr_ext: false,
             open4_allowed: false,
             open4_eval: false,
+            per_rule: false,
+            fixed: 0,
+        };
+        if level >= 6 {
+            // The strongest settings, `qi-engine gomocup`'s (session 53; until then level 6
+            // searched with the fixed beam to depth 11, 1.5 M nodes at most, with the line score
+            // and the leaf VCF, and `gomocup` added these): bound by the move time alone, new
+            // depths until 75% of it is gone, pruning by threat type, the selectivity by
+            // remaining depth, a four-three point a win where the opponent has no four, the
+            // quiescence of fours at the leaves, the check of a new best root move for the
+            // opponent's VCF and VCT, the learned pattern evaluation (under renju since session
+            // 43's refit of its renju weights), and per rule ([`GomokuEval::for_rule`]) the `ab`
+            // search with Rapfi's history ordering.
+            // (`Config::futility` and `Config::razor`, pruning by the static evaluation, are
+            // left off: with the beam 55% in self-play but 5 of 80 against Rapfi where main had
+            // won 13 of 80; with the selectivity the futility pruning 2-0-38 against Rapfi in
+            // freestyle (main 3-0-37 in the same hour) and 9-0-31 in renju, and the razoring
+            // behind in self-play: see the search's module doc. So are the VCT's quiet threats,
+            // `Config::vct_quiet`: 37-0-43 in self-play over both rules and 5-0-35 against
+            // Rapfi in renju where main won 8-0-32, though the VCT finds more; and session 49's
+            // settings after Rapfi's search, `Config::sp`, `cutr` and `line3`: none scored
+            // above main against Rapfi.)
+            e.depth = 0;
+            e.nodes = 0;
+            e.spend = SPEND;
+            e.lmr = true;
+            e.prune = true;
+            e.select = SELECT;
+            e.select_k = 100;
+            e.win43 = WIN43;
+            e.qvcf = QVCF;
+            e.verify = VERIFY;
+            e.eval_kind = 2;
+            e.per_rule = true;
         }
+        e
+    }
+
+    /// These settings for a position under `rule`. Level 6 ([`GomokuEval::per_rule`]) searches
+    /// with the `ab` module's search and Rapfi's history ordering under the rules of
+    /// [`AB_RULES`] (elsewhere the older search without the history), narrows to the answers
+    /// of an opponent's three-three point except under [`NO_P33_RULES`], and counts a Black
+    /// open-four point that is forbidden under renju as no threat in the `ab` search; a match
+    /// setting (`ab`, `history`, `p33`, `f4`) stays as given. Other levels are returned as
+    /// they are.
+    pub fn for_rule(&self, rule: GomokuRule) -> GomokuEval {
+        let mut e = self.clone();
+        if e.per_rule {
+            let on = AB_RULES.contains(&rule);
+            if e.fixed & FIX_AB == 0 {
+                e.ab = on;
+            }
+            if e.fixed & FIX_HISTORY == 0 {
+                e.history = on;
+            }
+            if e.fixed & FIX_P33 == 0 {
+                e.prune33 = !(on && NO_P33_RULES.contains(&rule));
+            }
+            if e.fixed & FIX_F4 == 0 {
+                e.open4_allowed = on;
+                e.open4_eval = false;
+            }
+        }
+        e
     }
 
     /// The search configuration for a move with `limits` (the level's own depth cap and node
@@ -419,11 +552,20 @@ impl Ai for Gomoku {
         GomokuEval::for_level(level, seed)
     }
 
-    /// Every level may use the whole move time, but its depth cap and node budget
-    /// ([`GomokuEval::for_level`]) bind first unless the machine is slow.
-    fn limits_for_level(_level: u8, movetime: Duration) -> Limits {
+    /// Levels 1-5 may use the whole move time, but their depth caps and node budgets
+    /// ([`GomokuEval::for_level`]) bind first unless the machine is slow. Level 6 is bound by
+    /// the clock alone, so it searches 92% of the move time less 20 ms, as `qi-engine gomocup`
+    /// does: its search stops a little after its time is up (in the app under Xvfb, with a
+    /// match beside it, 22 of 59 moves at 1 s took 1.01-1.08 s before this margin).
+    fn limits_for_level(level: u8, movetime: Duration) -> Limits {
+        let time = if level >= 6 {
+            let ms = (movetime.as_millis() as f64 * 0.92) as u64;
+            Duration::from_millis(ms.saturating_sub(20)).max(movetime / 2)
+        } else {
+            movetime
+        };
         Limits {
-            time: Some(movetime),
+            time: Some(time),
             depth: None,
             nodes: None,
         }
@@ -450,7 +592,7 @@ impl Ai for Gomoku {
         stop: &Arc<AtomicBool>,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult<Move> {
-        let mut eval = searcher.eval.clone();
+        let mut eval = searcher.eval.for_rule(pos.rule());
         eval.level = level;
         let mut s = Search::new(eval.config(limits), 16);
         let t = s.think(pos, stop, on_info);
@@ -483,13 +625,19 @@ impl crate::engine::matches::Tunable for Gomoku {
             "lmr" => eval.lmr = v > 0,
             "spend" => eval.spend = v.clamp(1, 100) as u32,
             "prune" => eval.prune = v > 0,
-            "history" => eval.history = v > 0,
+            "history" => {
+                eval.history = v > 0;
+                eval.fixed |= FIX_HISTORY;
+            }
             "lines" => eval.lines = v > 0,
             "fastfirst" => eval.fast_first = v > 0,
             "select" => eval.select = v > 0,
             "selk" => eval.select_k = v as u32,
             "seldefend" => eval.select_defend = v > 0,
-            "p33" => eval.prune33 = v > 0,
+            "p33" => {
+                eval.prune33 = v > 0;
+                eval.fixed |= FIX_P33;
+            }
             "a33" => eval.answer33 = v > 0,
             "futility" => eval.futility = v > 0,
             "futm" => eval.futility_margin = v,
@@ -507,7 +655,10 @@ impl crate::engine::matches::Tunable for Gomoku {
             "savg" => eval.sp.avg2 = v > 0,
             "cutr" => eval.cut_reduction = v.min(8),
             "line3" => eval.line3 = v > 0,
-            "ab" => eval.ab = v > 0,
+            "ab" => {
+                eval.ab = v > 0;
+                eval.fixed |= FIX_AB;
+            }
             "range" => eval.range = v.min(3) as u8,
             "iir" => eval.iir = v > 0,
             "ext" => eval.ext = v > 0,
@@ -517,10 +668,11 @@ impl crate::engine::matches::Tunable for Gomoku {
             "f4" => {
                 eval.open4_allowed = v > 0;
                 eval.open4_eval = v > 1;
+                eval.fixed |= FIX_F4;
             }
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range, iir, ext, se, hred, lmrext)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range, iir, ext, se, hred, lmrext, f4)"
                 ));
             }
         }
