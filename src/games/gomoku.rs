@@ -29,10 +29,13 @@ impl GameUi for GomokuUi {
         t!("game-gomoku")
     }
 
-    /// The levels score by report 004's rows of five: 1,000 a row of four stones, an open
-    /// three about 300, so 8 stones' worth filled the bar at an ordinary three.
+    /// Level 6 (and with it hints and analysis) scores by the learned evaluation, 400 units a
+    /// logit (`qi_core::ai::gomoku::patterns::SCALE`), so with tanh(score / 800) the bar's
+    /// share is Black's winning chance. (Until session 53 every level scored by report 004's
+    /// rows of five, an open three about 300, and the scale was 2,000; levels 4-5 still do,
+    /// and an open three of theirs now moves the bar about a third of the way.)
     fn eval_scale(&self) -> f32 {
-        2000.0
+        2.0 * qi_core::ai::gomoku::patterns::SCALE as f32
     }
 
     fn options_ui(&self, ui: &mut egui::Ui, o: &mut GameOptions) -> bool {
@@ -149,14 +152,17 @@ mod tests {
         }
         let noise = AnyCpu::level_noise(GameKind::Gomoku, 4);
         assert!(eval_text(GameKind::Gomoku, &info(300), Side::Black, noise).is_some());
-        // an open three (about 300) moves the bar a little, a four's rows (2,000) most of the
-        // way
+        // level 6's learned evaluation, 400 units a logit: the bar's share is Black's winning
+        // chance, 1 / (1 + e^-1) = 73% at one logit; a line score's open three (about 300,
+        // levels 4-5) moves it about a third of the way
         let bar = |s| {
             eval_text(GameKind::Gomoku, &info(s), Side::Black, 0)
                 .unwrap()
                 .0
         };
-        assert!((0.1..0.2).contains(&bar(300)), "{}", bar(300));
-        assert!((0.7..0.8).contains(&bar(2000)), "{}", bar(2000));
+        let share = |s| 0.5 + 0.5 * bar(s);
+        assert!((share(400) - 0.731).abs() < 0.005, "{}", share(400));
+        assert!((share(-800) - 0.119).abs() < 0.005, "{}", share(-800));
+        assert!((0.3..0.4).contains(&bar(300)), "{}", bar(300));
     }
 }

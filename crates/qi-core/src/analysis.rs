@@ -4,7 +4,7 @@
 //!
 //! Values are the searches' own scores, always from Black's side here (the first player: Red in
 //! Ataxx): Ataxx and Reversi in hundredths of a piece (Reversi exact near the end, where the
-//! solver runs), Gomoku in the search's units, Go as a win rate (`score / 100` percentage
+//! solver runs), Gomoku in the learned evaluation's units (400 a logit), Go as a win rate (`score / 100` percentage
 //! points above 50%), with a score lead from the playouts' ownership map. A decided game (a
 //! forced win found by the search, or the game over) is beyond [`search::MATE_BOUND`].
 //!
@@ -46,13 +46,19 @@ impl Mark {
 }
 
 /// The losses (in the game's score units) from which a move is an inaccuracy, a mistake, a
-/// blunder. Ataxx and Reversi: 1.5 / 3 / 6 pieces; Gomoku: the search's units; Go: 5 / 10 /
-/// 20 percentage points of win rate.
+/// blunder. Ataxx and Reversi: 1.5 / 3 / 6 pieces; Gomoku: half a logit, one and two of the
+/// learned evaluation that level 6 searches with since session 53 (200 / 400 / 800 units of
+/// [`crate::ai::gomoku::patterns::SCALE`], 400 a logit: from an even game a winning chance
+/// lost of about 12, 23 and 38 points; until then 300 / 1,000 / 3,000 of the line score, in
+/// which an open three was about 300); Go: 5 / 10 / 20 percentage points of win rate.
 pub fn thresholds(kind: GameKind) -> [i32; 3] {
     match kind {
         GameKind::Ataxx => [150, 300, 600],
         GameKind::Reversi => [200, 400, 800],
-        GameKind::Gomoku => [300, 1000, 3000],
+        GameKind::Gomoku => {
+            let logit = crate::ai::gomoku::patterns::SCALE as i32;
+            [logit / 2, logit, 2 * logit]
+        }
         GameKind::Go => [500, 1000, 2000],
     }
 }

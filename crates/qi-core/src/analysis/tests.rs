@@ -263,6 +263,22 @@ fn summary_and_jumps_between_marks() {
         assert!(l <= 1, "{before} -> {after}: loss {l}");
         assert_eq!(mark_of(GameKind::Gomoku, before, after, l), None);
     }
+    // Gomoku by level 6's learned evaluation, 400 units a logit: half a logit lost is an
+    // inaccuracy, one a mistake, two a blunder (the line score's 300 / 1,000 / 3,000 of before
+    // marked a drop from +400 to -400 as an inaccuracy)
+    for (before, after, mark) in [
+        (100, -90, None),
+        (100, -100, Some(Mark::Inaccuracy)),
+        (200, -200, Some(Mark::Mistake)),
+        (400, -400, Some(Mark::Blunder)),
+    ] {
+        let l = loss_between(GameKind::Gomoku, before, after);
+        assert_eq!(
+            mark_of(GameKind::Gomoku, before, after, l),
+            mark,
+            "{before} -> {after}"
+        );
+    }
     // walking into a forced loss from an even game is a blunder by its loss
     let l = loss_between(GameKind::Gomoku, 100, -(MATE - 3));
     assert_eq!(
