@@ -218,6 +218,24 @@
 //! (20%), where the shipped weights with `f4=1` scored 50-1-188 (21.1%) the same evening: not
 //! shipped. Again a better fit to Rapfi's labels did not play better.
 //!
+//! Session 53 tried Black's threat flags under renju as Rapfi's threat mask reads them: Rapfi
+//! gives a point that may be forbidden for Black its own class (FORBID) and counts it in no
+//! threat class, where [`super::board::Board::threat_mask`] counts it as a four, four-three,
+//! open-three or three-three point. With Black's points that
+//! [`super::board::Board::black_may_be_forbidden`] left out of its flags (and out of White's
+//! bit for the opponent's open-four point), on session 52's 11,038 labelled positions: held-out
+//! log loss 0.752 for the shipped weights (0.758 with the mask as it is), 0.644 refitted (0.638
+//! with the mask as it is). With the shipped weights, against Rapfi at 1 s a move on the renju
+//! openings file, `gomocup` scored 8-0-32 and 9-0-31 (21.2%; 7 of 40 won as Black, 9 as
+//! White; load 2-3), as main does (21.1% in 239 games): not kept. Session 53 also had Rapfi
+//! (300 ms a position) value the positions before and after each of Qi's moves in 36 of the
+//! renju games Qi lost as Black: Rapfi had Black ahead at the start of 32 of them (+9 to
+//! +225), and the value slid under Qi's moves, by 150-600 in single moves from the fourth
+//! stone on. At 13 of the 23 largest such drops up to the 20th stone, `gomocup` at 1 s valued
+//! the position before the move at +395 to +781 for Black (1-2 logits of its scale), where
+//! Rapfi gave −21 to +573 (under +300 in 10 of them). Rapfi's move was Qi's in 318 of 711
+//! positions.
+//!
 //! Line weights (session 21, [`LineWeights`], `data/gomoku-lines.bin`; `qi-engine gomocup
 //! --lines`, match setting `lines=1`): for every empty point, direction and colour, the eight
 //! cells around the point on that line (four each way: empty, own stone, or the other side's
