@@ -64,10 +64,24 @@ fn build_for(
 
 /// The move of `level` for `pos`. The levels are bound by depth and node budgets; the move
 /// time here is only a cap far above them, so the result does not depend on the machine's load.
+/// The level's move with a move time long enough never to bind: levels 1-5 stop at their depth
+/// caps, and level 6, which only the clock bounds since session 53, at 400,000 nodes here
+/// (about half a second), so that its move does not depend on the machine.
 fn choose(pos: &Gomoku, level: u8) -> Move {
     let stop = Arc::new(AtomicBool::new(false));
     let mut cpu = Cpu::<Gomoku>::new(level, 8);
-    let r = cpu.choose(pos, Duration::from_secs(600), &stop, 7, &mut |_| {});
+    let r = cpu.choose_tuned(
+        pos,
+        Duration::from_secs(600),
+        &stop,
+        7,
+        &mut |e| {
+            if level >= 6 {
+                e.nodes = 400_000;
+            }
+        },
+        &mut |_| {},
+    );
     let m = r.best.expect("a move");
     assert!(
         pos.is_legal(m),
