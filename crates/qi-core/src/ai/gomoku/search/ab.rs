@@ -116,6 +116,17 @@
 //! 22% in 200 in session 51: no gain, within the noise (a standard error of about 2.6 points
 //! at 239 games). It is the rule's own reading of the threat and lost nothing, so it is
 //! `gomocup`'s default since (`--set f4=0` for the search before); renju stays below 30%.
+//!
+//! Session 53 (the same setting, load about 2, two matches side by side): new depths started
+//! until the deadline instead of until 75% of the move's time (`--set spend=100`) scored
+//! 7-0-33, 17-0-23, 9-0-31 and 11-0-29 (seeds 5312-5315): **44-0-116, 27.5% in 160 games**, 14
+//! of 80 won as Black and 30 of 80 as White, where the default has scored 94-1-344 (21.5%) in
+//! 439 games (sessions 51-52). About 1.5 standard errors apart, and the four matches from the
+//! same openings ranged from 17.5% to 42.5%; Qi took 0.52-0.58 s a move against 0.50 s with
+//! the default (Rapfi 0.68-0.73 s). Not made the default on this evidence (with the search
+//! before `ab`, `spend=100` had scored 4-0-36); the lead to confirm with more games. The
+//! Black-threat mask after Rapfi's FORBID class (21.2% in 80 games, not kept) is in the
+//! patterns module doc.
 
 use super::*;
 
