@@ -123,8 +123,10 @@
 //! of 80 won as Black and 30 of 80 as White, where the default has scored 94-1-344 (21.5%) in
 //! 439 games (sessions 51-52). About 1.5 standard errors apart, and the four matches from the
 //! same openings ranged from 17.5% to 42.5%; Qi took 0.52-0.58 s a move against 0.50 s with
-//! the default (Rapfi 0.68-0.73 s). Not made the default on this evidence (with the search
-//! before `ab`, `spend=100` had scored 4-0-36); the lead to confirm with more games. The
+//! the default (Rapfi 0.68-0.73 s). Then both side by side in the same minutes on seed 5316:
+//! `spend=100` 11-0-29, the default 10-0-30. So `spend=100` 55-0-145 (27.5%) in 200 games;
+//! not made the default on this evidence (with the search before `ab`, `spend=100` had
+//! scored 4-0-36); the lead to confirm with more paired games. The
 //! Black-threat mask after Rapfi's FORBID class (21.2% in 80 games, not kept) is in the
 //! patterns module doc.
 
