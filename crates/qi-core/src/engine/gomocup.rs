@@ -50,9 +50,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::ai::gomoku::GomokuEval;
 use crate::ai::gomoku::search::{Config, Search};
 pub use crate::ai::gomoku::{AB_RULES, NO_P33_RULES, QVCF, SELECT, SPEND, VERIFY, WIN43};
+use crate::ai::gomoku::{GomokuEval, search_ms};
 use crate::game::{Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, MAX_SIZE, MIN_SIZE, move_square};
 use crate::search::tt::MAX_HASH_MB;
@@ -357,8 +357,7 @@ impl Session {
             return Duration::ZERO;
         }
         // room for the reply and the manager's own overhead
-        let ms = (ms as f64 * 0.92) as u64;
-        Duration::from_millis(ms.saturating_sub(20).max(5))
+        Duration::from_millis(search_ms(ms).max(5))
     }
 
     /// The transposition table's size in megabytes: [`HASH_MB`] or the `hash` setting, at

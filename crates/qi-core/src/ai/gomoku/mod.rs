@@ -166,6 +166,14 @@ pub const AB_RULES: &[GomokuRule] = &[GomokuRule::Freestyle, GomokuRule::Renju];
 /// freestyle only, as under renju the search scored better with the narrowing (session 51).
 pub const NO_P33_RULES: &[GomokuRule] = &[GomokuRule::Freestyle];
 
+/// The milliseconds level 6 (and so `qi-engine gomocup`) searches when a move may take `ms`:
+/// 92% of it less 20 ms, room for the reply and the protocol's overhead, as its search stops a
+/// little after its time is up (in the app under Xvfb, with a match beside it, 22 of 59 moves
+/// at 1 s took 1.01-1.08 s before this margin; 900 ms at 1 s a move).
+pub fn search_ms(ms: u64) -> u64 {
+    ((ms as f64 * 0.92) as u64).saturating_sub(20)
+}
+
 /// The node budget of the check of a new best root move for the opponent's VCF and VCT
 /// ([`crate::ai::gomoku::search::Config::verify`]; session 45).
 pub const VERIFY: u64 = 60_000;
@@ -554,13 +562,11 @@ impl Ai for Gomoku {
 
     /// Levels 1-5 may use the whole move time, but their depth caps and node budgets
     /// ([`GomokuEval::for_level`]) bind first unless the machine is slow. Level 6 is bound by
-    /// the clock alone, so it searches 92% of the move time less 20 ms, as `qi-engine gomocup`
-    /// does: its search stops a little after its time is up (in the app under Xvfb, with a
-    /// match beside it, 22 of 59 moves at 1 s took 1.01-1.08 s before this margin).
+    /// the clock alone, so it searches [`search_ms`] of the move time, as `qi-engine gomocup`
+    /// does, but at least half of it.
     fn limits_for_level(level: u8, movetime: Duration) -> Limits {
         let time = if level >= 6 {
-            let ms = (movetime.as_millis() as f64 * 0.92) as u64;
-            Duration::from_millis(ms.saturating_sub(20)).max(movetime / 2)
+            Duration::from_millis(search_ms(movetime.as_millis() as u64)).max(movetime / 2)
         } else {
             movetime
         };
