@@ -126,7 +126,12 @@
 //! the default (Rapfi 0.68-0.73 s). Then both side by side in the same minutes on seed 5316:
 //! `spend=100` 11-0-29, the default 10-0-30. So `spend=100` 55-0-145 (27.5%) in 200 games;
 //! not made the default on this evidence (with the search before `ab`, `spend=100` had
-//! scored 4-0-36); the lead to confirm with more paired games. The
+//! scored 4-0-36); the lead to confirm with more paired games. Session 54 paired them three
+//! times more (seeds 5401-5403, side by side, load about 2): `spend=100` 10-0-30, 10-0-30,
+//! 7-0-33 (27-0-93, 22.5%), the default 10-0-30, 11-0-29, 9-0-31 (30-0-90, 25%). Qi took
+//! 0.53-0.58 s a move with `spend=100`, 0.52 s with the default (Rapfi 0.67-0.72 s): few
+//! moves end between 75% of the time and the deadline, so the setting changes little. Over
+//! 320 games `spend=100` scored 82-0-238 (25.6%): the lead was noise, and 75% stays. The
 //! Black-threat mask after Rapfi's FORBID class (21.2% in 80 games, not kept) is in the
 //! patterns module doc.
 
