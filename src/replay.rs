@@ -243,11 +243,11 @@ fn replay_status(game: &Match) -> String {
             mv = before.move_to_text(mv)
         );
     }
-    if ply == total {
-        if let Some(r) = game.replay.as_ref().and_then(|r| r.result.as_ref()) {
-            let result = crate::games::record_result(game.kind(), r);
-            s += &t!("replay-status-result", result = result);
-        }
+    if ply == total
+        && let Some(r) = game.replay.as_ref().and_then(|r| r.result.as_ref())
+    {
+        let result = crate::games::record_result(game.kind(), r);
+        s += &t!("replay-status-result", result = result);
     }
     s
 }
@@ -258,7 +258,7 @@ fn use_replay_keys(
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut steps: MessageWriter<ReplayStep>,
 ) {
-    if !game.is_some_and(|g| g.replay.is_some()) || egui.is_some_and(|e| e.wants_keyboard_input()) {
+    if game.is_none_or(|g| g.replay.is_none()) || egui.is_some_and(|e| e.wants_keyboard_input()) {
         return;
     }
     for (key, step) in [

@@ -1453,8 +1453,10 @@ fn the_cpu_keeps_its_time_per_move() {
         let before = app.world().resource::<qi::cpu::Thinking>().last_search_secs;
         app.update();
         let after = app.world().resource::<qi::cpu::Thinking>().last_search_secs;
-        if after.is_some() && after != before {
-            best = best.min(after.unwrap());
+        if let Some(a) = after
+            && after != before
+        {
+            best = best.min(a);
             seen += 1;
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
@@ -1601,7 +1603,7 @@ fn the_command_line_level_defaults_to_the_games_own() {
         for _ in 0..4 {
             app.update();
         }
-        let players = app.world().resource::<Match>().setup.players.clone();
+        let players = app.world().resource::<Match>().setup.players;
         let kept = app.world().resource::<Settings>().level(GameKind::Go);
         (players, kept)
     };

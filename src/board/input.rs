@@ -100,6 +100,7 @@ fn choose_moves_from_clicks(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn use_board_keys(
     keys: Res<ButtonInput<KeyCode>>,
     game: Option<Res<Match>>,

@@ -67,7 +67,7 @@ fn toggle_territory(
         || marking.is_some()
         || in_game.is_some_and(|s| *s.get() != crate::menus::InGame::None)
         || egui.is_some_and(|e| e.wants_keyboard_input())
-        || !game.is_some_and(|g| g.kind() == GameKind::Go)
+        || game.is_none_or(|g| g.kind() != GameKind::Go)
     {
         return;
     }

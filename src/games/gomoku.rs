@@ -41,10 +41,7 @@ impl GameUi for GomokuUi {
     fn options_ui(&self, ui: &mut egui::Ui, o: &mut GameOptions) -> bool {
         let mut clicked = super::size_buttons(ui, GameKind::Gomoku, &mut o.size);
         ui.separator();
-        let labels: Vec<String> = GomokuRule::ALL
-            .iter()
-            .map(|r| rule_name(*r).into())
-            .collect();
+        let labels: Vec<String> = GomokuRule::ALL.iter().map(|r| rule_name(*r)).collect();
         if let Some(i) = super::choice_buttons(ui, &labels, o.variant) {
             o.variant = i;
             clicked = true;

@@ -365,6 +365,33 @@ pub fn choice_buttons(ui: &mut egui::Ui, labels: &[String], current: usize) -> O
     out
 }
 
+/// The usual star points (hoshi) of a square board of Go or Gomoku.
+pub fn hoshi(n: u8) -> Vec<Square> {
+    if n < 7 {
+        return vec![];
+    }
+    let edge = if n >= 13 { 3 } else { 2 };
+    let (a, m, b) = (edge, n / 2, n - 1 - edge);
+    let mut v = vec![
+        Square::new(a, a),
+        Square::new(a, b),
+        Square::new(b, a),
+        Square::new(b, b),
+    ];
+    if n % 2 == 1 {
+        v.push(Square::new(m, m));
+        if n >= 15 {
+            v.extend([
+                Square::new(a, m),
+                Square::new(b, m),
+                Square::new(m, a),
+                Square::new(m, b),
+            ]);
+        }
+    }
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,31 +464,4 @@ mod tests {
             "{gomoku}"
         );
     }
-}
-
-/// The usual star points (hoshi) of a square board of Go or Gomoku.
-pub fn hoshi(n: u8) -> Vec<Square> {
-    if n < 7 {
-        return vec![];
-    }
-    let edge = if n >= 13 { 3 } else { 2 };
-    let (a, m, b) = (edge, n / 2, n - 1 - edge);
-    let mut v = vec![
-        Square::new(a, a),
-        Square::new(a, b),
-        Square::new(b, a),
-        Square::new(b, b),
-    ];
-    if n % 2 == 1 {
-        v.push(Square::new(m, m));
-        if n >= 15 {
-            v.extend([
-                Square::new(a, m),
-                Square::new(b, m),
-                Square::new(m, a),
-                Square::new(m, b),
-            ]);
-        }
-    }
-    v
 }

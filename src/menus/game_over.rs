@@ -103,6 +103,7 @@ pub fn game_over_ui(
     .inner
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_game_over(
     mut contexts: EguiContexts,
     mut model: ResMut<GameOverModel>,

@@ -85,6 +85,7 @@ pub(super) fn send_actions(
 }
 
 /// After every change of the online game: its autosave (and, once it is over, its record).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn autosave_online(
     mut played: MessageReader<MovePlayed>,
     mut resets: MessageReader<BoardReset>,
