@@ -16,8 +16,9 @@
 //!
 //! `gen` plays games on 15 × 15 from random openings (3 or 4 stones, alternately Black and
 //! White, on distinct points at most 3 from the centre), then both sides play `qi-engine
-//! gomocup`'s search (level 6 without its depth cap, late-move reductions and pruning by
-//! threat type) bound by `--nodes` nodes a move (20,000 by default) instead of the clock, with
+//! gomocup`'s search (level 6 with its settings for the rule, so the `ab` search under freestyle
+//! and renju; until session 54 without the rule's settings, so the older search) bound by
+//! `--nodes` nodes a move (20,000 by default) instead of the clock, with
 //! smaller budgets for the threat searches (VCF 20,000 and VCT 10,000 nodes at the root, 5,000
 //! and 2,000 for the checks of the opponent's); with `--patterns 1` on the embedded pattern
 //! evaluation instead of the line score. A game that fills the board is a draw. Output: a line
@@ -131,16 +132,17 @@ fn rule_of(args: &[String]) -> GomokuRule {
     }
 }
 
-/// `gomocup`'s search bound by `nodes` nodes a move, with smaller threat-search budgets (see
-/// the program's doc); `patterns` > 0: the learned evaluation, with the line weights too when
-/// `lines`.
+/// `gomocup`'s search under `rule` (its settings for the rule, [`GomokuEval::for_rule`]) bound
+/// by `nodes` nodes a move, with smaller threat-search budgets (see the program's doc);
+/// `patterns` > 0: the learned evaluation, with the line weights too when `lines`.
 fn search_config(
+    rule: GomokuRule,
     seed: u64,
     nodes: u64,
     patterns: u32,
     lines: bool,
 ) -> qi_core::ai::gomoku::search::Config {
-    let mut eval = GomokuEval::for_level(6, seed);
+    let mut eval = GomokuEval::for_level(6, seed).for_rule(rule);
     eval.depth = 0;
     eval.nodes = nodes;
     eval.lmr = true;
@@ -171,7 +173,7 @@ fn label(args: &[String]) {
     let out: String = arg(args, "--out", "gomoku-labels.txt".to_string());
     let files = positional(args);
     let mut w = BufWriter::new(std::fs::File::create(&out).expect("output file"));
-    let cfg = search_config(1, nodes, 1, lines > 0);
+    let cfg = search_config(rule, 1, nodes, 1, lines > 0);
     let stop = Arc::new(AtomicBool::new(false));
     let start = std::time::Instant::now();
     let (mut games, mut positions) = (0u64, 0u64);
@@ -244,7 +246,7 @@ fn generate(args: &[String]) {
     let mut w = BufWriter::new(std::fs::File::create(&out).expect("output file"));
     let mut rng = Rng::new(seed);
     let stop = Arc::new(AtomicBool::new(false));
-    let cfg = search_config(seed, nodes, patterns, false);
+    let cfg = search_config(rule, seed, nodes, patterns, false);
     let start = std::time::Instant::now();
     let mut results = [0u32; 3];
     for gi in 0..games {
