@@ -966,6 +966,14 @@ fn a_record_replays_and_play_from_here_vs_cpu() {
         settle(&mut app);
     }
     assert_eq!(app.world().resource::<Match>().history.ply(), 3);
+    // the keys step too: Right forward, Left back
+    use bevy::input::keyboard::Key;
+    press_key(&mut app, KeyCode::ArrowRight, Key::ArrowRight);
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Match>().history.ply(), 4);
+    press_key(&mut app, KeyCode::ArrowLeft, Key::ArrowLeft);
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Match>().history.ply(), 3);
     assert!(status(&app).starts_with("Move 3 of"), "{}", status(&app));
     // three moves: 4 + 3 discs on the board
     assert_eq!(count::<Piece>(&mut app), 7);
