@@ -255,6 +255,19 @@
 //! file, 40 games) 4-0-36 (10%, load 1.7-2.0), main 3-0-37 (7.5%) right after (load 1.6-2.1):
 //! no real gain, so it stays off (a first fit on 18,553 positions only drew 72-0-68 in
 //! self-play).
+//!
+//! Session 55 tried line weights for renju, where the point weights are coarsest (outside the
+//! repo: a build with its own `data/gomoku-lines.bin`, `gomocup --set lines=1`). Fitted to
+//! session 52's Rapfi labels of the `ab` search's games and principal variations (11,000
+//! positions; `train --rule renju --lines 1 --base embedded --epochs 200 --lr 2`), held-out log
+//! loss: a refit of the point and threat weights alone 0.631 (70.1% of the signs right), with
+//! the line weights 0.604 (70.1%; `--l2-lines 1e-6`) and 0.605 (72.4%; `1e-7`). Against
+//! Rapfi at 1 s a move (the renju openings file, seed 5501, load about 2, the two side by
+//! side): the first 2-0-23 after 25 games, the second 6-0-22 after 28 (both stopped; the
+//! machine was replaced before the second ended), where the shipped weights score 20-25%: a
+//! finer fit to Rapfi's labels again did not carry over into play (as in sessions 20, 41, 44,
+//! 48 and 52), so Rapfi's finer line patterns (its 14 against the board's 10 shapes) are an
+//! unlikely lever on their own: the line weights are finer still.
 
 use std::sync::OnceLock;
 

@@ -134,6 +134,24 @@
 //! 320 games `spend=100` scored 82-0-238 (25.6%): the lead was noise, and 75% stays. The
 //! Black-threat mask after Rapfi's FORBID class (21.2% in 80 games, not kept) is in the
 //! patterns module doc.
+//!
+//! Session 56 (a new machine, Rapfi rebuilt from its newest sources the same way; two matches
+//! side by side, load about 2, a cold CI build beside the first pair): main's renju default
+//! 9-0-31 and 7-0-33 (seeds 5601-5602; 4 of 40 won as Black, 12 of 40 as White; Qi 0.51 s a
+//! move, Rapfi 0.72 s). Without the threat searches at the root (`--set
+//! vct=0,vctdefend=0,verify=0`: Rapfi has no such step, and the main search then has the
+//! whole move) 10-0-30, 9-0-31, 8-0-32, 5-0-35 (seeds 5601-5604; 32-0-128, **20.0%** in 160
+//! games, 13 of 80 won as Black; 0.55-0.57 s a move): no gain, so the root keeps them.
+//! `hred=1,lmrext=1` under renju 9-0-31 (seed 5605; with session 51's 8-0-32, 21.3% in 80):
+//! no gain either. A profile of `gomocup` under renju (perf, 26 positions of these games at
+//! 1 s each) put about three quarters of the time in this search and a seventh in the root's
+//! VCT steps; `Board::place` took 25%, the forbidden checks 10-12%, the table's probe 6%. A
+//! prefetch of the child's table bucket after each move (the same nodes, checksum
+//! `aaca2184ec8db8ce` at depth 9) showed no difference within the bench's spread on the
+//! loaded machine (250-380 k nodes a second for both builds) and is not kept. Freestyle's
+//! default, measured again: 9-0-31 and 9-0-31 (seeds 5605-5606, 22.5% in 80 games; 7 of 40
+//! won as Black), against 32.5% in 240 games in sessions 50-51: with this Rapfi build
+//! freestyle is below 30% as well.
 
 use super::*;
 
