@@ -152,6 +152,20 @@
 //! default, measured again: 9-0-31 and 9-0-31 (seeds 5605-5606, 22.5% in 80 games; 7 of 40
 //! won as Black), against 32.5% in 240 games in sessions 50-51: with this Rapfi build
 //! freestyle is below 30% as well.
+//!
+//! Session 57 (the same machine and Rapfi build, load about 2) measured freestyle's default
+//! again: 13-0-27 and 11-0-29 (seeds 5607-5608; 11 of 40 won as Black, 13 of 40 as White),
+//! so 42-0-118 (**26.3%**) in 160 games over sessions 56-57; a third match (seed 5609) was
+//! lost with the machine before it ended. Rapfi, on positions of those games and on the same
+//! loaded machine, reported 239-389 k nodes a second at nominal depths 14-28, about Qi's own
+//! node rate: the gap is not raw speed. Rapfi's evaluation of every position of ten lost renju
+//! games with Qi as Black (session 56's seed 5601) found no single blunder: Black's value
+//! drifts from about +100-160 (Rapfi's units) at plies 3-12 to below zero by plies 16-24,
+//! while Qi's own score for Black stays far higher (in one game +1196 in Rapfi's units at ply
+//! 20 where Rapfi gave +42; in another +500-900 through plies 8-22 where Rapfi gave +45-250).
+//! In the first of those the move Qi then played let White answer with a counter-four Qi's
+//! principal variation did not foresee: a miss of the search in a tactical line, not of the
+//! rules. Qi as Black in renju is over-optimistic, and loses slowly, not by one move.
 
 use super::*;
 
