@@ -31,7 +31,8 @@
 //! (freestyle since session 50, renju since session 51) the main search after the root's
 //! steps is the `ab` module's, after the whole shape of Rapfi's, with Rapfi's history
 //! ordering, and in freestyle ([`NO_P33_RULES`]) without narrowing to the answers of an
-//! opponent's three-three point; under renju a Black open-four point that is forbidden is no
+//! opponent's three-three point and, since session 58 ([`WIDE_RULES`]), with candidates from
+//! Rapfi's wider `square3_line4` range; under renju a Black open-four point that is forbidden is no
 //! threat there (`Config::open4_allowed`, session 52). Its
 //! transposition table ([`HASH_MB`], 16 MB, or half of `max_memory` where that is less) is
 //! kept from move to move within a game, also when the manager
@@ -51,7 +52,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::ai::gomoku::search::{Config, Search};
-pub use crate::ai::gomoku::{AB_RULES, NO_P33_RULES, QVCF, SELECT, SPEND, VERIFY, WIN43};
+pub use crate::ai::gomoku::{
+    AB_RULES, NO_P33_RULES, QVCF, SELECT, SPEND, VERIFY, WIDE_RULES, WIN43,
+};
 use crate::ai::gomoku::{GomokuEval, search_ms};
 use crate::game::{Game, Side, Square};
 use crate::gomoku::{Gomoku, GomokuRule, MAX_SIZE, MIN_SIZE, move_square};
@@ -761,16 +764,26 @@ mod tests {
             let c = s.config();
             let on = AB_RULES.contains(&r);
             let p33 = !(on && NO_P33_RULES.contains(&r));
+            let range = if on && WIDE_RULES.contains(&r) { 3 } else { 0 };
             assert_eq!(
-                (c.ab, c.history, c.prune33, c.open4_allowed, c.open4_eval),
-                (on, on, p33, on, false),
+                (
+                    c.ab,
+                    c.history,
+                    c.prune33,
+                    c.open4_allowed,
+                    c.open4_eval,
+                    c.range
+                ),
+                (on, on, p33, on, false, range),
                 "{r:?}"
             );
         }
         s.handle("INFO rule 0", &mut out);
-        s.settings = parse_settings("ab=0,history=0,p33=1,f4=0").unwrap();
+        assert_eq!(s.config().range, 3, "freestyle's default range");
+        s.settings = parse_settings("ab=0,history=0,p33=1,f4=0,range=0").unwrap();
         let c = s.config();
         assert!(!c.ab && !c.history && c.prune33 && !c.open4_allowed);
+        assert_eq!(c.range, 0, "a range setting stays as given");
         s.handle("INFO rule 4", &mut out);
         s.settings = parse_settings("f4=2").unwrap();
         let c = s.config();

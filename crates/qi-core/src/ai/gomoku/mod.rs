@@ -166,6 +166,13 @@ pub const AB_RULES: &[GomokuRule] = &[GomokuRule::Freestyle, GomokuRule::Renju];
 /// freestyle only, as under renju the search scored better with the narrowing (session 51).
 pub const NO_P33_RULES: &[GomokuRule] = &[GomokuRule::Freestyle];
 
+/// The rules of [`AB_RULES`] under which level 6 takes its candidates from Rapfi's default
+/// range, within three points of a stone and four along its lines (`Config::range` 3,
+/// `square3_line4`), instead of within two: freestyle, where the search scored 59-3-98
+/// (37.8%) against Rapfi in 160 games and the narrower range 50-5-105 (32.8%) beside it
+/// (session 58; the `ab` module doc). `--set range=0` turns it back.
+pub const WIDE_RULES: &[GomokuRule] = &[GomokuRule::Freestyle];
+
 /// The milliseconds level 6 (and so `qi-engine gomocup`) searches when a move may take `ms`:
 /// 92% of it less 20 ms, room for the reply and the protocol's overhead, as its search stops a
 /// little after its time is up (in the app under Xvfb, with a match beside it, 22 of 59 moves
@@ -179,11 +186,12 @@ pub fn search_ms(ms: u64) -> u64 {
 pub const VERIFY: u64 = 60_000;
 
 /// The match settings a level-6 search keeps as given instead of taking its rule's
-/// ([`GomokuEval::fixed`]): `ab`, `history`, `p33`, `f4`.
+/// ([`GomokuEval::fixed`]): `ab`, `history`, `p33`, `f4`, `range`.
 const FIX_AB: u8 = 1;
 const FIX_HISTORY: u8 = 2;
 const FIX_P33: u8 = 4;
 const FIX_F4: u8 = 8;
+const FIX_RANGE: u8 = 16;
 
 /// The Gomoku evaluation and search settings of one level.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,11 +295,11 @@ pub struct GomokuEval {
     pub open4_allowed: bool,
     /// [`search::Config::open4_eval`] (match setting `f4=2`).
     pub open4_eval: bool,
-    /// Whether `ab`, `history`, `prune33` and `open4_allowed` follow the position's rule
-    /// ([`GomokuEval::for_rule`]): level 6's.
+    /// Whether `ab`, `history`, `prune33`, `open4_allowed` and `range` follow the position's
+    /// rule ([`GomokuEval::for_rule`]): level 6's.
     pub per_rule: bool,
     /// Those of them a match setting has given (bits `FIX_AB`, `FIX_HISTORY`, `FIX_P33`,
-    /// `FIX_F4`): [`GomokuEval::for_rule`] leaves them as given.
+    /// `FIX_F4`, `FIX_RANGE`): [`GomokuEval::for_rule`] leaves them as given.
     pub fixed: u8,
 }
 
@@ -411,9 +419,10 @@ impl GomokuEval {
     /// These settings for a position under `rule`. Level 6 ([`GomokuEval::per_rule`]) searches
     /// with the `ab` module's search and Rapfi's history ordering under the rules of
     /// [`AB_RULES`] (elsewhere the older search without the history), narrows to the answers
-    /// of an opponent's three-three point except under [`NO_P33_RULES`], and counts a Black
-    /// open-four point that is forbidden under renju as no threat in the `ab` search; a match
-    /// setting (`ab`, `history`, `p33`, `f4`) stays as given. Other levels are returned as
+    /// of an opponent's three-three point except under [`NO_P33_RULES`], takes its candidates
+    /// from Rapfi's wider range under [`WIDE_RULES`], and counts a Black open-four point that
+    /// is forbidden under renju as no threat in the `ab` search; a match setting (`ab`,
+    /// `history`, `p33`, `f4`, `range`) stays as given. Other levels are returned as
     /// they are.
     pub fn for_rule(&self, rule: GomokuRule) -> GomokuEval {
         let mut e = self.clone();
@@ -431,6 +440,13 @@ impl GomokuEval {
             if e.fixed & FIX_F4 == 0 {
                 e.open4_allowed = on;
                 e.open4_eval = false;
+            }
+            if e.fixed & FIX_RANGE == 0 {
+                e.range = if on && WIDE_RULES.contains(&rule) {
+                    3
+                } else {
+                    0
+                };
             }
         }
         e
@@ -665,7 +681,10 @@ impl crate::engine::matches::Tunable for Gomoku {
                 eval.ab = v > 0;
                 eval.fixed |= FIX_AB;
             }
-            "range" => eval.range = v.min(3) as u8,
+            "range" => {
+                eval.range = v.min(3) as u8;
+                eval.fixed |= FIX_RANGE;
+            }
             "iir" => eval.iir = v > 0,
             "ext" => eval.ext = v > 0,
             "se" => eval.singular = v > 0,

@@ -166,6 +166,26 @@
 //! In the first of those the move Qi then played let White answer with a counter-four Qi's
 //! principal variation did not foresee: a miss of the search in a tactical line, not of the
 //! rules. Qi as Black in renju is over-optimistic, and loses slowly, not by one move.
+//!
+//! Session 58 (a new machine, Rapfi rebuilt from its newest sources the same way; two matches
+//! side by side, a cold build and the whole test suite beside the first three pairs, load
+//! 2-4). A relay timing each of `gomocup`'s answers in four renju games (0-0-4) found no time
+//! left unused: a quarter of the moves are forced and take at most 11 ms, the others 0.69-0.90
+//! s. Rapfi's default candidate range (`square3_line4`: within three points of a stone and
+//! four along its lines; `--set range=3`) on freestyle's default scored 15-0-25, 15-0-25,
+//! 16-0-24 and 13-3-24 (seeds 5812-5814, 5816): **59-3-98, 37.8% in 160 games** (29 of 80
+//! won as Black, 30 of 80 as White), where the 5 × 5 range scored 11-0-29, 13-1-26, 11-3-26
+//! and 15-1-24 (seeds 5811, 5813, 5814, 5816, the last three beside the wide range's):
+//! 50-5-105, 32.8% in 160; within three alone (`range=2`, 7 × 7) 14-0-26 and 11-0-29 (31.3%
+//! in 80). Every match plays the same 40 (opening, colour) pairs; the wide range's four
+//! matches scored 36-40%, the narrow one's 27.5-38.8%. A lead of 5 points is about one
+//! standard error, but it points where session 48's did (Rapfi's own search with these
+//! weights lost 15 points in freestyle when narrowed to 5 × 5), and in no match did the wide
+//! range do worse than 36%: so freestyle's default takes it since ([`super::super::WIDE_RULES`];
+//! `--set range=0` for the 5 × 5). Qi took 0.40 s a move with it, 0.39 s without (Rapfi 0.54
+//! s). Under renju (seed 5815, side by side) the wide range scored 11-0-29 (4 of 20 won as
+//! Black) and the default 12-0-28 (1 of 20 as Black, 11 of 20 as White; 30%, against 21-22%
+//! over sessions 51-56): no gain, so renju keeps 5 × 5.
 
 use super::*;
 
