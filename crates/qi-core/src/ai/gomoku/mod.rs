@@ -295,6 +295,8 @@ pub struct GomokuEval {
     pub open4_allowed: bool,
     /// [`search::Config::open4_eval`] (match setting `f4=2`).
     pub open4_eval: bool,
+    /// [`search::Config::unit`] in hundredths (match setting `unit`).
+    pub unit: u16,
     /// Whether `ab`, `history`, `prune33`, `open4_allowed` and `range` follow the position's
     /// rule ([`GomokuEval::for_rule`]): level 6's.
     pub per_rule: bool,
@@ -378,6 +380,7 @@ impl GomokuEval {
             lmr_ext: false,
             open4_allowed: false,
             open4_eval: false,
+            unit: 160,
             per_rule: false,
             fixed: 0,
         };
@@ -508,6 +511,7 @@ impl GomokuEval {
             lmr_ext: self.lmr_ext,
             open4_allowed: self.open4_allowed,
             open4_eval: self.open4_eval,
+            unit: self.unit,
             history: self.history,
             lines: self.lines,
             fast_first: self.fast_first,
@@ -695,9 +699,10 @@ impl crate::engine::matches::Tunable for Gomoku {
                 eval.open4_eval = v > 1;
                 eval.fixed |= FIX_F4;
             }
+            "unit" => eval.unit = v.clamp(10, 1000) as u16,
             other => {
                 return Err(format!(
-                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range, iir, ext, se, hred, lmrext, f4)"
+                    "unknown Gomoku setting '{other}' (width, depth, nodes, vcf, defend, leaf, vct, vctdefend, verify, threats, noise, shapes, patterns, lmr, spend, prune, history, lines, fastfirst, select, selk, seldefend, p33, a33, futility, futm, futdepth, razor, razm, avg2, order, w43, qvcf, sfut, srazor, sfh, simp, savg, cutr, line3, ab, range, iir, ext, se, hred, lmrext, f4, unit)"
                 ));
             }
         }

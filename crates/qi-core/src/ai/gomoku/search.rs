@@ -791,6 +791,9 @@ pub struct Config {
     /// Black's open-four point where every such point is forbidden (match setting `f4=2`,
     /// with [`Config::open4_allowed`]).
     pub open4_eval: bool,
+    /// With [`Config::ab`], Rapfi's margins (in its units of 250 a logit) times this in Qi's
+    /// (400 a logit), in hundredths: 160 by the units alone (match setting `unit`).
+    pub unit: u16,
 }
 
 /// Rapfi's pruning by the static evaluation of a node (its search steps 7 and 8, its fail-high
@@ -915,6 +918,7 @@ impl Default for Config {
             lmr_ext: false,
             open4_allowed: false,
             open4_eval: false,
+            unit: 160,
         }
     }
 }

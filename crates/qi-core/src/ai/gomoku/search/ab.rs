@@ -276,8 +276,6 @@ fn pattern4_of_lines(s: PointShape) -> u8 {
     }
 }
 
-/// Rapfi's margins are in units of 250 a logit, Qi's evaluation in 400: × 1.6.
-const UNIT: f32 = 1.6;
 /// Below this depth a move without a shape of either side is not searched, nor a defence
 /// far from both last stones.
 const TRIVIAL_PRUNE_DEPTH: f32 = 4.3;
@@ -345,9 +343,9 @@ pub fn move_count_limit(depth: f32, improving: bool) -> usize {
 
 /// Rapfi's futility margin (its scale per rule, less at a cut node the table does not know).
 #[inline]
-fn futility_margin(renju: bool, d: f32, no_tt_cut: bool, improving: bool) -> i32 {
+fn futility_margin(unit: f32, renju: bool, d: f32, no_tt_cut: bool, improving: bool) -> i32 {
     let scale = if renju { 80.0 } else { 63.0 } - 12.0 * no_tt_cut as i32 as f32;
-    ((scale * (d - improving as i32 as f32)).max(0.0) * UNIT) as i32
+    ((scale * (d - improving as i32 as f32)).max(0.0) * unit) as i32
 }
 
 /// Rapfi's history bonus for a cut at `depth`.
@@ -365,6 +363,13 @@ fn hist_add(e: &mut i16, bonus: i32) {
 }
 
 impl Search {
+    /// Rapfi's margins are in units of 250 a logit, Qi's evaluation in 400: × 1.6
+    /// ([`Config::unit`]).
+    #[inline]
+    fn unit(&self) -> f32 {
+        self.cfg.unit as f32 / 100.0
+    }
+
     /// [`Config::history`] with [`Config::ab`]: the candidates of `ply` by ordering score
     /// plus Rapfi's history (attacks a 128th, quiet moves a 256th) and 21 for the counter
     /// move of the opponent's last stone, the table's move first; the best `width` into
@@ -592,7 +597,14 @@ impl Search {
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
                 && !attacking
-                && eval - futility_margin(renju, depth - 1.0, cut && tt.is_none(), improvement > 0)
+                && eval
+                    - futility_margin(
+                        self.unit(),
+                        renju,
+                        depth - 1.0,
+                        cut && tt.is_none(),
+                        improvement > 0,
+                    )
                     >= beta
             {
                 return eval;
@@ -617,7 +629,8 @@ impl Search {
             && eval != NO_EVAL
             && eval
                 >= beta
-                    + ((-9.0 + 15.0 * depth.floor() + 87.0 * oppo4 as i32 as f32) * UNIT) as i32;
+                    + ((-9.0 + 15.0 * depth.floor() + 87.0 * oppo4 as i32 as f32) * self.unit())
+                        as i32;
 
         // the moves: the five's block alone, the exact defences with the side's own fours, or
         // every candidate, the table's move first
@@ -686,7 +699,7 @@ impl Search {
                 singular_done = true;
                 let former_pv = !pv && tt_pv;
                 let scale = if renju { 0.94 } else { 0.91 } + former_pv as i32 as f32;
-                let sbeta = (tv - (scale * depth * UNIT) as i32).max(-MATE);
+                let sbeta = (tv - (scale * depth * self.unit()) as i32).max(-MATE);
                 let sdepth = depth - (depth * 0.54 - former_pv as i32 as f32);
                 self.frame(ply).skip = Some(m);
                 let v = self.ab(e, sdepth, ply, sbeta - 1, sbeta, false, cut);
@@ -697,7 +710,7 @@ impl Search {
                     return 0;
                 }
                 if v < sbeta {
-                    let double = (29.0 - (depth * 0.6).floor().min(9.0)) * UNIT;
+                    let double = (29.0 - (depth * 0.6).floor().min(9.0)) * self.unit();
                     ext = if !pv
                         && ((v as f32) < sbeta as f32 - double)
                         && self.back(ply, 1).extra < 10.8
@@ -820,11 +833,12 @@ impl Search {
                     if self.cfg.lmr_ext {
                         // (Rapfi's lmrExtension, capped once the line's extensions pass 5)
                         let gap = new_depth - d;
-                        let deeper = value > alpha + ((34.0 + 11.0 * gap) * UNIT) as i32;
+                        let deeper = value > alpha + ((34.0 + 11.0 * gap) * self.unit()) as i32;
                         let even = value
                             > alpha
-                                + ((if renju { 288.0 } else { 349.0 } + 26.0 * gap) * UNIT) as i32;
-                        let shallower = value < best + (new_depth * UNIT) as i32;
+                                + ((if renju { 288.0 } else { 349.0 } + 26.0 * gap) * self.unit())
+                                    as i32;
+                        let shallower = value < best + (new_depth * self.unit()) as i32;
                         let mut x =
                             deeper as i32 as f32 + even as i32 as f32 - shallower as i32 as f32;
                         let extra = self.frame(ply).extra;
@@ -858,7 +872,7 @@ impl Search {
                         break;
                     }
                     alpha = value;
-                    if depth > 2.0 && depth < 12.0 && value.abs() < (2000.0 * UNIT) as i32 {
+                    if depth > 2.0 && depth < 12.0 && value.abs() < (2000.0 * self.unit()) as i32 {
                         depth -= 1.0;
                     }
                 }
@@ -1012,7 +1026,7 @@ impl Search {
                         break;
                     }
                     alpha = value;
-                    if depth > 2.0 && depth < 12.0 && value.abs() < (2000.0 * UNIT) as i32 {
+                    if depth > 2.0 && depth < 12.0 && value.abs() < (2000.0 * self.unit()) as i32 {
                         depth -= 1.0;
                     }
                 }
@@ -1052,7 +1066,7 @@ impl Search {
         let mut prev = 0;
         'deepen: for depth in 1..=max_depth {
             let (mut alpha, mut beta, mut delta) = if depth >= 5 {
-                let d = (16.0 * UNIT) as i32;
+                let d = (16.0 * self.unit()) as i32;
                 (prev - d, prev + d, d)
             } else {
                 (-INF, INF, 0)
@@ -1080,7 +1094,8 @@ impl Search {
                 } else {
                     break v;
                 }
-                delta = delta * (3 + v.abs() / (1024.0 * UNIT) as i32) / 4 + (6.0 * UNIT) as i32;
+                delta = delta * (3 + v.abs() / (1024.0 * self.unit()) as i32) / 4
+                    + (6.0 * self.unit()) as i32;
             };
             prev = value;
             best = root[0].0;
@@ -1262,8 +1277,9 @@ mod tests {
 
     #[test]
     fn ab_search_settings_of_rapfi_change_the_tree() {
-        // each of the internal iterative reductions, the extensions and the singular
-        // extension changes the number of nodes of a fixed-depth search, so each is wired in
+        // each of the internal iterative reductions, the extensions, the singular extension
+        // and the margins' unit changes the number of nodes of a fixed-depth search, so each
+        // is wired in
         let g = super::super::tests::open_three(GomokuRule::Freestyle);
         let nodes = |f: &dyn Fn(&mut Config)| {
             let mut cfg = Config {
@@ -1293,5 +1309,8 @@ mod tests {
             "{base} {iir} {ext} {se}"
         );
         assert!(hred != base && lmrext != base, "{base} {hred} {lmrext}");
+        let wide = nodes(&|c| c.unit = 240);
+        let narrow = nodes(&|c| c.unit = 110);
+        assert!(wide != base && narrow != base, "{base} {wide} {narrow}");
     }
 }
