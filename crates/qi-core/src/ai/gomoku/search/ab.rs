@@ -190,6 +190,33 @@
 //! 19-0-21 (47.5%; 9 of 20 won as Black) with it and 9-0-31 (22.5%) with `--set range=0`. In
 //! all, the wide range **78-3-119 (39.8%) in 200 games**, the 5 × 5 59-5-136 (30.8%) in 200:
 //! about two standard errors apart.
+//!
+//! Session 59 (the same machine and Rapfi build; two matches side by side, load about 2).
+//! Rapfi (300 ms a position) valued the position before and after each of Qi's moves up to
+//! the 40th stone in the 19 renju games Qi lost as Black in session 58's main match (seed
+//! 5815): Rapfi would have played Qi's move at 101 of 224; Black's value fell by 37 (Rapfi's
+//! units) on average at Qi's first move (ply 5, from about +100), by 65 a move at plies 6-11,
+//! by about nothing at plies 12-17 and by 55-118 a move at plies 18-35: a steady loss, as
+//! session 57 found, with two single moves of 650 or more. At the 44 moves other than
+//! Rapfi's that lost 100 or more, `gomocup` at 1 s on the position after its own move and
+//! after Rapfi's preferred its own in 23 and Rapfi's in 18: in part a misjudgement, in part
+//! a choice its own search would not repeat. In one
+//! game its search already counted Black lost at the 10th stone, where Rapfi gave -490 and
+//! found White's mate two moves later. Against Rapfi at 1 s a move under renju (seed 5901
+//! unless said): Rapfi's two-position average of the point sum (`avg2=1,savg=1`) 9-1-30;
+//! Black's positive point weights at 60% while Qi plays Black (a less optimistic Black;
+//! a build not kept) 6-0-34 (1 of 20 won as Black); Rapfi's candidate range
+//! (`range=3`) 5-0-35; the margins' unit ([`super::Config::unit`], match setting `unit`, 160 by
+//! the units alone) at 240 (less pruning) 4-0-36 and at 110 (more) 7-0-33; main 11-0-29
+//! beside them. None kept. Main's renju default, seeds 5901-5905 (the last four beside
+//! each other in pairs): 11-0-29, 10-0-30, 7-0-33, 7-0-33, 13-0-27, **48-0-152 (24.0%) in 200
+//! games** (15 of 100 won as Black, 33 of 100 as White; Qi 0.49-0.54 s a move, Rapfi
+//! 0.71-0.75 s), 25.0% in 240 with session 58's: the renju figure is where sessions 51-56
+//! left it. Every variant above played seed 5901 alone, so it is to be read against main's
+//! spread over the five seeds (17.5-32.5%): `range=3` and `unit=240` fell below it, the
+//! others within it. Twice or three times the turn time lifted renju to only 32.5-35%
+//! (sessions 44 and 54), and Qi as Black won 0-7 of 20 even then: what Black lacks is
+//! knowledge of the position (the evaluation), not depth.
 
 use super::*;
 
