@@ -69,8 +69,8 @@ pub struct Thinking {
     /// The last info from the running or last search, and the side that searched.
     info: Arc<Mutex<Option<SearchInfo>>>,
     info_side: Option<Side>,
-    /// The noise of the searching level's evaluation ([`AnyCpu::level_noise`]; 0 for hints).
-    info_noise: i32,
+    /// The searching level (6 for hints), whose noise and scale the eval bar reads.
+    info_level: u8,
     /// The info is from a hint the player asked for.
     hint_info: bool,
     /// A CPU move found, waiting for the board to come to rest: (hash, ply, move, resigns).
@@ -96,7 +96,7 @@ pub struct Done {
     pub ply: usize,
     pub info: SearchInfo,
     pub side: Side,
-    pub noise: i32,
+    pub level: u8,
     pub hint: bool,
 }
 
@@ -155,11 +155,10 @@ impl Thinking {
         self.pending = None;
     }
 
-    /// The latest search info, the side whose search it is and the noise of its level's
-    /// evaluation.
-    pub fn last_info(&self) -> Option<(SearchInfo, Side, i32)> {
+    /// The latest search info, the side whose search it is and its level.
+    pub fn last_info(&self) -> Option<(SearchInfo, Side, u8)> {
         let info = self.info.lock().ok().and_then(|i| i.clone())?;
-        Some((info, self.info_side?, self.info_noise))
+        Some((info, self.info_side?, self.info_level))
     }
 
     /// The info shown comes from a hint.
@@ -182,7 +181,7 @@ impl Thinking {
             *i = Some(d.info);
         }
         self.info_side = Some(d.side);
-        self.info_noise = d.noise;
+        self.info_level = d.level;
         self.hint_info = d.hint;
     }
 
@@ -199,7 +198,7 @@ impl Thinking {
             ply: key.ply,
             info,
             side: key.side,
-            noise: self.info_noise,
+            level: self.info_level,
             hint: key.hint,
         });
     }
@@ -209,7 +208,7 @@ impl Thinking {
             *i = None;
         }
         self.info_side = None;
-        self.info_noise = 0;
+        self.info_level = 0;
         self.hint_info = false;
     }
 }
@@ -329,7 +328,7 @@ fn start_cpu_search(
     });
     thinking.started = Some(Instant::now());
     thinking.info_side = Some(side);
-    thinking.info_noise = AnyCpu::level_noise(kind, level);
+    thinking.info_level = level;
     thinking.hint_info = false;
     let info = thinking.info.clone();
     if let Ok(mut i) = info.lock() {
@@ -395,7 +394,7 @@ fn start_hint_search(
     });
     thinking.started = Some(Instant::now());
     thinking.info_side = Some(pos.side_to_move());
-    thinking.info_noise = 0;
+    thinking.info_level = 6;
     thinking.hint_info = true;
     let info = thinking.info.clone();
     let seed = pos.hash();
@@ -503,7 +502,7 @@ mod tests {
                 ..SearchInfo::default()
             },
             side: Side::Black,
-            noise: 0,
+            level: 6,
             hint: false,
         }
     }

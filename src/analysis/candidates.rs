@@ -129,6 +129,25 @@ fn refresh_candidates(game: Option<Res<Match>>, mut c: ResMut<Candidates>) {
     }));
 }
 
+/// A candidate's label: its value for the side to move (a proven win or loss, a winning chance
+/// where the analysing level scores one, or pieces).
+pub fn candidate_text(kind: qi_core::GameKind, v: i32) -> String {
+    if qi_core::search::is_decided(v) {
+        if v > 0 {
+            t!("candidate-win")
+        } else {
+            t!("candidate-loss")
+        }
+    } else if crate::games::ui_of(kind).score_is_win_rate() {
+        format!("{:.0}%", 50.0 + v as f32 / 100.0)
+    } else if let Some(scale) = qi_core::any::AnyCpu::level_logit_scale(kind, 6) {
+        // the mover's winning chance, as Go's win rates (Gomoku's logits read "+2.3")
+        format!("{:.0}%", 100.0 * crate::hud::win_chance(v, scale))
+    } else {
+        format!("{:+.1}", v as f32 / 100.0)
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn draw_candidates(
     mut commands: Commands,
@@ -168,17 +187,7 @@ fn draw_candidates(
     let lined = game.ui().board_style().lined;
     let size = (layout.cell * 0.34).clamp(9.0, 18.0);
     for (i, &(sq, v)) in c.values.iter().enumerate() {
-        let text = if qi_core::search::is_decided(v) {
-            if v > 0 {
-                t!("candidate-win")
-            } else {
-                t!("candidate-loss")
-            }
-        } else if kind == qi_core::GameKind::Go {
-            format!("{:.0}%", 50.0 + v as f32 / 100.0)
-        } else {
-            format!("{:+.1}", v as f32 / 100.0)
-        };
+        let text = candidate_text(kind, v);
         let ui = crate::theme::palette::ui();
         let color = if i == 0 {
             ui.mark_blunder
@@ -300,5 +309,22 @@ fn draw_line(
             Pickable::IGNORE,
             DespawnOnExit(Screen::Playing),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::candidate_text;
+    use qi_core::GameKind;
+
+    /// Each game's candidate labels in its own terms: Go's win rates and Gomoku's learned
+    /// logits (400 a logit) as the mover's chance, the other games' pieces.
+    #[test]
+    fn candidate_labels_read_in_each_games_terms() {
+        assert_eq!(candidate_text(GameKind::Go, 2410), "74%");
+        assert_eq!(candidate_text(GameKind::Gomoku, 400), "73%");
+        assert_eq!(candidate_text(GameKind::Gomoku, -600), "18%");
+        assert_eq!(candidate_text(GameKind::Reversi, 230), "+2.3");
+        assert_eq!(candidate_text(GameKind::Ataxx, -150), "-1.5");
     }
 }

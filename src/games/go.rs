@@ -495,7 +495,7 @@ mod tests {
             GameKind::Go,
             &search_info(2410, 6000),
             qi_core::Side::White,
-            0,
+            6,
         )
         .unwrap();
         assert_eq!(t, "Black 26% to win · 6000 playouts");
@@ -504,7 +504,7 @@ mod tests {
             GameKind::Go,
             &search_info(0, 20_000),
             qi_core::Side::Black,
-            0,
+            6,
         )
         .unwrap();
         assert_eq!(t, "Black 50% to win · 20000 playouts");
@@ -516,7 +516,7 @@ mod tests {
                 GameKind::Go,
                 &search_info(2410, playouts),
                 qi_core::Side::White,
-                0,
+                6,
             );
             assert_eq!(shown, None, "{playouts}");
         }

@@ -121,7 +121,6 @@ impl GameUi for GomokuUi {
 mod tests {
     use qi_core::GameKind;
     use qi_core::Side;
-    use qi_core::any::AnyCpu;
     use qi_core::search::SearchInfo;
 
     use crate::hud::eval_text;
@@ -138,28 +137,34 @@ mod tests {
     /// Defect (session 25, seen in the window): against level 2 the bar read "Black -85.8"
     /// and was all White after four even moves: level 2 adds up to 100 stones of noise to
     /// its evaluation, and the row scores filled a bar made for pieces at an ordinary three.
+    /// Defect (session 60): at level 6 it read "Black +4.1" after two moves, the learned
+    /// evaluation's logits (400 units one) shown as if they were stones: it now says Black's
+    /// winning chance, as the bar's share does.
     #[test]
     fn the_bar_hides_the_weak_levels_and_fits_the_row_scores() {
         for level in 1..=3 {
-            let noise = AnyCpu::level_noise(GameKind::Gomoku, level);
             assert_eq!(
-                eval_text(GameKind::Gomoku, &info(-8580), Side::White, noise),
+                eval_text(GameKind::Gomoku, &info(-8580), Side::White, level),
                 None
             );
         }
-        let noise = AnyCpu::level_noise(GameKind::Gomoku, 4);
-        assert!(eval_text(GameKind::Gomoku, &info(300), Side::Black, noise).is_some());
-        // level 6's learned evaluation, 400 units a logit: the bar's share is Black's winning
-        // chance, 1 / (1 + e^-1) = 73% at one logit; a line score's open three (about 300,
-        // levels 4-5) moves it about a third of the way
-        let bar = |s| {
-            eval_text(GameKind::Gomoku, &info(s), Side::Black, 0)
-                .unwrap()
-                .0
-        };
-        let share = |s| 0.5 + 0.5 * bar(s);
-        assert!((share(400) - 0.731).abs() < 0.005, "{}", share(400));
-        assert!((share(-800) - 0.119).abs() < 0.005, "{}", share(-800));
-        assert!((0.3..0.4).contains(&bar(300)), "{}", bar(300));
+        // levels 4-5 score rows of stones: an open three is about 300, and moves the bar
+        // about a third of the way
+        let (v, t) = eval_text(GameKind::Gomoku, &info(300), Side::Black, 4).unwrap();
+        assert!((0.3..0.4).contains(&v), "{v}");
+        assert_eq!(t, "Black +3.0 · depth 6");
+        // level 6's learned evaluation, 400 units a logit: 1 / (1 + e^-1) = 73% at one logit,
+        // in the text and in the bar's share
+        let shown = |s, side| eval_text(GameKind::Gomoku, &info(s), side, 6).unwrap();
+        let (v, t) = shown(400, Side::Black);
+        assert!((0.5 + 0.5 * v - 0.731).abs() < 0.005, "{v}");
+        assert_eq!(t, "Black 73% to win · depth 6");
+        // White searching, a logit and a half ahead: Black has 18%
+        let (v, t) = shown(600, Side::White);
+        assert!((0.5 + 0.5 * v - 0.182).abs() < 0.005, "{v}");
+        assert_eq!(t, "Black 18% to win · depth 6");
+        let (v, t) = shown(-800, Side::Black);
+        assert!((0.5 + 0.5 * v - 0.119).abs() < 0.005, "{v}");
+        assert_eq!(t, "Black 12% to win · depth 6");
     }
 }

@@ -88,7 +88,7 @@ mod tests {
                 solved: how,
                 ..Default::default()
             };
-            crate::hud::eval_text(GameKind::Reversi, &i, searching, 0).unwrap()
+            crate::hud::eval_text(GameKind::Reversi, &i, searching, 6).unwrap()
         };
         // White to move, losing by 6 discs for sure: Black +6
         let (v, t) = solved(-600, Side::White, Solved::Exact);

@@ -1,6 +1,7 @@
 //! The eval bar: the CPU's last evaluation for the first side, or who wins in how many moves.
 
 use bevy_egui::egui;
+use qi_core::any::AnyCpu;
 use qi_core::search::Solved;
 use qi_core::{GameKind, Side};
 
@@ -16,17 +17,18 @@ pub const MAX_SHOWN_NOISE: i32 = 100;
 /// to win" after one move).
 pub const MIN_SHOWN_PLAYOUTS: u64 = 2000;
 
-/// The eval bar's text: the score for the first side, or who wins in how many moves when the
-/// search has found the game decided. `None` when the search has nothing worth showing yet,
-/// or when its level adds more than [`MAX_SHOWN_NOISE`] of noise to its evaluation (`noise`,
-/// [`qi_core::any::AnyCpu::level_noise`]).
+/// The eval bar's text: the score for the first side (its winning chance where the searching
+/// `level`'s evaluation is fitted to results, [`AnyCpu::level_logit_scale`]), or who wins in
+/// how many moves when the search has found the game decided. `None` when the search has
+/// nothing worth showing yet, or when the level adds more than [`MAX_SHOWN_NOISE`] of noise to
+/// its evaluation ([`AnyCpu::level_noise`]). Hints search at level 6.
 pub fn eval_text(
     kind: GameKind,
     info: &qi_core::search::SearchInfo,
     searching: Side,
-    noise: i32,
+    level: u8,
 ) -> Option<(f32, String)> {
-    if info.nodes == 0 || info.depth < 2 || noise > MAX_SHOWN_NOISE {
+    if info.nodes == 0 || info.depth < 2 || AnyCpu::level_noise(kind, level) > MAX_SHOWN_NOISE {
         return None;
     }
     let first = if searching == Side::Black {
@@ -82,6 +84,15 @@ pub fn eval_text(
             side = crate::games::ui_of(kind).side_name(winner),
             n = plies
         )
+    } else if let Some(scale) = AnyCpu::level_logit_scale(kind, level) {
+        // Gomoku's learned evaluation: Black's winning chance (it read "Black +4.1" after two
+        // moves, a number no player could read)
+        t!(
+            "eval-chance",
+            side = black,
+            pct = format!("{:.0}", 100.0 * win_chance(first, scale)),
+            depth = info.depth
+        )
     } else {
         t!(
             "eval-score",
@@ -101,6 +112,11 @@ pub fn eval_text(
         ((first as f32) / crate::games::ui_of(kind).eval_scale()).tanh()
     };
     Some((value, text))
+}
+
+/// The winning chance (0 to 1) of a score `scale` units a logit.
+pub fn win_chance(score: i32, scale: f32) -> f32 {
+    1.0 / (1.0 + (-(score as f32) / scale).exp())
 }
 
 /// A score in hundredths as "+1.3", "-0.4" or "+0.0": one decimal, never "-0.0" (a score of

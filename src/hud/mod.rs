@@ -21,7 +21,7 @@ mod online_panel;
 mod replay_panel;
 mod top_bar;
 
-pub use eval::{MAX_SHOWN_NOISE, MIN_SHOWN_PLAYOUTS, eval_bar_ui, eval_text};
+pub use eval::{MAX_SHOWN_NOISE, MIN_SHOWN_PLAYOUTS, eval_bar_ui, eval_text, win_chance};
 pub use online_panel::{OnlineView, online_panel_ui};
 pub use replay_panel::{ReplayView, move_list_ui, replay_panel_ui};
 pub use top_bar::{piece_icon, top_bar_ui};
@@ -457,7 +457,7 @@ fn draw_hud(
     if settings.eval_bar && (cpu_in_game || thinking.hint_shown()) {
         view.eval = thinking
             .last_info()
-            .and_then(|(info, side, noise)| eval_text(view.kind, &info, side, noise));
+            .and_then(|(info, side, level)| eval_text(view.kind, &info, side, level));
     }
     let window = ctx.viewport_rect();
     let side_width = crate::board::side_panel_width(window.width());

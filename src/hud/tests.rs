@@ -220,14 +220,14 @@ fn info(score: i32, depth: u32, nodes: u64, nps: u64) -> SearchInfo {
 #[test]
 fn eval_texts_say_something_true() {
     assert_eq!(
-        eval_text(GameKind::Reversi, &info(0, 1, 10, 0), Side::Black, 0),
+        eval_text(GameKind::Reversi, &info(0, 1, 10, 0), Side::Black, 6),
         None
     );
     let (_, t) = eval_text(
         GameKind::Reversi,
         &info(1200, 8, 100_000, 2_000_000),
         Side::Black,
-        0,
+        6,
     )
     .unwrap();
     assert_eq!(t, "Black +12.0 · depth 8 · 2000 kn/s");
@@ -236,7 +236,7 @@ fn eval_texts_say_something_true() {
         GameKind::Ataxx,
         &info(-(MATE - 40), 9, 5000, 0),
         Side::White,
-        0,
+        6,
     )
     .unwrap();
     assert_eq!(t, "Red wins in 40 moves");
@@ -244,18 +244,25 @@ fn eval_texts_say_something_true() {
 }
 
 /// The bar shows no score of a level whose evaluation is mostly noise (more than
-/// [`MAX_SHOWN_NOISE`]), in every game, and a level's score at full strength; its value is
-/// tanh(score / the game's scale).
+/// [`MAX_SHOWN_NOISE`]), in every game, and every other level's; its value is tanh(score / the
+/// game's scale), or for a score in logits twice the winning chance less one.
 #[test]
 fn the_bar_hides_noisy_scores_and_uses_the_games_scale() {
     for kind in GameKind::ALL {
-        let shown = |noise| eval_text(kind, &info(300, 6, 5000, 0), Side::Black, noise);
-        assert_eq!(shown(MAX_SHOWN_NOISE + 1), None, "{kind:?}");
-        let (v, _) = shown(MAX_SHOWN_NOISE).expect("shown");
-        if !crate::games::ui_of(kind).score_is_win_rate() {
-            let want = (300.0 / crate::games::ui_of(kind).eval_scale()).tanh();
-            assert!((v - want).abs() < 1e-6, "{kind:?}: {v} against {want}");
+        for level in 1..=6 {
+            let shown = eval_text(kind, &info(300, 6, 5000, 0), Side::Black, level);
+            let noisy = qi_core::any::AnyCpu::level_noise(kind, level) > MAX_SHOWN_NOISE;
+            assert_eq!(shown.is_none(), noisy, "{kind:?} level {level}");
+            let Some((v, _)) = shown else { continue };
+            if let Some(scale) = qi_core::any::AnyCpu::level_logit_scale(kind, level) {
+                let want = 2.0 * super::eval::win_chance(300, scale) - 1.0;
+                assert!((v - want).abs() < 1e-5, "{kind:?}: {v} against {want}");
+            } else if !crate::games::ui_of(kind).score_is_win_rate() {
+                let want = (300.0 / crate::games::ui_of(kind).eval_scale()).tanh();
+                assert!((v - want).abs() < 1e-6, "{kind:?}: {v} against {want}");
+            }
         }
+        assert!(eval_text(kind, &info(300, 6, 5000, 0), Side::Black, 6).is_some());
     }
 }
 

@@ -185,6 +185,7 @@ eval-wins-in = { $side } wins in { $n ->
        *[other] { $n } moves
     }
 eval-score = { $side } { $score } · depth { $depth }
+eval-chance = { $side } { $pct }% to win · depth { $depth }
 eval-speed = { $text } · { $knps } kn/s
 eval-win-rate = { $side } { $pct }% to win · { $playouts } playouts
 eval-exact = { $side } { $score } · exact

@@ -167,6 +167,7 @@ status-wait-turn = 请等轮到你
 status-cannot-read-move = 无法把“{ $text }”读作着法；请照 { $notation } 的样子输入
 eval-wins-in = { $side } { $n } 手内必胜
 eval-score = { $side } { $score } · 深度 { $depth }
+eval-chance = { $side } 胜率 { $pct }% · 深度 { $depth }
 eval-speed = { $text } · { $knps } 千节点/秒
 eval-win-rate = { $side } 胜率 { $pct }% · 模拟 { $playouts } 局
 eval-exact = { $side } { $score } · 精确

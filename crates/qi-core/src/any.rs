@@ -302,6 +302,19 @@ impl AnyCpu {
         }
     }
 
+    /// The scale of `level`'s search scores as a logit, for the levels whose evaluation is
+    /// fitted to game results: the searching side's winning chance is then
+    /// `1 / (1 + e^(-score / scale))`. Gomoku's level 6 (and with it hints and analysis) scores
+    /// by the learned pattern evaluation, 400 units a logit; its levels 1-5 score rows of
+    /// stones, and the other games pieces, stones or (Go) a win rate of their own.
+    pub fn level_logit_scale(kind: GameKind, level: u8) -> Option<f32> {
+        use crate::ai::Ai;
+        match kind {
+            GameKind::Gomoku => Gomoku::eval_for_level(level, 0).logit_scale(),
+            GameKind::Ataxx | GameKind::Reversi | GameKind::Go => None,
+        }
+    }
+
     /// The threads a search may use (the Go CPU only; the others search on one).
     pub fn set_threads(&mut self, n: usize) {
         if let AnyCpu::Go(c) = self {
@@ -617,6 +630,19 @@ impl GameHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The eval bar reads a winning chance from Gomoku's level 6 alone.
+    #[test]
+    fn only_gomokus_learned_evaluation_scores_in_logits() {
+        let scale = AnyCpu::level_logit_scale(GameKind::Gomoku, 6).expect("level 6");
+        assert_eq!(scale, crate::ai::gomoku::patterns::SCALE as f32);
+        for level in 1..=5 {
+            assert_eq!(AnyCpu::level_logit_scale(GameKind::Gomoku, level), None);
+        }
+        for kind in [GameKind::Ataxx, GameKind::Reversi, GameKind::Go] {
+            assert_eq!(AnyCpu::level_logit_scale(kind, 6), None, "{kind:?}");
+        }
+    }
 
     /// The levels' noise as the app reads it: the tables' values, none at full strength.
     #[test]

@@ -306,6 +306,13 @@ pub struct GomokuEval {
 }
 
 impl GomokuEval {
+    /// The scale of this evaluation's scores as a logit (the side to move's winning chance is
+    /// `1 / (1 + e^(-score / scale))`): [`patterns::SCALE`] for the learned pattern evaluation,
+    /// none for the line scores, which count rows of stones.
+    pub fn logit_scale(&self) -> Option<f32> {
+        (self.eval_kind == 2).then_some(patterns::SCALE as f32)
+    }
+
     /// The settings of `level` (1-6).
     pub fn for_level(level: u8, seed: u64) -> GomokuEval {
         // (width, depth, nodes, vcf root/defend/leaf, vct root/defend, noise)
