@@ -265,23 +265,40 @@ impl AnalysisView {
             if qi_core::search::is_decided(score) {
                 return score.signum() as f32;
             }
-            match a.kind {
-                qi_core::GameKind::Go => (score as f32 / 5_000.0).clamp(-1.0, 1.0),
+            if crate::games::ui_of(a.kind).score_is_win_rate() {
+                (score as f32 / 5_000.0).clamp(-1.0, 1.0)
+            } else if let Some(scale) = chance_scale(a.kind) {
+                // Black's winning chance, as the eval bar's share
+                2.0 * crate::hud::win_chance(score, scale) - 1.0
+            } else {
                 // a few pieces' lead is most of the way
-                _ => (score as f32 / 1_000.0).tanh(),
+                (score as f32 / 1_000.0).tanh()
             }
         };
         let summary = a.summary();
         let line = |i: usize| {
             let s = &summary[i];
             let count = |k: usize| s.by_phase.iter().map(|p| p[k]).sum::<usize>();
-            t!(
-                "analysis-summary",
-                name = names[i],
-                loss = analysis::value_text(a.kind, s.average_loss.round() as i32)
+            let loss = match chance_scale(a.kind) {
+                Some(scale) => {
+                    let mine: Vec<f32> = a
+                        .moves
+                        .iter()
+                        .filter(|m| m.side.index() == i)
+                        .map(|m| chance_loss(m, scale))
+                        .collect();
+                    let avg = mine.iter().sum::<f32>() / mine.len().max(1) as f32;
+                    format!("{avg:.1}%")
+                }
+                None => analysis::value_text(a.kind, s.average_loss.round() as i32)
                     .trim_start_matches("B ")
                     .trim_start_matches('+')
                     .to_string(),
+            };
+            t!(
+                "analysis-summary",
+                name = names[i],
+                loss = loss,
                 inaccuracies = count(0),
                 mistakes = count(1),
                 blunders = count(2)
@@ -294,6 +311,23 @@ impl AnalysisView {
             here: here_line(a, ply),
         }
     }
+}
+
+/// The logit scale of the analysing level's scores (level 6, [`qi_core::any::AnyCpu::level_logit_scale`]):
+/// where there is one (Gomoku) the panel shows winning chances and losses of chance, in
+/// percent, as the eval bar does, instead of logits read as stones ("Black +4.10").
+fn chance_scale(kind: qi_core::GameKind) -> Option<f32> {
+    qi_core::any::AnyCpu::level_logit_scale(kind, 6)
+}
+
+/// The mover's winning chance (percentage points) a move gave away: none where the analysis
+/// counts no loss (the engine's own move, or one the short search liked better).
+fn chance_loss(m: &qi_core::analysis::MoveReview, scale: f32) -> f32 {
+    if m.loss <= 0 {
+        return 0.0;
+    }
+    let chance = |v| crate::hud::win_chance(v, scale);
+    (100.0 * (chance(m.before) - chance(m.after))).max(0.0)
 }
 
 /// The position's value, the engine's move here and the last move's loss and mark, in the
@@ -311,12 +345,16 @@ fn here_line(a: &GameAnalysis, ply: usize) -> Option<String> {
             side = crate::games::ui_of(a.kind).side_name(side)
         )
     } else {
+        let value = match chance_scale(a.kind) {
+            Some(scale) => format!("{:.0}%", 100.0 * crate::hud::win_chance(p.score, scale)),
+            None => analysis::value_text(a.kind, p.score)
+                .trim_start_matches("B ")
+                .to_string(),
+        };
         t!(
             "analysis-value",
             side = crate::games::ui_of(a.kind).side_name(qi_core::Side::Black),
-            value = analysis::value_text(a.kind, p.score)
-                .trim_start_matches("B ")
-                .to_string()
+            value = value
         )
     };
     let mut parts = vec![value];
@@ -327,10 +365,13 @@ fn here_line(a: &GameAnalysis, ply: usize) -> Option<String> {
         && let Some(m) = a.moves.get(ply - 1)
         && m.loss > 0
     {
-        let loss = analysis::value_text(a.kind, m.loss)
-            .trim_start_matches("B ")
-            .trim_start_matches('+')
-            .to_string();
+        let loss = match chance_scale(a.kind) {
+            Some(scale) => format!("{:.0}%", chance_loss(m, scale)),
+            None => analysis::value_text(a.kind, m.loss)
+                .trim_start_matches("B ")
+                .trim_start_matches('+')
+                .to_string(),
+        };
         parts.push(t!("analysis-loss", loss = loss));
         if let Some(k) = m.mark {
             parts.push(mark_name(k));
@@ -355,5 +396,74 @@ pub fn mark_color(m: Mark) -> bevy_egui::egui::Color32 {
         Mark::Inaccuracy => ui.mark_inaccuracy,
         Mark::Mistake => ui.mark_mistake,
         Mark::Blunder => ui.mark_blunder,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AnalysisView;
+    use qi_core::analysis::{GameAnalysis, Mark, MoveReview, PositionEval};
+    use qi_core::{GameKind, Side};
+
+    fn analysis(kind: GameKind, scores: &[i32]) -> GameAnalysis {
+        let positions = scores
+            .iter()
+            .map(|&score| PositionEval {
+                score,
+                best: Some("h8".into()),
+                pv: Vec::new(),
+                depth: 10,
+                lead: None,
+            })
+            .collect();
+        let moves = scores
+            .windows(2)
+            .enumerate()
+            .map(|(i, w)| {
+                let side = if i % 2 == 0 { Side::Black } else { Side::White };
+                let mine = |v: i32| if side == Side::Black { v } else { -v };
+                let (before, after) = (mine(w[0]), mine(w[1]));
+                MoveReview {
+                    ply: i + 1,
+                    side,
+                    played: "i9".into(),
+                    best: Some("h8".into()),
+                    before,
+                    after,
+                    loss: (before - after).max(0),
+                    mark: (before - after >= 400).then_some(Mark::Mistake),
+                }
+            })
+            .collect();
+        GameAnalysis {
+            kind,
+            positions,
+            moves,
+        }
+    }
+
+    /// Defect (session 60): Gomoku's game review read "Black +4.00 · loss 4.00", the learned
+    /// evaluation's logits as if they were stones. It reads winning chances, as the eval bar.
+    #[test]
+    fn gomoku_review_reads_winning_chances() {
+        // Black's chance 50%, then 73% after Black's move, then 88% after White's: White's
+        // move lost 15 points of its chance (from 27% to 12%)
+        let a = analysis(GameKind::Gomoku, &[0, 400, 800]);
+        let v = AnalysisView::of(&a, 2, ["Ann", "Bo"]);
+        let here = v.here.unwrap();
+        assert!(
+            here.starts_with("Black 88% · best h8 · loss 15% · mistake"),
+            "{here}"
+        );
+        assert!(v.summary[0].contains("0.0%"), "{}", v.summary[0]);
+        assert!(v.summary[1].contains("15.0%"), "{}", v.summary[1]);
+        assert!((v.values[1] - (2.0 * 0.7311 - 1.0)).abs() < 1e-3);
+        // the other games keep their units
+        let a = analysis(GameKind::Reversi, &[0, 400, 800]);
+        let here = AnalysisView::of(&a, 2, ["Ann", "Bo"]).here.unwrap();
+        assert!(
+            here.starts_with("Black +8.00 · best h8 · loss 4.00"),
+            "{here}"
+        );
     }
 }
