@@ -14,6 +14,7 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use qi_core::analysis::{self, GameAnalysis, Mark};
 
 mod candidates;
+pub use candidates::candidate_text;
 
 pub use candidates::{CandidateLabel, Candidates, LineLabel};
 
@@ -396,74 +397,5 @@ pub fn mark_color(m: Mark) -> bevy_egui::egui::Color32 {
         Mark::Inaccuracy => ui.mark_inaccuracy,
         Mark::Mistake => ui.mark_mistake,
         Mark::Blunder => ui.mark_blunder,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::AnalysisView;
-    use qi_core::analysis::{GameAnalysis, Mark, MoveReview, PositionEval};
-    use qi_core::{GameKind, Side};
-
-    fn analysis(kind: GameKind, scores: &[i32]) -> GameAnalysis {
-        let positions = scores
-            .iter()
-            .map(|&score| PositionEval {
-                score,
-                best: Some("h8".into()),
-                pv: Vec::new(),
-                depth: 10,
-                lead: None,
-            })
-            .collect();
-        let moves = scores
-            .windows(2)
-            .enumerate()
-            .map(|(i, w)| {
-                let side = if i % 2 == 0 { Side::Black } else { Side::White };
-                let mine = |v: i32| if side == Side::Black { v } else { -v };
-                let (before, after) = (mine(w[0]), mine(w[1]));
-                MoveReview {
-                    ply: i + 1,
-                    side,
-                    played: "i9".into(),
-                    best: Some("h8".into()),
-                    before,
-                    after,
-                    loss: (before - after).max(0),
-                    mark: (before - after >= 400).then_some(Mark::Mistake),
-                }
-            })
-            .collect();
-        GameAnalysis {
-            kind,
-            positions,
-            moves,
-        }
-    }
-
-    /// Defect (session 60): Gomoku's game review read "Black +4.00 · loss 4.00", the learned
-    /// evaluation's logits as if they were stones. It reads winning chances, as the eval bar.
-    #[test]
-    fn gomoku_review_reads_winning_chances() {
-        // Black's chance 50%, then 73% after Black's move, then 88% after White's: White's
-        // move lost 15 points of its chance (from 27% to 12%)
-        let a = analysis(GameKind::Gomoku, &[0, 400, 800]);
-        let v = AnalysisView::of(&a, 2, ["Ann", "Bo"]);
-        let here = v.here.unwrap();
-        assert!(
-            here.starts_with("Black 88% · best h8 · loss 15% · mistake"),
-            "{here}"
-        );
-        assert!(v.summary[0].contains("0.0%"), "{}", v.summary[0]);
-        assert!(v.summary[1].contains("15.0%"), "{}", v.summary[1]);
-        assert!((v.values[1] - (2.0 * 0.7311 - 1.0)).abs() < 1e-3);
-        // the other games keep their units
-        let a = analysis(GameKind::Reversi, &[0, 400, 800]);
-        let here = AnalysisView::of(&a, 2, ["Ann", "Bo"]).here.unwrap();
-        assert!(
-            here.starts_with("Black +8.00 · best h8 · loss 4.00"),
-            "{here}"
-        );
     }
 }

@@ -311,20 +311,3 @@ fn draw_line(
         ));
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::candidate_text;
-    use qi_core::GameKind;
-
-    /// Each game's candidate labels in its own terms: Go's win rates and Gomoku's learned
-    /// logits (400 a logit) as the mover's chance, the other games' pieces.
-    #[test]
-    fn candidate_labels_read_in_each_games_terms() {
-        assert_eq!(candidate_text(GameKind::Go, 2410), "74%");
-        assert_eq!(candidate_text(GameKind::Gomoku, 400), "73%");
-        assert_eq!(candidate_text(GameKind::Gomoku, -600), "18%");
-        assert_eq!(candidate_text(GameKind::Reversi, 230), "+2.3");
-        assert_eq!(candidate_text(GameKind::Ataxx, -150), "-1.5");
-    }
-}

@@ -522,6 +522,12 @@ mod tests {
         }
     }
 
+    /// Candidate labels: the mover's win rate.
+    #[test]
+    fn candidate_labels_read_as_win_rates() {
+        assert_eq!(crate::analysis::candidate_text(GameKind::Go, 2410), "74%");
+    }
+
     /// Options written by hand that make no game are forgotten; good ones are kept.
     #[test]
     fn options_that_make_no_game_are_forgotten() {

@@ -167,4 +167,67 @@ mod tests {
         assert!((0.5 + 0.5 * v - 0.119).abs() < 0.005, "{v}");
         assert_eq!(t, "Black 12% to win · depth 6");
     }
+
+    fn sample_analysis(kind: GameKind, scores: &[i32]) -> qi_core::analysis::GameAnalysis {
+        let positions = scores
+            .iter()
+            .map(|&score| qi_core::analysis::PositionEval {
+                score,
+                best: Some("h8".into()),
+                pv: Vec::new(),
+                depth: 10,
+                lead: None,
+            })
+            .collect();
+        let moves = scores
+            .windows(2)
+            .enumerate()
+            .map(|(i, w)| {
+                let side = if i % 2 == 0 { Side::Black } else { Side::White };
+                let mine = |v: i32| if side == Side::Black { v } else { -v };
+                let (before, after) = (mine(w[0]), mine(w[1]));
+                qi_core::analysis::MoveReview {
+                    ply: i + 1,
+                    side,
+                    played: "i9".into(),
+                    best: Some("h8".into()),
+                    before,
+                    after,
+                    loss: (before - after).max(0),
+                    mark: (before - after >= 400).then_some(qi_core::analysis::Mark::Mistake),
+                }
+            })
+            .collect();
+        qi_core::analysis::GameAnalysis {
+            kind,
+            positions,
+            moves,
+        }
+    }
+
+    /// Defect (session 60): Gomoku's game review read "Black +4.00 · loss 4.00", the learned
+    /// evaluation's logits as if they were stones. It reads winning chances, as the eval bar.
+    #[test]
+    fn gomoku_review_reads_winning_chances() {
+        // Black's chance 50%, then 73% after Black's move, then 88% after White's: White's
+        // move lost 15 points of its chance (from 27% to 12%)
+        let a = sample_analysis(GameKind::Gomoku, &[0, 400, 800]);
+        let v = crate::analysis::AnalysisView::of(&a, 2, ["Ann", "Bo"]);
+        let here = v.here.unwrap();
+        assert!(
+            here.starts_with("Black 88% · best h8 · loss 15% · mistake"),
+            "{here}"
+        );
+        assert!(v.summary[0].contains("0.0%"), "{}", v.summary[0]);
+        assert!(v.summary[1].contains("15.0%"), "{}", v.summary[1]);
+        assert!((v.values[1] - (2.0 * 0.7311 - 1.0)).abs() < 1e-3);
+    }
+
+    /// Candidate labels: the mover's winning chance from level 6's logits.
+    #[test]
+    fn candidate_labels_read_as_winning_chances() {
+        use crate::analysis::candidate_text;
+        assert_eq!(candidate_text(GameKind::Gomoku, 400), "73%");
+        assert_eq!(candidate_text(GameKind::Gomoku, -600), "18%");
+    }
 }
