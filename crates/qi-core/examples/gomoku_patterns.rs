@@ -889,3 +889,77 @@ fn main() {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A few short self-play games of `rule` (small node budgets), written by `gen`.
+    fn games(dir: &std::path::Path, rule: &str) -> String {
+        let path = dir
+            .join(format!("{rule}.txt"))
+            .to_string_lossy()
+            .into_owned();
+        generate(&args(&[
+            "--rule", rule, "--games", "3", "--seed", "7", "--nodes", "300", "--out", &path,
+        ]));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 3, "{text}");
+        path
+    }
+
+    /// Session 62's fix: a fit of one rule into a new file keeps the other rule's shipped
+    /// weights (it wrote zeros for them before), and a second fit into that file keeps the
+    /// first fit's weights.
+    #[test]
+    fn train_into_a_new_file_keeps_the_other_rules_shipped_weights() {
+        let dir = tempfile::tempdir().unwrap();
+        let renju = games(dir.path(), "renju");
+        let freestyle = games(dir.path(), "freestyle");
+        let out = dir.path().join("w.bin").to_string_lossy().into_owned();
+        let fi = rule_index(GomokuRule::Freestyle);
+        let ri = rule_index(GomokuRule::Renju);
+        train(&args(&[
+            "--rule", "renju", &renju, "--epochs", "3", "--out", &out,
+        ]));
+        let w = Weights::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(w.rules[fi], Weights::embedded().rules[fi]);
+        // the renju weights are the fit's (from zeros, three epochs), not the shipped ones
+        assert_ne!(w.rules[ri], Weights::embedded().rules[ri]);
+        assert!(w.rules[ri].point[0].iter().any(|&v| v != 0));
+        let fitted_renju = w.rules[ri].clone();
+        train(&args(&[
+            "--rule",
+            "freestyle",
+            &freestyle,
+            "--epochs",
+            "3",
+            "--out",
+            &out,
+        ]));
+        let w = Weights::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(w.rules[ri], fitted_renju);
+        assert_ne!(w.rules[fi], Weights::embedded().rules[fi]);
+        assert!(!std::path::Path::new(&format!("{out}.tmp")).exists());
+    }
+
+    /// The same for the move ordering's fit (`policy`).
+    #[test]
+    fn policy_into_a_new_file_keeps_the_other_rules_shipped_ordering() {
+        let dir = tempfile::tempdir().unwrap();
+        let renju = games(dir.path(), "renju");
+        let out = dir.path().join("o.bin").to_string_lossy().into_owned();
+        policy(&args(&[
+            "--rule", "renju", &renju, "--epochs", "3", "--out", &out,
+        ]));
+        let o = OrderWeights::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+        let fi = rule_index(GomokuRule::Freestyle);
+        let ri = rule_index(GomokuRule::Renju);
+        assert_eq!(o.rules[fi], OrderWeights::embedded().rules[fi]);
+        assert_ne!(o.rules[ri], OrderWeights::embedded().rules[ri]);
+    }
+}
