@@ -58,6 +58,7 @@
 //! | 6 vs 5, session 53 (level 6 on `gomocup`'s search, 1 s a move) | 40 (seed 5303) | 37-0-3 | 92.5% |
 //! | the same under renju | 80 (seeds 5304, 5305) | 30-0-10, 31-0-9 | 76.2% |
 //! | the level 6 before against level 5 under renju, 1 s a move | 40 (seed 5304) | 31-1-8 | 78.8% |
+//! | 6 vs 5 under renju again, session 63 (the renju weights refitted in session 62), 1 s a move | 80 (seeds 5304, 5305) | 33-0-7, 32-0-8 | 81.3% |
 //! | level 6 against the level 6 before, openings files, 1 s a move | 40 + 40 (seeds 5301 freestyle, 5302 renju) | 36-0-4, 33-0-7 | 90.0%, 82.5% |
 //!
 //! Session 53's rows were played with the level 6 match setting of before,
@@ -65,6 +66,9 @@
 //! load 2-3 with two matches side by side. Renju's random two-stone openings often leave
 //! Black a won game: level 5 won 9 of its 20 games as Black against the new level 6 on seed
 //! 5304, 7 against the one before.
+//! Session 63 played the renju rung again with the renju weights of session 62 (the level 6
+//! match setting of today; level 6 0.28-0.32 s a move on average, level 5 0.01 s; load about 2,
+//! the two seeds side by side): level 5 won 7 of its 40 games as Black and 8 as White.
 //!
 //! Per seed (W-D-L of the higher level, 40 games each unless said): 2 vs 1: 71 31-0-9, 72
 //! 36-0-4, 73 33-0-7, 74 35-0-5, 75 31-0-9, 76 33-0-7, 101 33-0-7, 102 33-0-7, 103 32-0-8, 104
