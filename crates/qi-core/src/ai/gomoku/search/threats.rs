@@ -205,7 +205,7 @@ impl Search {
             {
                 None
             } else {
-                self.vct_defend(e, budget, depth, Some(m), 0)
+                self.vct_defend(e, budget, depth, Some(m), &[])
             };
             e.unmake(m, u);
             if let Some(k) = r {
@@ -231,7 +231,7 @@ impl Search {
                 }
                 let u = e.make(m);
                 self.quiet_left -= 1;
-                let r = self.vct_defend(e, budget, depth, None, 0);
+                let r = self.vct_defend(e, budget, depth, None, &[]);
                 self.quiet_left += 1;
                 e.unmake(m, u);
                 if let Some(k) = r {
@@ -351,15 +351,19 @@ impl Search {
     /// `three` (the defences: the points on its lines), or with `None` a quiet threat (the
     /// attacker's VCF were the defender to pass; the defences: the points that can break it,
     /// [`Search::vcf_breakers`]). The defender's own fours are tried too, their forced blocks
-    /// played out (at most four in a row).
+    /// played out (at most four in a row): `blocks` holds the attacker's forced blocks so far,
+    /// whose lines hold defences too, for a block may make a new three (session 63: in a lost
+    /// renju game the VCT claimed a win because the defences of the new three made by the
+    /// block of a counter-four were never tried).
     fn vct_defend(
         &mut self,
         e: &mut Engine,
         budget: &mut u64,
         depth: u32,
         three: Option<Move>,
-        counters: u32,
+        blocks: &[Move],
     ) -> Option<u32> {
+        let counters = blocks.len() as u32;
         if *budget == 0 {
             return None;
         }
@@ -402,13 +406,21 @@ impl Search {
                 if !a_open {
                     return None;
                 }
-                // the points on the lines through the threat
-                let (mx, my) = ((m % 32) as i32, (m / 32) as i32);
-                [(1, 0), (0, 1), (1, 1), (1, -1)]
-                    .into_iter()
-                    .flat_map(|(dx, dy)| (-5i32..=5).map(move |k| (mx + k * dx, my + k * dy)))
-                    .filter(|&(x, y)| (x, y) != (mx, my) && e.b.on(x, y))
+                // the points on the lines through the threat and through the attacker's
+                // forced blocks of the defender's fours
+                std::iter::once(m)
+                    .chain(blocks.iter().copied())
+                    .flat_map(|m| {
+                        let (mx, my) = ((m % 32) as i32, (m / 32) as i32);
+                        [(1, 0), (0, 1), (1, 1), (1, -1)]
+                            .into_iter()
+                            .flat_map(move |(dx, dy)| {
+                                (-5i32..=5).map(move |k| (mx + k * dx, my + k * dy))
+                            })
+                    })
+                    .filter(|&(x, y)| e.b.on(x, y))
                     .map(|(x, y)| (y * 32 + x) as Move)
+                    .filter(|&p| e.b.is_empty(p))
                     .collect()
             }
             None => {
@@ -439,7 +451,9 @@ impl Search {
                 None
             } else if d_fives == 1 {
                 let u2 = e.make(d_five);
-                let r = self.vct_defend(e, budget, depth, three, counters + 1);
+                let mut more = blocks.to_vec();
+                more.push(d_five);
+                let r = self.vct_defend(e, budget, depth, three, &more);
                 e.unmake(d_five, u2);
                 r.map(|k| k + 2)
             } else if still {
@@ -537,6 +551,27 @@ mod tests {
         let (m, plies) = vct_after_with(rule, moves, 0, 20_000).expect("a VCT");
         assert_eq!(m, first);
         assert!(plies <= 15, "{plies}");
+    }
+
+    #[test]
+    fn a_vct_tries_the_defences_of_a_three_made_by_the_block_of_a_counter_four() {
+        // Session 63's renju match game against Rapfi (Qi Black) to the 32nd stone: Black's
+        // n11 makes the open three n9 n10 n11, and White's n8 blocks it with a four (o9 n8 m7
+        // l6) whose block k5 gives Black a new three. The VCT tried only the points on the
+        // first three's lines against it, so it missed White's l4 and claimed a win in 12
+        // plies that Rapfi refuted (the search then scored the position +130 for White at the
+        // 35th stone, and Black lost)
+        let moves = [
+            "j8", "h11", "j11", "k10", "k9", "j9", "l10", "m11", "i7", "h6", "i8", "k8", "i10",
+            "i9", "h9", "g8", "l8", "j7", "j10", "i11", "l9", "l11", "m9", "m7", "n10", "o11",
+            "j6", "k7", "n9", "o9", "l7", "l6",
+        ];
+        let r = vct_after_with(GomokuRule::Renju, &moves, 0, 200_000);
+        assert_ne!(r.as_ref().map(|x| x.0.as_str()), Some("n11"), "{r:?}");
+        // after n11 n8 k5 and White's l4, Black has no VCT
+        let mut line: Vec<&str> = moves.to_vec();
+        line.extend(["n11", "n8", "k5", "l4"]);
+        assert_eq!(vct_after_with(GomokuRule::Renju, &line, 0, 200_000), None);
     }
 
     #[test]
