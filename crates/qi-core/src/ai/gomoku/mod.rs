@@ -59,6 +59,7 @@
 //! | the same under renju | 80 (seeds 5304, 5305) | 30-0-10, 31-0-9 | 76.2% |
 //! | the level 6 before against level 5 under renju, 1 s a move | 40 (seed 5304) | 31-1-8 | 78.8% |
 //! | 6 vs 5 under renju again, session 63 (the renju weights refitted in session 62), 1 s a move | 80 (seeds 5304, 5305) | 33-0-7, 32-0-8 | 81.3% |
+//! | the same after session 63's VCT fix (the defences on the lines of the attacker's forced blocks) | 80 (seeds 5304, 5305) | 32-0-8, 32-0-8 | 80.0% |
 //! | level 6 against the level 6 before, openings files, 1 s a move | 40 + 40 (seeds 5301 freestyle, 5302 renju) | 36-0-4, 33-0-7 | 90.0%, 82.5% |
 //!
 //! Session 53's rows were played with the level 6 match setting of before,
