@@ -918,6 +918,44 @@ fn new_game_opens_on_the_last_game_and_its_level() {
         [Player::Human, Player::Human],
     );
     assert_eq!(open_new_game(&mut again), (GameKind::Reversi, 3));
+    // a renju game on 19×19 that New game did not start (`--fen`, a slot, a record): New game
+    // offers that rule and size, not the freestyle 15×15 chosen there last
+    let mut renju = qi_core::gomoku::Gomoku::new(19, qi_core::gomoku::GomokuRule::Renju);
+    for t in ["j10", "k10", "k11"] {
+        let m = qi_core::Game::parse_move(&renju, t).unwrap();
+        qi_core::Game::make(&mut renju, m);
+    }
+    start(
+        &mut again,
+        GameKind::Gomoku,
+        Some(&qi_core::Game::to_text(&renju)),
+        [Player::Human, Player::Cpu { level: 6 }],
+    );
+    assert_eq!(open_new_game(&mut again), (GameKind::Gomoku, 6));
+    let offered = again
+        .world()
+        .resource::<qi::menus::new_game::NewGameModel>()
+        .setup();
+    assert_eq!(
+        offered.start_text,
+        Some(qi_core::Game::to_text(&qi_core::gomoku::Gomoku::new(
+            19,
+            qi_core::gomoku::GomokuRule::Renju
+        ))),
+        "an empty 19×19 renju board"
+    );
+    // and after a restart too
+    again.update();
+    let third = new_app_in(save_dir(&again));
+    assert_eq!(
+        third
+            .world()
+            .resource::<Settings>()
+            .game(GameKind::Gomoku)
+            .options
+            .map(|o| (o.size, o.variant)),
+        Some((19, 2))
+    );
 }
 
 /// "Save the record" writes a record named by date, game and players that imports back to the

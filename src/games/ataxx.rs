@@ -74,6 +74,19 @@ impl GameUi for AtaxxUi {
         Some(layouts[o.variant.min(layouts.len() - 1)].1.to_string())
     }
 
+    /// The layout whose blocked squares and pieces the start has (`None` for another start).
+    fn options_of(&self, start: &AnyPosition) -> Option<GameOptions> {
+        let text = start.to_text();
+        let board = text.split_whitespace().next()?;
+        let variant = Ataxx::start_layouts()
+            .iter()
+            .position(|(_, t)| t.split_whitespace().next() == Some(board))?;
+        Some(GameOptions {
+            variant,
+            ..self.default_options()
+        })
+    }
+
     fn board_style(&self) -> BoardStyle {
         BoardStyle {
             lined: false,

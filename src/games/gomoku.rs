@@ -66,6 +66,17 @@ impl GameUi for GomokuUi {
         Some(Gomoku::new(o.size, rule).to_text())
     }
 
+    fn options_of(&self, start: &AnyPosition) -> Option<GameOptions> {
+        let AnyPosition::Gomoku(g) = start else {
+            return None;
+        };
+        Some(GameOptions {
+            variant: GomokuRule::ALL.iter().position(|r| *r == g.rule())?,
+            size: g.size(),
+            ..self.default_options()
+        })
+    }
+
     fn board_style(&self) -> BoardStyle {
         BoardStyle {
             lined: true,

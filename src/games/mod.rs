@@ -157,6 +157,14 @@ pub trait GameUi: Sync + Send + 'static {
         None
     }
 
+    /// The options that start a game like one that started from `start` (its size, rule,
+    /// layout or komi), so that New game offers the game just played however it was started
+    /// (a loaded slot, `--fen`, a replayed record); `None`: the options stay as they were.
+    fn options_of(&self, start: &AnyPosition) -> Option<GameOptions> {
+        let _ = start;
+        None
+    }
+
     // ---------------------------------------------------------------- board
 
     fn board_style(&self) -> BoardStyle;
@@ -413,6 +421,69 @@ mod tests {
             assert!(pos.piece_counts()[0] > 0, "{}", g.kind());
             assert!(!g.rules().is_empty());
         }
+    }
+
+    #[test]
+    fn options_come_back_from_the_start_they_give() {
+        // every option New game can reach by Left/Right (and each Go handicap) reads back
+        // from its start position, so New game offers a loaded or `--fen` game's own options
+        for kind in GameKind::ALL {
+            let ui = ui_of(kind);
+            let first = ui.default_options();
+            let mut o = first;
+            let mut seen = 0;
+            loop {
+                let mut all = vec![o];
+                if kind == GameKind::Go && o.size != 9 {
+                    for h in 2..=9u8 {
+                        all.push(GameOptions {
+                            handicap: h,
+                            komi: qi_core::go::DEFAULT_HANDICAP_KOMI,
+                            ..o
+                        });
+                    }
+                }
+                for o in all {
+                    let Some(text) = ui.start_text(&o) else {
+                        assert!(ui.options_of(&AnyPosition::start(kind).unwrap()).is_none());
+                        continue;
+                    };
+                    let start = AnyPosition::from_text(kind, &text).unwrap();
+                    assert_eq!(ui.options_of(&start), Some(o), "{kind:?} {text}");
+                    seen += 1;
+                }
+                ui.cycle_option(&mut o, 1);
+                if o == first {
+                    break;
+                }
+            }
+            let least = match kind {
+                GameKind::Reversi => 0,
+                GameKind::Ataxx => 5,
+                GameKind::Gomoku => 6,
+                GameKind::Go => 3 + 2 * 8,
+            };
+            assert!(seen >= least, "{kind:?}: {seen} option sets");
+        }
+        // a game in progress keeps its size and rule, and Go its komi, with no handicap
+        let mut renju = qi_core::gomoku::Gomoku::new(19, qi_core::gomoku::GomokuRule::Renju);
+        let m = qi_core::Game::parse_move(&renju, "j10").unwrap();
+        qi_core::Game::make(&mut renju, m);
+        let o = ui_of(GameKind::Gomoku)
+            .options_of(&AnyPosition::Gomoku(Box::new(renju)))
+            .unwrap();
+        assert_eq!((o.size, o.variant), (19, 2));
+        let go = play_line(
+            AnyPosition::from_text(
+                GameKind::Go,
+                &qi_core::Game::to_text(&qi_core::go::Go::new(13, 0.5).unwrap()),
+            )
+            .unwrap(),
+            &["d4", "k10"],
+        )
+        .unwrap();
+        let o = ui_of(GameKind::Go).options_of(&go).unwrap();
+        assert_eq!((o.size, o.handicap, o.komi), (13, 0, 0.5));
     }
 
     #[test]

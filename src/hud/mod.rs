@@ -47,6 +47,10 @@ pub struct HudModel {
     pub move_text: String,
     /// Give the move box the keyboard again next frame (after a typed move).
     pub refocus: bool,
+    /// The move box has the keyboard only because a move was just typed there (nothing typed
+    /// since): Escape then opens the pause menu at once, as it does from the board, rather
+    /// than only leaving the box.
+    pub kept_keys: bool,
     /// The chat line being typed (online games).
     pub chat_text: String,
 }
@@ -338,6 +342,9 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
         edit.request_focus();
         model.refocus = false;
     }
+    if !model.move_text.is_empty() {
+        model.kept_keys = false;
+    }
     if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
         let text = model.move_text.trim().to_string();
         if !text.is_empty() {
@@ -346,10 +353,16 @@ pub fn side_panel_ui(ui: &mut egui::Ui, v: &HudView, model: &mut HudModel) -> Op
         model.move_text.clear();
         // the box keeps the keyboard for the next move (it looked focused but was not)
         model.refocus = true;
+        model.kept_keys = true;
     } else if edit.lost_focus() {
         // Escape (or a click elsewhere) leaves the box: what was half typed goes with it, so
         // the next Enter opens an empty box rather than playing stale text
         model.move_text.clear();
+        // right after a typed move the box only kept the keyboard for the next one: Escape
+        // pauses as from the board (the first Escape had only left the box)
+        if std::mem::take(&mut model.kept_keys) && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            action = Some(HudAction::Pause);
+        }
     }
     ui.add_space(8.0);
     move_list_ui(ui, &v.moves, None, &[]);

@@ -168,6 +168,33 @@ fn escape_leaves_the_move_box_empty() {
     assert_eq!(h.state().2, vec![HudAction::Typed("Q16".into())]);
 }
 
+/// The first Escape after a typed move only left the move box (which keeps the keyboard for
+/// the next move), and a second one was needed for the pause menu: it pauses at once now. With
+/// half a move typed, Escape still only leaves the box (and drops the half move).
+#[test]
+fn escape_after_a_typed_move_pauses() {
+    let mut h = side_panel_harness(go_view());
+    h.run();
+    press(&mut h, egui::Key::Enter);
+    type_text(&mut h, "D4");
+    press(&mut h, egui::Key::Enter);
+    press(&mut h, egui::Key::Escape);
+    assert_eq!(
+        h.state().2,
+        vec![HudAction::Typed("D4".into()), HudAction::Pause]
+    );
+    // half a move typed: Escape leaves the box and nothing else
+    press(&mut h, egui::Key::Enter);
+    type_text(&mut h, "Q1");
+    press(&mut h, egui::Key::Escape);
+    assert_eq!(h.state().2.len(), 2);
+    assert!(h.state().1.move_text.is_empty());
+    // a box opened with Enter and left at once is only left, too
+    press(&mut h, egui::Key::Enter);
+    press(&mut h, egui::Key::Escape);
+    assert_eq!(h.state().2.len(), 2);
+}
+
 /// While a count after two passes waits for confirmation, Enter is the board's (it confirms the count) and
 /// does not open the move box.
 #[test]

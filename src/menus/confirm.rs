@@ -65,6 +65,13 @@ pub fn quit_question(game: Option<&Match>) -> String {
     }
 }
 
+/// Whether leaving for the main menu asks first: only a game still being played (a finished
+/// game or a replayed record loses nothing and is not worth a question; the pause menu's Main
+/// menu leaves at once then).
+pub fn leaving_asks(game: Option<&Match>) -> bool {
+    game.is_some_and(|g| g.replay.is_none() && !g.is_over())
+}
+
 pub fn leave_question(game: Option<&Match>) -> String {
     match game {
         Some(g) if g.replay.is_none() && !g.is_over() => t!("confirm-leave-saved"),
@@ -193,9 +200,8 @@ mod tests {
         assert_eq!(h.state().1, Some(true));
     }
 
-    /// Defect: Quit and Main menu warned "not saved" although the game is autosaved.
-    #[test]
-    fn the_questions_say_what_is_true() {
+    /// A game of two people, not started.
+    fn new_match() -> Match {
         let setup = crate::game::MatchSetup {
             kind: qi_core::GameKind::Reversi,
             start_text: None,
@@ -203,7 +209,13 @@ mod tests {
             names: ["A".into(), "B".into()],
             clock: None,
         };
-        let mut g = Match::new(setup).unwrap();
+        Match::new(setup).unwrap()
+    }
+
+    /// Defect: Quit and Main menu warned "not saved" although the game is autosaved.
+    #[test]
+    fn the_questions_say_what_is_true() {
+        let mut g = new_match();
         g.dirty = true;
         assert!(!quit_question(Some(&g)).contains("not saved"));
         assert!(quit_question(Some(&g)).contains("saved automatically"));
@@ -212,5 +224,22 @@ mod tests {
         g.dirty = false;
         assert!(load_question(Some(&g), 3).contains("in a slot"));
         assert_eq!(quit_question(None), "Quit Qi?");
+    }
+
+    /// Main menu from the pause menu asked "Leave for the main menu?" after a finished game,
+    /// which loses nothing; a game still being played is asked about.
+    #[test]
+    fn only_a_game_being_played_asks_before_leaving() {
+        let mut g = new_match();
+        let m = g.position().legal_moves()[0];
+        g.history.play(m).unwrap();
+        assert!(leaving_asks(Some(&g)));
+        g.final_result = Some(qi_core::GameResult {
+            winner: Some(qi_core::Side::White),
+            reason: qi_core::result::Reason::Resignation,
+        });
+        assert!(g.is_over());
+        assert!(!leaving_asks(Some(&g)));
+        assert!(!leaving_asks(None));
     }
 }

@@ -119,6 +119,7 @@ fn start_matches(
     mut shown: ResMut<game_over::GameOverShown>,
     settings: Option<ResMut<crate::settings::Settings>>,
     main_menu: Option<ResMut<main_menu::MainMenuModel>>,
+    new_game: Option<ResMut<new_game::NewGameModel>>,
 ) {
     let started = loads.is_empty();
     let new = if let Some(LoadMatch(m)) = loads.read().last() {
@@ -169,10 +170,25 @@ fn start_matches(
         None
     };
     let Some(m) = new else { return };
+    // New game offers a game like this one (its size, rule, layout or komi) however it was
+    // started: a renju game loaded from a slot or given by `--fen` had New game offer the
+    // options chosen there last (freestyle)
+    let options = m
+        .setup
+        .start_position()
+        .ok()
+        .and_then(|start| crate::games::ui_of(m.kind()).options_of(&start))
+        .filter(|o| crate::games::options_are_valid(m.kind(), o));
+    if let (Some(o), Some(mut model)) = (options, new_game) {
+        model.options.insert(m.kind(), o);
+    }
     if let Some(mut settings) = settings {
         // New game opens on the game played last, after a restart too
         if settings.last_game() != Some(m.kind()) {
             settings.last_game = Some(m.kind().name().to_string());
+        }
+        if options.is_some() && settings.game(m.kind()).options != options {
+            settings.game_mut(m.kind()).options = options;
         }
         // and at the CPU level of the game last started, however it was started (New game,
         // Play again, or `qi --level 2` on the command line, which New game had ignored)

@@ -93,6 +93,7 @@ fn draw_pause(
     game: Option<Res<crate::game::Match>>,
     mut load: MessageWriter<super::LoadMatch>,
     mut analyse: MessageWriter<crate::analysis::AnalysisRequest>,
+    mut next_screen: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let can_analyse = game
@@ -132,7 +133,13 @@ fn draw_pause(
                 Err(e) => warn!("qi: cannot replay the game: {e}"),
             }
         }
-        PauseAction::MainMenu => next.set(InGame::ConfirmLeave),
+        PauseAction::MainMenu if super::confirm::leaving_asks(game.as_deref()) => {
+            next.set(InGame::ConfirmLeave)
+        }
+        PauseAction::MainMenu => {
+            info!("qi: leave the finished game for the main menu");
+            next_screen.set(Screen::Title);
+        }
         PauseAction::Quit => next.set(InGame::ConfirmQuit),
     }
     Ok(())

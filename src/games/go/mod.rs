@@ -258,6 +258,31 @@ impl GameUi for GoUi {
         pos.ok().map(|p| qi_core::Game::to_text(&p))
     }
 
+    /// The size and komi of the start; its handicap where it is a handicap start (Black's
+    /// stones only, White to move).
+    fn options_of(&self, start: &AnyPosition) -> Option<GameOptions> {
+        let AnyPosition::Go(g) = start else {
+            return None;
+        };
+        let stones =
+            |side: qi_core::Side| g.points().filter(|&p| g.stone_at(p) == Some(side)).count();
+        let black = stones(qi_core::Side::Black);
+        let handicap = if stones(qi_core::Side::White) == 0
+            && qi_core::Game::side_to_move(g.as_ref()) == qi_core::Side::White
+            && (2..=9).contains(&black)
+        {
+            black as u8
+        } else {
+            0
+        };
+        Some(GameOptions {
+            variant: 0,
+            size: g.size(),
+            handicap,
+            komi: g.komi(),
+        })
+    }
+
     fn board_style(&self) -> BoardStyle {
         BoardStyle {
             lined: true,
