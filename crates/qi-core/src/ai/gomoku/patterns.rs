@@ -312,6 +312,20 @@
 //! with the refit: 34-0-6 and 32-0-8 (82.5%; seeds 5304-5305). Two points above main is
 //! within the noise (a standard error of about 3.5 points), so the refit is not shipped; the
 //! renju figure stays below 30% with both.
+//!
+//! Session 65 tried the one split of the features that session 64 had not: by the game's
+//! phase. Each point weight became two, one for 4 stones on the board and one for 44 or more,
+//! blended linearly by the stone count (a test build of the training program, not kept; the
+//! threat weights stay one set). On session 64's 11,800 games from the shipped weights
+//! (`--epochs 300 --lr 2 --l2 0`), held-out log loss 0.445 (80.1% right) against 0.453 for one
+//! set on the same games and epochs; a blend over 16 stones instead of 40 fitted the same
+//! (0.444). A test engine (outside the repo) took the blend of the root's stone count plus 4
+//! plies for the whole search (the board's point sum is kept move by move with one table).
+//! Against Rapfi at 1 s a move (the renju openings file, seeds 6501-6502, two matches side by
+//! side, load about 2): 11-0-29 and 8-1-31, **19-1-60 (24.4%) in 80 games** (7 won as Black,
+//! 12 as White; Qi 0.47-0.48 s a move, Rapfi 0.67 s): the same as main's 23.3% and the single
+//! refit's 25.3%. A lower held-out loss on Rapfi's self-play results has stopped turning into
+//! points against Rapfi (0.471 → 0.453 → 0.445 for 23.3%, 25.3%, 24.4%).
 
 use std::sync::OnceLock;
 

@@ -217,6 +217,13 @@
 //! others within it. Twice or three times the turn time lifted renju to only 32.5-35%
 //! (sessions 44 and 54), and Qi as Black won 0-7 of 20 even then: what Black lacks is
 //! knowledge of the position (the evaluation), not depth.
+//!
+//! Session 65: [`super::Config::answer33`] (`a33=1`: a quiet move that takes one of the
+//! opponent's three-three points away and makes a three or more answers them too; the
+//! `defence` module, which this search shares) had been measured against Rapfi only with the
+//! search before this one. Under renju with this search: 8-0-32 and 8-0-32 (seeds 6511-6512,
+//! side by side, load about 2; 5 of 40 won as Black), 20.0% in 80 games against main's 23.3%
+//! in 120: not kept.
 
 use super::*;
 
