@@ -92,6 +92,9 @@ pub struct Settings {
     pub games: BTreeMap<String, GameSettings>,
     /// The game played last (started or loaded), by its name: New game opens on it.
     pub last_game: Option<String>,
+    /// New game's mode and colour choice when a game was last started from it.
+    pub new_game_mode: Option<crate::menus::new_game::Mode>,
+    pub new_game_color: Option<crate::menus::new_game::ColorChoice>,
 }
 
 impl Default for Settings {
@@ -120,6 +123,8 @@ impl Default for Settings {
                 })
                 .collect(),
             last_game: None,
+            new_game_mode: None,
+            new_game_color: None,
         }
     }
 }
@@ -218,6 +223,8 @@ struct SettingsOnDisk {
     language: Option<crate::i18n::Lang>,
     games: BTreeMap<String, GameSettings>,
     last_game: Option<String>,
+    new_game_mode: Option<crate::menus::new_game::Mode>,
+    new_game_color: Option<crate::menus::new_game::ColorChoice>,
     /// The old format.
     default_level: Vec<u8>,
     cpu_time_ms: Vec<u32>,
@@ -237,6 +244,8 @@ impl Default for SettingsOnDisk {
             language: None,
             games: BTreeMap::new(),
             last_game: None,
+            new_game_mode: None,
+            new_game_color: None,
             default_level: Vec::new(),
             cpu_time_ms: Vec::new(),
         }
@@ -256,6 +265,8 @@ impl SettingsOnDisk {
             language: self.language.unwrap_or_else(crate::i18n::Lang::from_env),
             // a name this version does not know is forgotten (New game opens on the first game)
             last_game: self.last_game.filter(|n| n.parse::<GameKind>().is_ok()),
+            new_game_mode: self.new_game_mode,
+            new_game_color: self.new_game_color,
             ..Settings::default()
         };
         // the old arrays held the first four games of the table, in its order

@@ -885,6 +885,9 @@ fn new_game_opens_on_the_last_game_and_its_level() {
         .resource::<qi::menus::new_game::NewGameModel>()
         .clone();
     model.options_mut().size = 9;
+    // and who plays: two players, or the CPU with the player as the second colour
+    model.mode = qi::menus::new_game::Mode::TwoPlayers;
+    model.color = qi::menus::new_game::ColorChoice::Second;
     let setup = model.setup();
     qi::menus::new_game::remember_choices(
         &mut app.world_mut().resource_mut::<Settings>(),
@@ -899,6 +902,16 @@ fn new_game_opens_on_the_last_game_and_its_level() {
         Some(GameKind::Go)
     );
     assert_eq!(open_new_game(&mut again), (GameKind::Go, 2));
+    let reopened = again
+        .world()
+        .resource::<qi::menus::new_game::NewGameModel>();
+    assert_eq!(
+        (reopened.mode, reopened.color),
+        (
+            qi::menus::new_game::Mode::TwoPlayers,
+            qi::menus::new_game::ColorChoice::Second
+        )
+    );
     let go = again
         .world()
         .resource::<qi::menus::new_game::NewGameModel>()

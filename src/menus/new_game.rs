@@ -31,8 +31,8 @@ pub fn plugin(app: &mut App) {
 }
 
 /// New game opens on the game played last (it always opened on Ataxx), with that game's CPU
-/// level from the settings; the first time, each game's options are the ones it was last
-/// started with (after that, those chosen while the app runs).
+/// level from the settings; the first time, each game's options, the mode and the colour
+/// choice are the ones it was last started with (after that, those chosen while the app runs).
 fn open_on_the_last_game(
     mut model: ResMut<NewGameModel>,
     settings: Option<Res<crate::settings::Settings>>,
@@ -49,11 +49,19 @@ fn open_on_the_last_game(
                 model.options.insert(kind, o);
             }
         }
+        // who plays: as last started, after a restart too
+        if let Some(mode) = settings.new_game_mode {
+            model.mode = mode;
+        }
+        if let Some(color) = settings.new_game_color {
+            model.color = color;
+        }
     }
 }
 
-/// What New game keeps for next time when a game starts from it: the options, for that game
-/// (the CPU's level is kept for every game started, by `super::start_matches`).
+/// What New game keeps for next time when a game starts from it: the options, for that game,
+/// and who plays (the mode and the colour choice, for every game; the CPU's level is kept for
+/// every game started, by `super::start_matches`).
 pub fn remember_choices(
     settings: &mut crate::settings::Settings,
     model: &NewGameModel,
@@ -63,16 +71,22 @@ pub fn remember_choices(
     if options.is_some() && options != settings.game(setup.kind).options {
         settings.game_mut(setup.kind).options = options;
     }
+    if settings.new_game_mode != Some(model.mode) {
+        settings.new_game_mode = Some(model.mode);
+    }
+    if settings.new_game_color != Some(model.color) {
+        settings.new_game_color = Some(model.color);
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Mode {
     VsCpu,
     TwoPlayers,
     CpuVsCpu,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ColorChoice {
     First,
     Second,
