@@ -107,6 +107,17 @@ impl GameUi for GomokuUi {
 
     /// The rule the game is played under, which the board shows only once Black has a
     /// forbidden point.
+    fn variant_text(&self, pos: &AnyPosition) -> Option<String> {
+        let AnyPosition::Gomoku(g) = pos else {
+            return None;
+        };
+        Some(format!(
+            "{} {}",
+            t!("board-size", n = g.size()),
+            rule_name(g.rule())
+        ))
+    }
+
     fn info_line(&self, pos: &AnyPosition) -> Option<String> {
         match pos {
             AnyPosition::Gomoku(g) => Some(t!("gomoku-rule-line", rule = rule_name(g.rule()))),

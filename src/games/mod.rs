@@ -242,6 +242,13 @@ pub trait GameUi: Sync + Send + 'static {
         false
     }
 
+    /// What sets this game apart from others of its kind, for the list of saved games (Gomoku:
+    /// the board size and rule; Go: the board size): `None` where every game is alike.
+    fn variant_text(&self, pos: &AnyPosition) -> Option<String> {
+        let _ = pos;
+        None
+    }
+
     /// Lines for the side panel (Go: the komi, captures and the area count; Gomoku: the rule).
     fn info_line(&self, pos: &AnyPosition) -> Option<String> {
         let _ = pos;

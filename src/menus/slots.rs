@@ -109,7 +109,7 @@ pub fn slots_ui(
                     ui.add(
                         egui::Label::new(t!(
                             "slot-summary",
-                            game = crate::games::ui_of(sum.game).title(),
+                            game = game_text(sum),
                             black = sum.players[0].name.as_str(),
                             white = sum.players[1].name.as_str(),
                             score = format!("{}-{}", sum.score[0], sum.score[1]),
@@ -154,6 +154,16 @@ pub fn slots_ui(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// The game of a saved slot, with its size and rule where the game has several
+/// ("Gomoku 19×19 Renju"; the list said only "Gomoku").
+fn game_text(sum: &qi_core::saves::SlotSummary) -> String {
+    let ui = crate::games::ui_of(sum.game);
+    match ui.variant_text(&sum.position) {
+        Some(v) => format!("{} {v}", ui.title()),
+        None => ui.title(),
+    }
+}
+
 fn draw_slots(
     mut contexts: EguiContexts,
     mut model: ResMut<SlotsModel>,
@@ -238,6 +248,55 @@ mod tests {
     use super::*;
     use egui_kittest::Harness;
     use egui_kittest::kittest::{NodeT, Queryable};
+    use qi_core::any::AnyPosition;
+    use qi_core::game::{Game, GameKind};
+    use qi_core::saves::SlotSummary;
+
+    /// A saved Gomoku or Go game says its board size (and Gomoku its rule) in the list.
+    #[test]
+    fn saved_games_say_their_size_and_rule() {
+        let summary = |kind: GameKind, text: &str| SlotSummary {
+            game: kind,
+            players: [
+                qi_core::saves::PlayerInfo::human("Ann"),
+                qi_core::saves::PlayerInfo::human("Bo"),
+            ],
+            score: [0, 0],
+            move_count: 0,
+            result: None,
+            saved_at: 0,
+            saved_at_text: "2026-12-03 21:30 UTC".into(),
+            position: AnyPosition::from_text(kind, text).expect("a position"),
+        };
+        let renju = qi_core::gomoku::Gomoku::new(19, qi_core::gomoku::GomokuRule::Renju).to_text();
+        let go = qi_core::go::Go::new(9, 7.0).expect("9×9").to_text();
+        let reversi = <qi_core::reversi::Reversi as Game>::start().to_text();
+        let slots: Vec<SlotInfo> = [
+            (GameKind::Gomoku, renju),
+            (GameKind::Go, go),
+            (GameKind::Reversi, reversi),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, (kind, text))| SlotInfo {
+            slot: i + 1,
+            path: format!("slot-{}.ron", i + 1).into(),
+            state: SlotState::Ok(Box::new(summary(kind, &text))),
+        })
+        .collect();
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(900.0, 600.0))
+            .build_ui_state(
+                |ui, m: &mut SlotsModel| {
+                    slots_ui(ui, &slots, false, m);
+                },
+                SlotsModel::default(),
+            );
+        h.run();
+        h.get_by_label_contains("Gomoku 19×19 Renju · Ann vs Bo");
+        h.get_by_label_contains("Go 9×9 · Ann vs Bo");
+        h.get_by_label_contains("Reversi · Ann vs Bo");
+    }
 
     /// In an 800×600 window a damaged slot's reason, on one line, pushed the slot's button off
     /// the left of the window and Delete off the right: the reason wraps under the row.

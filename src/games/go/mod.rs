@@ -323,6 +323,11 @@ impl GameUi for GoUi {
         true
     }
 
+    fn variant_text(&self, pos: &AnyPosition) -> Option<String> {
+        let AnyPosition::Go(g) = pos else { return None };
+        Some(t!("board-size", n = g.size()))
+    }
+
     fn info_line(&self, pos: &AnyPosition) -> Option<String> {
         // the komi, which the board cannot show (KaTrain and Sabaki show it beside the game)
         let AnyPosition::Go(g) = pos else { return None };
