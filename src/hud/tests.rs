@@ -486,3 +486,27 @@ fn scores_in_the_bar_never_read_minus_zero() {
     assert_eq!(signed_tenths(130), "+1.3");
     assert_eq!(signed_tenths(-8580), "-85.8");
 }
+
+/// Session 64's check: in a narrow window the top bar read "Player  2", the piece count run on
+/// after the name as if it were a part of it. The count is a badge of its own, after the name.
+#[test]
+fn the_piece_count_is_not_read_as_a_part_of_the_name() {
+    let mut v = go_view();
+    v.names = ["Player".into(), "Player 2".into()];
+    v.players = [Player::Human, Player::Human];
+    v.counts = [2, 1];
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(900.0, 60.0))
+        .build_ui_state(
+            |ui, v: &mut HudView| {
+                top_bar_ui(ui, v);
+            },
+            v,
+        );
+    h.run();
+    let name = h.get_by_label("Player").rect();
+    let count = h.get_by_label("2").rect();
+    assert!(count.left() > name.right(), "{name:?} {count:?}");
+    h.get_by_label("Player 2");
+    h.get_by_label("1");
+}

@@ -36,6 +36,18 @@ pub fn piece_icon(ui: &mut egui::Ui, kind: GameKind, side: Side) {
     p.circle_stroke(center, 10.0, egui::Stroke::new(1.0, palette::ui().icon_rim));
 }
 
+/// A side's count of pieces in a framed badge after its name: run on as "Player  2", the
+/// count read as a part of the name in a narrow window.
+fn count_badge(ui: &mut egui::Ui, n: u32) {
+    egui::Frame::new()
+        .stroke(egui::Stroke::new(1.0, palette::ui().icon_rim))
+        .corner_radius(egui::CornerRadius::same(6))
+        .inner_margin(egui::Margin::symmetric(6, 0))
+        .show(ui, |ui| {
+            ui.label(egui::RichText::new(n.to_string()).size(16.0).monospace());
+        });
+}
+
 /// The top bar: the score and whose turn it is.
 pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
     let narrow = ui.available_width() < 1100.0;
@@ -48,16 +60,12 @@ pub fn top_bar_ui(ui: &mut egui::Ui, v: &HudView) {
         ui.separator();
         for side in Side::BOTH {
             piece_icon(ui, v.kind, side);
-            let mut t = egui::RichText::new(format!(
-                "{}  {}",
-                player_line(v, side, narrow),
-                v.counts[side.index()]
-            ))
-            .size(18.0);
+            let mut t = egui::RichText::new(player_line(v, side, narrow)).size(18.0);
             if side == v.to_move && !v.over {
                 t = t.strong().underline();
             }
             ui.label(t);
+            count_badge(ui, v.counts[side.index()]);
             if let Some((texts, running)) = &v.clocks {
                 let mut c = egui::RichText::new(format!("[{}]", texts[side.index()]))
                     .size(18.0)
