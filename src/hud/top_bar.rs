@@ -39,13 +39,25 @@ pub fn piece_icon(ui: &mut egui::Ui, kind: GameKind, side: Side) {
 /// A side's count of pieces in a framed badge after its name: run on as "Player  2", the
 /// count read as a part of the name in a narrow window.
 fn count_badge(ui: &mut egui::Ui, n: u32) {
-    egui::Frame::new()
-        .stroke(egui::Stroke::new(1.0, palette::ui().icon_rim))
-        .corner_radius(egui::CornerRadius::same(6))
-        .inner_margin(egui::Margin::symmetric(6, 0))
-        .show(ui, |ui| {
-            ui.label(egui::RichText::new(n.to_string()).size(16.0).monospace());
-        });
+    let text = n.to_string();
+    let color = ui.visuals().text_color();
+    let galley = ui
+        .painter()
+        .layout_no_wrap(text.clone(), egui::FontId::monospace(16.0), color);
+    // as tall as the piece icon, centred on the bar as it is
+    let (rect, response) = ui.allocate_exact_size(
+        egui::vec2(galley.size().x + 12.0, 22.0),
+        egui::Sense::hover(),
+    );
+    let p = ui.painter();
+    p.rect_stroke(
+        rect,
+        6.0,
+        egui::Stroke::new(1.0, palette::ui().icon_rim),
+        egui::StrokeKind::Inside,
+    );
+    p.galley(rect.center() - galley.size() / 2.0, galley, color);
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Label, true, &text));
 }
 
 /// The top bar: the score and whose turn it is.
